@@ -1,0 +1,247 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "@/lib/http/app-error";
+import { serverConfig } from "@/lib/config/server-config";
+import {
+  webhookLogPageSchema,
+  webhookSchema,
+  type SendMessage,
+  type Webhook,
+  type WebhookLogPage,
+  type WebhookLogQuery,
+} from "@/lib/hub/schemas";
+
+/**
+ * The server-only client of the Messaging Hub API. It adds `x-api-key`, bounds each call by
+ * HUB_TIMEOUT_MS and the caller's own signal, caps the answer's size, parses every answer with
+ * the spec's zod schemas, and turns every failure into one AppError with a message for a person.
+ */
+
+/** Who is calling and when to give up. */
+export interface HubCall {
+  apiKey: string;
+  /** Aborted when the browser goes away: the upstream call is cancelled too. */
+  signal?: AbortSignal;
+}
+
+/** Larger answers are refused (502) rather than buffered without bound. */
+export const MAX_UPSTREAM_BODY_BYTES = 8 * 1024 * 1024;
+
+interface RequestSpec<S extends z.ZodType> {
+  method?: "GET" | "POST";
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  schema: S;
+  /** What a 404 means for this call, said to a person. */
+  notFound: string;
+}
+
+export async function getWebhook(call: HubCall, webhookId: string): Promise<Webhook> {
+  return hubRequest(call, {
+    path: `/v1/organization/webhook/${encodeURIComponent(webhookId)}`,
+    schema: webhookSchema,
+    notFound: `No webhook ${webhookId} was found for this API key. Check the ID, or sign in with the key of the application that owns it.`,
+  });
+}
+
+export async function listWebhookLogs(call: HubCall, webhookId: string, query: WebhookLogQuery): Promise<WebhookLogPage> {
+  return hubRequest(call, {
+    path: `/v1/organization/webhook/${encodeURIComponent(webhookId)}/webhook-log`,
+    query: { offset: query.offset, limit: query.limit, status: query.status },
+    schema: webhookLogPageSchema,
+    notFound: `No webhook ${webhookId} was found for this API key. Check the ID, or sign in with the key of the application that owns it.`,
+  });
+}
+
+/** The spec does not show the success body of a send; whatever object it is, it is kept. */
+const sendMessageAnswerSchema = z.union([z.looseObject({}), z.null()]);
+
+export interface SendMessageResult {
+  /** The answer as the hub gave it (an object), or null when it had no body. */
+  answer: Record<string, unknown> | null;
+  /** The message id, when the answer names one (`messageId`, or `id`). */
+  messageId: string | null;
+}
+
+export async function sendMessage(call: HubCall, channelKind: string, message: SendMessage): Promise<SendMessageResult> {
+  const answer = await hubRequest(call, {
+    method: "POST",
+    path: `/v1/communication/${encodeURIComponent(channelKind)}/message`,
+    body: message,
+    schema: sendMessageAnswerSchema,
+    notFound: `The channel ${message.from} was not found for this API key (or is not a "${channelKind}" channel). Check the channel ID and kind; a channel must belong to the key's application.`,
+  });
+  return { answer, messageId: messageIdOf(answer) };
+}
+
+const idLike = z.guid();
+
+function messageIdOf(answer: Record<string, unknown> | null): string | null {
+  for (const candidate of [answer?.messageId, answer?.id]) {
+    if (idLike.safeParse(candidate).success) return candidate as string;
+  }
+  return null;
+}
+
+async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<S>): Promise<z.infer<S>> {
+  const { hubBaseUrl, hubTimeoutMs } = serverConfig();
+  if (!hubBaseUrl) {
+    throw new AppError(
+      "upstream_unreachable",
+      "No Messaging Hub is configured (HUB_BASE_URL is not set). Start the console with `npm start`, which runs the local sandbox, or set HUB_BASE_URL to the API's address.",
+    );
+  }
+  const url = new URL(hubBaseUrl + spec.path);
+  for (const [name, value] of Object.entries(spec.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+
+  const timeout = AbortSignal.timeout(hubTimeoutMs);
+  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+  const headers: Record<string, string> = { "x-api-key": call.apiKey, accept: "application/json" };
+  if (spec.body !== undefined) headers["content-type"] = "application/json";
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method: spec.method ?? "GET",
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      signal,
+      redirect: "manual",
+      cache: "no-store",
+    });
+    text = await readCapped(response);
+  } catch (error) {
+    throw transportError(error, timeout, call.signal, hubTimeoutMs);
+  }
+
+  if (!response.ok) throw statusError(response, text, spec.notFound, call.apiKey);
+  return parseAnswer(text, spec.schema);
+}
+
+async function readCapped(response: Response): Promise<string> {
+  const declared = Number(response.headers.get("content-length"));
+  if (declared > MAX_UPSTREAM_BODY_BYTES) throw tooLarge();
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_UPSTREAM_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(): AppError {
+  return new AppError(
+    "upstream_invalid",
+    `The Messaging Hub sent an answer larger than ${MAX_UPSTREAM_BODY_BYTES / 1024 / 1024} MiB, which the console refuses. Ask for fewer rows per page.`,
+  );
+}
+
+function transportError(error: unknown, timeout: AbortSignal, clientSignal: AbortSignal | undefined, timeoutMs: number): AppError {
+  if (error instanceof AppError) return error;
+  if (timeout.aborted) {
+    return new AppError(
+      "upstream_timeout",
+      `The Messaging Hub did not answer within ${timeoutMs / 1000} s. It may be slow or overloaded; try again in a moment.`,
+      { cause: error },
+    );
+  }
+  if (clientSignal?.aborted) {
+    return new AppError("bad_request", "The request was cancelled by the client.", { cause: error });
+  }
+  return new AppError(
+    "upstream_unreachable",
+    "The Messaging Hub could not be reached. Check that it is running and that HUB_BASE_URL is right, then try again.",
+    { cause: error },
+  );
+}
+
+function statusError(response: Response, text: string, notFound: string, apiKey: string): AppError {
+  const status = response.status;
+  if (status === 401 || status === 403) {
+    return new AppError(
+      "unauthorized",
+      "The Messaging Hub rejected your API key: it may be wrong, or it was rotated or revoked. Sign in again with a current key.",
+    );
+  }
+  if (status === 404) return new AppError("not_found", notFound);
+  if (status === 429) {
+    const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
+    return new AppError(
+      "rate_limited",
+      `The Messaging Hub is limiting requests. Wait ${retryAfter} s and try again.`,
+      { retryAfter },
+    );
+  }
+  if (status === 400 || status === 422) {
+    const detail = upstreamMessage(text, apiKey);
+    return new AppError("bad_request", `The Messaging Hub refused the request${detail ? `: ${detail}` : "."}`);
+  }
+  if (status >= 500) {
+    return new AppError(
+      "upstream_error",
+      `The Messaging Hub failed with HTTP ${status}. Try again in a moment; if it keeps failing, the hub itself has a problem.`,
+    );
+  }
+  return new AppError("upstream_error", `The Messaging Hub answered with an unexpected HTTP ${status}. Try again; if it persists, report it.`);
+}
+
+function retryAfterSeconds(header: string | null): number {
+  if (!header) return 5;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(Math.max(1, Math.ceil(seconds)), 3600);
+  const date = Date.parse(header);
+  if (Number.isFinite(date)) return Math.min(Math.max(1, Math.ceil((date - Date.now()) / 1000)), 3600);
+  return 5;
+}
+
+const upstreamErrorSchema = z.looseObject({
+  error: z.union([z.looseObject({ message: z.string() }), z.string()]).optional(),
+  message: z.string().optional(),
+});
+
+/** A short, key-free reason from an upstream error answer, when it gives one. */
+function upstreamMessage(text: string, apiKey: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const result = upstreamErrorSchema.safeParse(parsed);
+  if (!result.success) return null;
+  const { error, message } = result.data;
+  const raw = typeof error === "string" ? error : (error?.message ?? message);
+  if (!raw) return null;
+  return raw.split(apiKey).join("[key]").slice(0, 300);
+}
+
+function parseAnswer<S extends z.ZodType>(text: string, schema: S): z.infer<S> {
+  let json: unknown = null;
+  if (text.trim() !== "") {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new AppError("upstream_invalid", "The Messaging Hub answered with something that is not JSON. Try again; if it persists, check HUB_BASE_URL points at the API.");
+    }
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const first = result.error.issues[0];
+    const where = first?.path.length ? ` (at ${first.path.join(".")}: ${first.message})` : "";
+    throw new AppError("upstream_invalid", `The Messaging Hub answered in a shape the console does not understand${where}. Check HUB_BASE_URL points at the Messaging Hub API.`);
+  }
+  return result.data;
+}

@@ -1,0 +1,57 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end tests drive the real console (a production build) on top of the real sandbox,
+ * both started by the launcher on loopback. Debian's chromium is used; Playwright never
+ * downloads a browser. E2E_PORT / E2E_SANDBOX_PORT let two runs share a machine.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100);
+const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? 4100);
+
+export const E2E_SESSION_SECRET = "e2e-only-session-secret-0123456789abcdef";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.PLAYWRIGHT_CHROMIUM || "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: "node_modules/.bin/tsx lib/launch/main.ts start",
+    url: `http://127.0.0.1:${port}/login`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_DB: ":memory:",
+      SANDBOX_SEED: "demo",
+      SANDBOX_DELIVERY_TIMEOUT_MS: "1500",
+      SESSION_SECRET: E2E_SESSION_SECRET,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
