@@ -2,7 +2,10 @@ import "server-only";
 
 /**
  * The console's configuration, read from the environment when first asked for (so `next build`
- * works without it). See the configuration table in README.md.
+ * works without it). See the configuration table in README.md and SECURITY.md.
+ *
+ * `validateServerConfig()` is called at start by `instrumentation.ts`, so a bad value stops the
+ * server with a message naming the variable instead of failing on the first request.
  */
 export interface ServerConfig {
   /** Base address of the Messaging Hub API, without a trailing slash; null when unset. */
@@ -13,7 +16,19 @@ export interface ServerConfig {
   sessionTtlSeconds: number;
   /** Token for the sandbox's admin routes, when the sandbox demands one. */
   sandboxAdminToken: string | null;
+  /** SESSION_SECRET (newest, seals new cookies) then SESSION_SECRET_PREVIOUS (still opens old ones); empty when unset. */
+  sessionSecrets: string[];
+  /** Secure + `__Host-` cookie: in production unless SESSION_COOKIE_INSECURE=1 (plain http on a trusted network). */
+  cookieSecure: boolean;
+  /** TRUST_PROXY=1: believe X-Forwarded-Host/-Proto/-For (only behind a proxy that sets them). */
+  trustProxy: boolean;
+  /** PUBLIC_ORIGIN: the origins the console is served at (comma-separated); empty = derive from Host. */
+  publicOrigins: string[];
+  /** Sign-ins allowed per client address per minute (SIGN_IN_RATE_LIMIT_PER_MINUTE, default 10). */
+  signInPerMinute: number;
 }
+
+export const MIN_SECRET_LENGTH = 32;
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -23,6 +38,13 @@ function positiveInt(name: string, fallback: number): number {
     throw new Error(`${name} must be a positive whole number, got "${raw}". Fix it or unset it to use ${fallback}.`);
   }
   return value;
+}
+
+function flag(name: string): boolean {
+  const raw = process.env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "" || raw === "0" || raw === "false") return false;
+  if (raw === "1" || raw === "true") return true;
+  throw new Error(`${name} must be 1 or 0 (or true/false), got "${process.env[name]}".`);
 }
 
 function readHubBaseUrl(): string | null {
@@ -37,7 +59,58 @@ function readHubBaseUrl(): string | null {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new Error(`HUB_BASE_URL must start with https:// (or http:// for a local hub), got "${raw}".`);
   }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new Error("HUB_BASE_URL must be a plain base address (no user:password@, ?query or #fragment).");
+  }
   return url.toString().replace(/\/+$/, "");
+}
+
+const GENERATE_HINT = "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"";
+
+function readSessionSecrets(): string[] {
+  const current = process.env.SESSION_SECRET ?? "";
+  const previous = (process.env.SESSION_SECRET_PREVIOUS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (current === "") {
+    if (previous.length > 0) {
+      throw new Error("SESSION_SECRET_PREVIOUS is set but SESSION_SECRET is not. Set SESSION_SECRET to the newest secret.");
+    }
+    return [];
+  }
+  if (current.length < MIN_SECRET_LENGTH) {
+    throw new Error(`SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it has ${current.length}). ${GENERATE_HINT}`);
+  }
+  previous.forEach((secret, index) => {
+    if (secret.length < MIN_SECRET_LENGTH) {
+      throw new Error(
+        `SESSION_SECRET_PREVIOUS entry ${index + 1} must be at least ${MIN_SECRET_LENGTH} characters (it has ${secret.length}). Remove it or fix it.`,
+      );
+    }
+  });
+  return [current, ...previous.filter((s) => s !== current)];
+}
+
+function readPublicOrigins(): string[] {
+  const raw = process.env.PUBLIC_ORIGIN?.trim();
+  if (!raw) return [];
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL;
+      try {
+        url = new URL(entry);
+      } catch {
+        throw new Error(`PUBLIC_ORIGIN must list origins like https://console.example.com, got "${entry}".`);
+      }
+      if ((url.protocol !== "https:" && url.protocol !== "http:") || url.origin !== entry.replace(/\/$/, "")) {
+        throw new Error(`PUBLIC_ORIGIN entries must be bare origins (scheme://host[:port], no path), got "${entry}".`);
+      }
+      return url.origin;
+    });
 }
 
 let cached: ServerConfig | undefined;
@@ -49,8 +122,30 @@ export function serverConfig(): ServerConfig {
     hubTimeoutMs: positiveInt("HUB_TIMEOUT_MS", 10_000),
     sessionTtlSeconds: positiveInt("SESSION_TTL_SECONDS", 28_800),
     sandboxAdminToken: process.env.SANDBOX_ADMIN_TOKEN?.trim() || null,
+    sessionSecrets: readSessionSecrets(),
+    cookieSecure: process.env.NODE_ENV === "production" && !flag("SESSION_COOKIE_INSECURE"),
+    trustProxy: flag("TRUST_PROXY"),
+    publicOrigins: readPublicOrigins(),
+    signInPerMinute: positiveInt("SIGN_IN_RATE_LIMIT_PER_MINUTE", 10),
   };
   return cached;
+}
+
+/**
+ * Reads and checks every variable now; throws an Error naming the first bad one. Warnings (not
+ * errors) are returned for settings that work but deserve a look.
+ */
+export function validateServerConfig(): { warnings: string[] } {
+  resetServerConfigForTests();
+  const config = serverConfig();
+  const warnings: string[] = [];
+  if (config.sessionTtlSeconds <= 60) {
+    throw new Error("SESSION_TTL_SECONDS must be more than 60 (the session cookie expires 60 s before the seal does).");
+  }
+  if (process.env.NODE_ENV === "production" && !config.cookieSecure) {
+    warnings.push("SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http. Use it only on a trusted network; serve the console over HTTPS instead.");
+  }
+  return { warnings };
 }
 
 /** For tests that change the environment between cases. */

@@ -1,8 +1,11 @@
 import "server-only";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
+import { readCapped } from "@/lib/http/read-capped";
 import { serverConfig } from "@/lib/config/server-config";
 import {
+  channelKindSchema,
+  idSchema,
   webhookLogPageSchema,
   webhookSchema,
   type SendMessage,
@@ -30,16 +33,37 @@ export const MAX_UPSTREAM_BODY_BYTES = 8 * 1024 * 1024;
 interface RequestSpec<S extends z.ZodType> {
   method?: "GET" | "POST";
   path: string;
+  /** Sent as `x-api-key`; the sandbox's admin routes take none. */
+  apiKey?: string;
+  /** Extra request headers (the sandbox admin token). */
+  headers?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   schema: S;
   /** What a 404 means for this call, said to a person. */
   notFound: string;
+  /**
+   * What a 401/403 means, when it is not "your API key was rejected". Such an answer is
+   * `upstream_error` (502), not `unauthorized`, so it does not end the person's session.
+   */
+  unauthorized?: string;
+}
+
+/**
+ * A path segment, checked again here (routes already parse them) so that no caller can make the
+ * client request another path: ids are UUIDs, channel kinds `[a-z][a-z0-9-]*`.
+ */
+function segment(value: string, schema: z.ZodType<string>, name: string): string {
+  if (!schema.safeParse(value).success) {
+    throw new AppError("bad_request", `The ${name} is not valid; nothing was sent to the Messaging Hub.`, { fields: { [name]: ["is not valid"] } });
+  }
+  return encodeURIComponent(value);
 }
 
 export async function getWebhook(call: HubCall, webhookId: string): Promise<Webhook> {
   return hubRequest(call, {
-    path: `/v1/organization/webhook/${encodeURIComponent(webhookId)}`,
+    apiKey: call.apiKey,
+    path: `/v1/organization/webhook/${segment(webhookId, idSchema, "webhookId")}`,
     schema: webhookSchema,
     notFound: `No webhook ${webhookId} was found for this API key. Check the ID, or sign in with the key of the application that owns it.`,
   });
@@ -47,7 +71,8 @@ export async function getWebhook(call: HubCall, webhookId: string): Promise<Webh
 
 export async function listWebhookLogs(call: HubCall, webhookId: string, query: WebhookLogQuery): Promise<WebhookLogPage> {
   return hubRequest(call, {
-    path: `/v1/organization/webhook/${encodeURIComponent(webhookId)}/webhook-log`,
+    apiKey: call.apiKey,
+    path: `/v1/organization/webhook/${segment(webhookId, idSchema, "webhookId")}/webhook-log`,
     query: { offset: query.offset, limit: query.limit, status: query.status },
     schema: webhookLogPageSchema,
     notFound: `No webhook ${webhookId} was found for this API key. Check the ID, or sign in with the key of the application that owns it.`,
@@ -67,12 +92,54 @@ export interface SendMessageResult {
 export async function sendMessage(call: HubCall, channelKind: string, message: SendMessage): Promise<SendMessageResult> {
   const answer = await hubRequest(call, {
     method: "POST",
-    path: `/v1/communication/${encodeURIComponent(channelKind)}/message`,
+    apiKey: call.apiKey,
+    path: `/v1/communication/${segment(channelKind, channelKindSchema, "channelKind")}/message`,
     body: message,
     schema: sendMessageAnswerSchema,
     notFound: `The channel ${message.from} was not found for this API key (or is not a "${channelKind}" channel). Check the channel ID and kind; a channel must belong to the key's application.`,
   });
   return { answer, messageId: messageIdOf(answer) };
+}
+
+/**
+ * Retry of one delivery. The spec says a log's `id` is "used for retry" but shows neither the
+ * path nor the payload (spec 4.4), so this answers 501 today. When the API documents it:
+ * replace the throw with
+ *   `return hubRequest(call, { method: "POST", apiKey: call.apiKey, path: <the path>, schema: <its answer>, notFound: … })`
+ * and the route, the UI's Retry button and the tests that expect 501 are all that change.
+ */
+export async function retryWebhookLog(call: HubCall, webhookId: string, logId: string): Promise<never> {
+  void call;
+  void webhookId;
+  void logId;
+  throw new AppError(
+    "not_supported",
+    "The Messaging Hub API does not offer retry yet: its documentation names no path for it. The delivery log stays as it is; to deliver again, send a new test message.",
+  );
+}
+
+/** `GET /_sandbox/demo` of the local sandbox (not part of the spec): the demo key and what it can see. */
+const sandboxDemoSchema = z.looseObject({
+  apiKey: z.string().min(1),
+});
+
+/**
+ * The sandbox's demo API key, fetched server-side from its admin route (Bearer
+ * SANDBOX_ADMIN_TOKEN when set). Only for sandbox mode: callers check that first.
+ */
+export async function fetchSandboxDemoKey(signal?: AbortSignal): Promise<string> {
+  const { sandboxAdminToken } = serverConfig();
+  const demo = await hubRequest(
+    { apiKey: "", signal },
+    {
+      path: "/_sandbox/demo",
+      headers: sandboxAdminToken ? { authorization: `Bearer ${sandboxAdminToken}` } : undefined,
+      schema: sandboxDemoSchema,
+      notFound: "The sandbox has no demo data (it was started with SANDBOX_SEED=none). Restart it with SANDBOX_SEED=demo, or sign in with a key.",
+      unauthorized: "The sandbox refused the console's admin token. Set SANDBOX_ADMIN_TOKEN to the same value for the console and the sandbox.",
+    },
+  );
+  return demo.apiKey;
 }
 
 const idLike = z.guid();
@@ -99,7 +166,8 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
 
   const timeout = AbortSignal.timeout(hubTimeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-  const headers: Record<string, string> = { "x-api-key": call.apiKey, accept: "application/json" };
+  const headers: Record<string, string> = { ...spec.headers, accept: "application/json" };
+  if (spec.apiKey) headers["x-api-key"] = spec.apiKey;
   if (spec.body !== undefined) headers["content-type"] = "application/json";
 
   let response: Response;
@@ -113,33 +181,13 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
       redirect: "manual",
       cache: "no-store",
     });
-    text = await readCapped(response);
+    text = await readCapped(response.body, response.headers.get("content-length"), MAX_UPSTREAM_BODY_BYTES, tooLarge);
   } catch (error) {
     throw transportError(error, timeout, call.signal, hubTimeoutMs);
   }
 
-  if (!response.ok) throw statusError(response, text, spec.notFound, call.apiKey);
+  if (!response.ok) throw statusError(response, text, spec);
   return parseAnswer(text, spec.schema);
-}
-
-async function readCapped(response: Response): Promise<string> {
-  const declared = Number(response.headers.get("content-length"));
-  if (declared > MAX_UPSTREAM_BODY_BYTES) throw tooLarge();
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_UPSTREAM_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function tooLarge(): AppError {
@@ -168,15 +216,16 @@ function transportError(error: unknown, timeout: AbortSignal, clientSignal: Abor
   );
 }
 
-function statusError(response: Response, text: string, notFound: string, apiKey: string): AppError {
+function statusError(response: Response, text: string, spec: Pick<RequestSpec<z.ZodType>, "notFound" | "unauthorized" | "apiKey">): AppError {
   const status = response.status;
+  if ((status === 401 || status === 403) && spec.unauthorized) return new AppError("upstream_error", spec.unauthorized);
   if (status === 401 || status === 403) {
     return new AppError(
       "unauthorized",
       "The Messaging Hub rejected your API key: it may be wrong, or it was rotated or revoked. Sign in again with a current key.",
     );
   }
-  if (status === 404) return new AppError("not_found", notFound);
+  if (status === 404) return new AppError("not_found", spec.notFound);
   if (status === 429) {
     const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
     return new AppError(
@@ -186,7 +235,7 @@ function statusError(response: Response, text: string, notFound: string, apiKey:
     );
   }
   if (status === 400 || status === 422) {
-    const detail = upstreamMessage(text, apiKey);
+    const detail = upstreamMessage(text, spec.apiKey);
     return new AppError("bad_request", `The Messaging Hub refused the request${detail ? `: ${detail}` : "."}`);
   }
   if (status >= 500) {
@@ -213,7 +262,7 @@ const upstreamErrorSchema = z.looseObject({
 });
 
 /** A short, key-free reason from an upstream error answer, when it gives one. */
-function upstreamMessage(text: string, apiKey: string): string | null {
+function upstreamMessage(text: string, apiKey: string | undefined): string | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -225,7 +274,9 @@ function upstreamMessage(text: string, apiKey: string): string | null {
   const { error, message } = result.data;
   const raw = typeof error === "string" ? error : (error?.message ?? message);
   if (!raw) return null;
-  return raw.split(apiKey).join("[key]").slice(0, 300);
+  const scrubbed = apiKey ? raw.split(apiKey).join("[key]") : raw;
+  // Control characters out, length bounded: this text is shown to a person.
+  return scrubbed.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
 }
 
 function parseAnswer<S extends z.ZodType>(text: string, schema: S): z.infer<S> {

@@ -1,34 +1,57 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { cookies } from "next/headers";
-import { getIronSession, type IronSession, type SessionOptions } from "iron-session";
+import { sealData, unsealData } from "iron-session";
+import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { serverConfig } from "@/lib/config/server-config";
 
+/**
+ * The session: the API key sealed (encrypted + signed, iron-session) in one httpOnly cookie.
+ * The console keeps no server-side state, so any number of instances sharing SESSION_SECRET can
+ * serve the same browser.
+ *
+ * - Cookie `__Host-hub_console` (Secure, Path=/, no Domain) in production; `hub_console`
+ *   (not Secure) in development, or in production with SESSION_COOKIE_INSECURE=1 (plain http
+ *   on a trusted network; see SECURITY.md). Chrome keeps Secure cookies on http://127.0.0.1 and
+ *   http://localhost, so the production build works on loopback without that switch.
+ * - Rotation: SESSION_SECRET seals new cookies; SESSION_SECRET_PREVIOUS (comma-separated) still
+ *   opens cookies sealed with older secrets. Each secret's iron password id is derived from the
+ *   secret itself, so ids stay stable whatever order or set of old secrets is configured.
+ *
+ * Route handlers read the session from the Request (`readSession(request)`) and send cookie
+ * changes as Set-Cookie strings (`sessionCookie()` / `clearedSessionCookie()`); server
+ * components read it with `getSession()` (they cannot set cookies; see `redirect.ts`).
+ */
+
 /** What the sealed cookie holds. The key never leaves the server in any other form. */
 export interface SessionData {
-  apiKey?: string;
-  /** Last 4 characters of the key at most, for "signed in as …4f2a". */
-  keyHint?: string;
-  signedInAt?: number;
+  apiKey: string;
+  /** Last 4 characters of the key at most, for "signed in as …4f2a"; "" for short keys. */
+  keyHint: string;
+  signedInAt: number;
 }
 
-const MIN_SECRET_LENGTH = 32;
+/**
+ * - `signed_in`: a valid session;
+ * - `none`: no session cookie;
+ * - `ended`: a cookie that no longer opens (expired, tampered with, or sealed with a secret that
+ *   was rotated out): the person has to sign in again.
+ */
+export type SessionState = { status: "signed_in"; data: SessionData } | { status: "none" } | { status: "ended" };
+
+const sessionDataSchema = z.object({
+  apiKey: z.string().min(1),
+  keyHint: z.string(),
+  signedInAt: z.number(),
+});
 
 const globalForSecret = globalThis as typeof globalThis & { __hubConsoleSessionSecret?: string };
 
-/** The iron-session password, read lazily so `next build` works without it. */
-function sessionPassword(): string {
-  const secret = process.env.SESSION_SECRET;
-  if (secret !== undefined && secret !== "") {
-    if (secret.length < MIN_SECRET_LENGTH) {
-      throw new Error(
-        `SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it has ${secret.length}). ` +
-          "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"",
-      );
-    }
-    return secret;
-  }
+/** Secrets, newest first. Falls back to one random secret per process, with a warning. */
+function sessionSecrets(): string[] {
+  const configured = serverConfig().sessionSecrets;
+  if (configured.length > 0) return configured;
   if (!globalForSecret.__hubConsoleSessionSecret) {
     globalForSecret.__hubConsoleSessionSecret = randomBytes(32).toString("base64url");
     console.warn(
@@ -36,37 +59,106 @@ function sessionPassword(): string {
         "and several instances will not accept each other's cookies. Set SESSION_SECRET (32+ characters) to keep them.",
     );
   }
-  return globalForSecret.__hubConsoleSessionSecret;
+  return [globalForSecret.__hubConsoleSessionSecret];
 }
 
-export function sessionOptions(): SessionOptions {
-  const production = process.env.NODE_ENV === "production";
-  return {
-    password: sessionPassword(),
-    cookieName: "hub_console",
-    ttl: serverConfig().sessionTtlSeconds,
-    cookieOptions: {
-      httpOnly: true,
-      sameSite: "lax",
-      secure: production,
-      path: "/",
-    },
-  };
+/** A stable numeric iron password id for a secret (iron-session wants numeric ids). */
+function passwordId(secret: string): string {
+  return String(createHash("sha256").update(secret).digest().readUInt32BE(0) + 1);
 }
 
-export async function getSession(): Promise<IronSession<SessionData>> {
-  return getIronSession<SessionData>(await cookies(), sessionOptions());
+function passwordMap(secrets: string[]): Record<string, string> {
+  return Object.fromEntries(secrets.map((secret) => [passwordId(secret), secret]));
 }
 
-/** The signed-in caller's API key, or a 401 AppError that says to sign in. */
-export async function requireApiKey(): Promise<string> {
-  const session = await getSession();
-  if (!session.apiKey) {
-    throw new AppError("unauthorized", "You are not signed in, or your session has expired. Sign in with your API key.");
+export function sessionCookieName(): string {
+  return serverConfig().cookieSecure ? "__Host-hub_console" : "hub_console";
+}
+
+/** Opens a sealed cookie value. Any failure (expired, tampered, unknown secret) is `ended`, never an exception. */
+export async function openSeal(seal: string | undefined | null): Promise<SessionState> {
+  if (!seal) return { status: "none" };
+  const secrets = sessionSecrets();
+  const { sessionTtlSeconds } = serverConfig();
+  try {
+    const data = await unsealData<unknown>(seal, { password: passwordMap(secrets), ttl: sessionTtlSeconds });
+    const parsed = sessionDataSchema.safeParse(data);
+    return parsed.success ? { status: "signed_in", data: parsed.data } : { status: "ended" };
+  } catch {
+    return { status: "ended" };
   }
-  return session.apiKey;
 }
 
+/** The value of one cookie in a Cookie header (the first if repeated), or undefined. */
+export function cookieValue(cookieHeader: string | null, name: string): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The session of a route handler's request. */
+export async function readSession(request: Request): Promise<SessionState> {
+  return openSeal(cookieValue(request.headers.get("cookie"), sessionCookieName()));
+}
+
+/** True when the request carries the session cookie at all (valid or not). */
+export function hasSessionCookie(request: Request): boolean {
+  return cookieValue(request.headers.get("cookie"), sessionCookieName()) !== undefined;
+}
+
+function cookieAttributes(maxAgeSeconds: number): string {
+  const { cookieSecure } = serverConfig();
+  // Path=/ and no Domain: required by the __Host- prefix, and right for the plain name too.
+  return `Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${cookieSecure ? "; Secure" : ""}`;
+}
+
+/** The Set-Cookie header value that signs this key in. Sealed with the newest secret only. */
+export async function sessionCookie(apiKey: string, now = Date.now()): Promise<{ setCookie: string; data: SessionData }> {
+  const [newest] = sessionSecrets();
+  const { sessionTtlSeconds } = serverConfig();
+  const data: SessionData = { apiKey, keyHint: keyHint(apiKey), signedInAt: now };
+  const seal = await sealData(data, { password: { [passwordId(newest!)]: newest! }, ttl: sessionTtlSeconds });
+  const setCookie = `${sessionCookieName()}=${seal}; ${cookieAttributes(sessionTtlSeconds)}`;
+  if (setCookie.length > 4096) {
+    throw new AppError("bad_request", "This API key is too long to keep in a session cookie.", { fields: { apiKey: ["is too long"] } });
+  }
+  return { setCookie, data };
+}
+
+/** The Set-Cookie header value that removes the session cookie (same name, path and flags, Max-Age=0). */
+export function clearedSessionCookie(): string {
+  return `${sessionCookieName()}=; ${cookieAttributes(0)}`;
+}
+
+/** Last 4 characters of the key, and only when the key is long enough that 4 reveal little. */
 export function keyHint(apiKey: string): string {
   return apiKey.length > 8 ? apiKey.slice(-4) : "";
+}
+
+/** Server components: the session as the browser's cookie has it (read-only; pages cannot set cookies). */
+export async function getSession(): Promise<SessionState> {
+  const store = await cookies();
+  return openSeal(store.get(sessionCookieName())?.value);
+}
+
+/**
+ * The signed-in caller's API key, or a 401 AppError that says to sign in. For server code that
+ * is not a page (pages use `requirePageApiKey()` from `redirect.ts`, which redirects instead).
+ */
+export async function requireApiKey(): Promise<string> {
+  return apiKeyOf(await getSession());
+}
+
+export function apiKeyOf(state: SessionState): string {
+  if (state.status === "signed_in") return state.data.apiKey;
+  throw new AppError(
+    "unauthorized",
+    state.status === "ended"
+      ? "Your session has expired. Sign in again with your API key."
+      : "You are not signed in. Sign in with your API key.",
+  );
 }

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineRoute, json } from "@/lib/http/route";
+import { sendMessage } from "@/lib/hub/client";
+import { channelKindSchema, sendMessageSchema } from "@/lib/hub/schemas";
+
+const paramsSchema = z.strictObject({ channelKind: channelKindSchema });
+
+/**
+ * Send a test message: `{ from, to, content: { text } }` → the hub's send call. Answers 202 with
+ * `{ messageId, answer }` (the delivery to webhooks happens afterwards). Only the fields the form
+ * has are forwarded, whatever else the body carried.
+ */
+export const POST = defineRoute({
+  params: paramsSchema,
+  body: sendMessageSchema,
+  async handle({ params, body, session, signal }) {
+    const apiKey = await session.apiKey();
+    const message = { from: body.from, to: body.to, content: { text: body.content.text } };
+    return json(await sendMessage({ apiKey, signal }, params.channelKind, message), 202);
+  },
+});

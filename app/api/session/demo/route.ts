@@ -1,0 +1,24 @@
+import { AppError } from "@/lib/http/app-error";
+import { defineRoute, json } from "@/lib/http/route";
+import { signInLimiter } from "@/lib/http/rate-limit";
+import { warnIfCookieWillBeDropped } from "@/lib/http/same-origin";
+import { serverConfig } from "@/lib/config/server-config";
+import { fetchSandboxDemoKey } from "@/lib/hub/client";
+import type { SessionAnswer } from "@/app/api/session/schema";
+
+/** Sandbox mode only: sign in with the sandbox's demo key, fetched server-side (the browser never sees it). */
+export const POST = defineRoute({
+  rateLimit: signInLimiter,
+  async handle({ request, session, signal }) {
+    if (!serverConfig().sandboxMode) {
+      throw new AppError(
+        "not_found",
+        "The demo sign-in exists only when the console runs on the local sandbox (npm start without HUB_BASE_URL). Sign in with your API key.",
+      );
+    }
+    const apiKey = await fetchSandboxDemoKey(signal);
+    const data = await session.signIn(apiKey);
+    warnIfCookieWillBeDropped(request);
+    return json({ signedIn: true, keyHint: data.keyHint || null } satisfies SessionAnswer);
+  },
+});

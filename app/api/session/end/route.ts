@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { AppError } from "@/lib/http/app-error";
+import { defineRoute } from "@/lib/http/route";
+import { SIGN_IN_REASONS } from "@/lib/session/redirect";
+
+const querySchema = z.object({
+  // An unknown reason is dropped rather than refused: this is a browser navigation.
+  reason: z.enum(SIGN_IN_REASONS).optional().catch(undefined),
+});
+
+/**
+ * `GET /api/session/end?reason=key_rejected|expired`: where server components send the browser
+ * when the session is over (`redirectToSignIn()`), since they cannot clear cookies themselves.
+ * Clears the cookie and redirects (303) to `/login?reason=…`.
+ *
+ * Cross-site: a cross-site *navigation* is served (a person following a link from elsewhere to a
+ * page whose session is over goes through here, and the whole redirect chain is then marked
+ * cross-site; refusing would strand them, and ending a session is all an attacker could cause).
+ * Cross-site subresource and script calls (img, iframe, fetch) are refused with 403.
+ */
+export const GET = defineRoute({
+  query: querySchema,
+  async handle({ request, query, session }) {
+    const site = request.headers.get("sec-fetch-site");
+    const navigation = request.headers.get("sec-fetch-mode") === "navigate" && request.headers.get("sec-fetch-dest") === "document";
+    if ((site === "cross-site" || site === "same-site") && !navigation) {
+      throw new AppError("forbidden", "Refused a cross-site request to end the session. Use the console's own Sign out button.");
+    }
+    session.end();
+    const location = query.reason ? `/login?reason=${query.reason}` : "/login";
+    return new Response(null, { status: 303, headers: { Location: location } });
+  },
+});

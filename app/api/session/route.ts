@@ -1,0 +1,33 @@
+import { defineRoute, json } from "@/lib/http/route";
+import { signInLimiter } from "@/lib/http/rate-limit";
+import { warnIfCookieWillBeDropped } from "@/lib/http/same-origin";
+import { signInSchema, type SessionAnswer } from "@/app/api/session/schema";
+
+/** Sign in: seal the key in the session cookie. The answer never contains the key. */
+export const POST = defineRoute({
+  body: signInSchema,
+  rateLimit: signInLimiter,
+  async handle({ request, body, session }) {
+    const data = await session.signIn(body.apiKey);
+    warnIfCookieWillBeDropped(request);
+    return json({ signedIn: true, keyHint: data.keyHint || null } satisfies SessionAnswer);
+  },
+});
+
+/** Who is signed in. A cookie that no longer opens is cleared. */
+export const GET = defineRoute({
+  async handle({ session }) {
+    const state = await session.state();
+    if (state.status === "signed_in") return json({ signedIn: true, keyHint: state.data.keyHint || null } satisfies SessionAnswer);
+    if (state.status === "ended") session.end();
+    return json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
+  },
+});
+
+/** Sign out: the cookie is cleared (Max-Age=0, same name, path and flags). */
+export const DELETE = defineRoute({
+  async handle({ session }) {
+    session.end();
+    return json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
+  },
+});

@@ -1,0 +1,12 @@
+import { defineRoute } from "@/lib/http/route";
+import { retryWebhookLog } from "@/lib/hub/client";
+import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
+
+/** Retry one delivery: 501 `not_supported` until the API shows how (see `retryWebhookLog`). */
+export const POST = defineRoute({
+  params: webhookLogParamsSchema,
+  async handle({ params, session, signal }) {
+    const apiKey = await session.apiKey();
+    return retryWebhookLog({ apiKey, signal }, params.webhookId, params.logId);
+  },
+});

@@ -1,0 +1,14 @@
+import { defineRoute, json } from "@/lib/http/route";
+import { listWebhookLogs } from "@/lib/hub/client";
+import { webhookLogQuerySchema } from "@/lib/hub/schemas";
+import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
+
+/** One page of a webhook's delivery logs: `{ data, pagination }`; `offset`, `limit` (1..50), `status`. */
+export const GET = defineRoute({
+  params: webhookParamsSchema,
+  query: webhookLogQuerySchema,
+  async handle({ params, query, session, signal }) {
+    const apiKey = await session.apiKey();
+    return json(await listWebhookLogs({ apiKey, signal }, params.webhookId, query));
+  },
+});

@@ -1,0 +1,12 @@
+import { defineRoute, json } from "@/lib/http/route";
+import { getWebhook } from "@/lib/hub/client";
+import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
+
+/** The webhook object, as the hub has it (unknown fields kept). */
+export const GET = defineRoute({
+  params: webhookParamsSchema,
+  async handle({ params, session, signal }) {
+    const apiKey = await session.apiKey();
+    return json(await getWebhook({ apiKey, signal }, params.webhookId));
+  },
+});

@@ -1,0 +1,276 @@
+/**
+ * The demo data (SANDBOX_SEED=demo, loaded when the database is empty): one application with a
+ * fixed key, two channels, one webhook per outcome of spec part 6 pointing at the sandbox's own
+ * receivers (plus a closed port and an inactive one), and a deterministic history of past logs.
+ *
+ * The receivers live on this server, whose port may change between runs: `pointDemoAtReceivers`
+ * rewrites the demo endpoints from the listening port at every start.
+ */
+import { RECEIVERS_PATH } from "./receivers";
+import { Prng } from "./prng";
+import type { Channel, Store } from "./store";
+
+/** The demo application's key. Public on purpose: it opens only the sandbox's demo data. */
+export const DEMO_API_KEY = "mh_demo_4f7d2c9a8b1e6f3d5a7c9e1b2d4f6a8c";
+export const DEMO_APPLICATION_ID = "3f6c1a52-8d4e-4b7a-9c21-5e0d7b8a4f10";
+export const DEMO_CHANNELS = [
+  { id: "7b2e9d41-0c6a-4f58-8e13-2a9c4d6b1e01", kind: "whatsapp" },
+  { id: "7b2e9d41-0c6a-4f58-8e13-2a9c4d6b1e02", kind: "sms" },
+] as const;
+
+/** Where the closed-port demo webhook points: nothing listens on port 1, so it is refused (statusCode 0). */
+export const CLOSED_PORT_ENDPOINT = "http://127.0.0.1:1/webhooks/messages";
+
+type StatusWeights = ReadonlyArray<readonly [number, number]>;
+
+interface DemoWebhookPlan {
+  id: string;
+  label: string;
+  description: string;
+  /** Receiver route (under RECEIVERS_PATH), or null for a fixed endpoint. */
+  receiver: string | null;
+  endpoint?: string;
+  active: boolean;
+  /** Past messages [from, to) of the history this webhook received a log for. */
+  history: readonly [number, number];
+  /** How likely each statusCode is in its history. */
+  statuses: StatusWeights;
+}
+
+/** Number of past messages in the seeded history, spread over HISTORY_DAYS. */
+export const HISTORY_MESSAGES = 120;
+export const HISTORY_DAYS = 7;
+
+export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
+  {
+    id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a01",
+    label: "200 OK",
+    description: "Demo: the sandbox receiver that answers 200 OK.",
+    receiver: "ok",
+    active: true,
+    history: [0, 120],
+    statuses: [[200, 88], [500, 4], [0, 3], [503, 2], [302, 1], [429, 2]],
+  },
+  {
+    id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a02",
+    label: "401 Unauthorized (secret header rejected)",
+    description: "Demo: a receiver that expects another secret, so it answers 401.",
+    receiver: "unauthorized",
+    active: true,
+    history: [40, 120],
+    statuses: [[401, 85], [200, 10], [403, 5]],
+  },
+  {
+    id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a03",
+    label: "404 Not Found",
+    description: "Demo: a route that does not exist on the customer server.",
+    receiver: "not-found",
+    active: true,
+    history: [60, 120],
+    statuses: [[404, 92], [200, 5], [405, 3]],
+  },
+  {
+    id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a04",
+    label: "500 Internal Server Error",
+    description: "Demo: a customer server that fails while processing the payload.",
+    receiver: "error",
+    active: true,
+    history: [60, 120],
+    statuses: [[500, 80], [502, 10], [200, 10]],
+  },
+  {
+    id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a05",
+    label: "Timeout (statusCode 0)",
+    description: "Demo: a receiver that never answers, so the delivery times out.",
+    receiver: "hang",
+    active: true,
+    history: [80, 120],
+    statuses: [[0, 90], [504, 5], [200, 5]],
+  },
+  {
+    id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a06",
+    label: "Connection refused (statusCode 0)",
+    description: "Demo: an address where nothing listens.",
+    receiver: null,
+    endpoint: CLOSED_PORT_ENDPOINT,
+    active: true,
+    history: [80, 120],
+    statuses: [[0, 100]],
+  },
+  {
+    id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a07",
+    label: "Inactive (its endpoint would answer 200 OK)",
+    description: "Demo: an inactive webhook; it gets no new deliveries.",
+    receiver: "ok",
+    active: false,
+    history: [0, 20],
+    statuses: [[410, 50], [400, 30], [301, 20]],
+  },
+];
+
+const META_DEMO_APPLICATION = "demo_application_id";
+const PRNG_SEED = 20240611;
+
+export interface DemoInfo {
+  apiKey: string;
+  applicationId: string;
+  /** False when the demo key was rotated away: the key above no longer works. */
+  keyIsCurrent: boolean;
+  channels: Array<{ id: string; kind: string }>;
+  webhooks: Array<{ id: string; endpoint: string; eventType: string; active: boolean; label: string }>;
+}
+
+/** The demo application as it is now, or undefined when this database has no demo data. */
+export function demoInfo(store: Store): DemoInfo | undefined {
+  const applicationId = store.getMeta(META_DEMO_APPLICATION);
+  if (!applicationId) return undefined;
+  return {
+    apiKey: DEMO_API_KEY,
+    applicationId,
+    keyIsCurrent: store.keyIsCurrent(applicationId, DEMO_API_KEY),
+    channels: store.listChannels(applicationId).map(({ id, kind }) => ({ id, kind })),
+    webhooks: store
+      .listWebhooks(applicationId)
+      .filter((w) => w.demoLabel !== null)
+      .map((w) => ({ id: w.id, endpoint: w.endpoint, eventType: w.eventType, active: w.active, label: w.demoLabel ?? "" })),
+  };
+}
+
+/** Points the demo webhooks at the receivers of the server listening at `baseUrl` (any port). */
+export function pointDemoAtReceivers(store: Store, baseUrl: string): void {
+  const applicationId = store.getMeta(META_DEMO_APPLICATION);
+  if (applicationId) store.rewriteDemoEndpoints(applicationId, (receiver) => `${baseUrl}${RECEIVERS_PATH}/${receiver}`);
+}
+
+/** Loads the demo data into an empty database. `baseUrl` is where this server's receivers listen. */
+export function seedDemo(store: Store, baseUrl: string, now: Date = new Date()): void {
+  store.db.transaction(() => {
+    store.createApplication("Demo application", DEMO_API_KEY, DEMO_APPLICATION_ID);
+    store.setMeta(META_DEMO_APPLICATION, DEMO_APPLICATION_ID);
+    const channels = DEMO_CHANNELS.map((c) => store.createChannel(DEMO_APPLICATION_ID, c.kind, c.id));
+    const historyStart = now.getTime() - HISTORY_DAYS * 24 * 3600_000;
+    for (const plan of DEMO_WEBHOOKS) {
+      store.createWebhook({
+        id: plan.id,
+        applicationId: DEMO_APPLICATION_ID,
+        endpoint: plan.endpoint ?? `${baseUrl}${RECEIVERS_PATH}/${plan.receiver ?? "ok"}`,
+        eventType: "Message",
+        active: plan.active,
+        description: plan.description,
+        demoLabel: plan.label,
+        demoReceiver: plan.receiver,
+        createdDate: new Date(historyStart - 3600_000).toISOString(),
+      });
+    }
+    seedHistory(store, channels, historyStart, now.getTime());
+  })();
+}
+
+const TEXTS = [
+  "Your order #4821 has shipped.",
+  "Your verification code is 381 204.",
+  "Reminder: your appointment is tomorrow at 10:30.",
+  "Payment received, thank you!",
+  "Olá! Seu pedido saiu para entrega.",
+];
+
+function seedHistory(store: Store, channels: Channel[], start: number, end: number): void {
+  const prng = new Prng(PRNG_SEED);
+  const step = (end - start) / HISTORY_MESSAGES;
+  const newestIndex = new Map(DEMO_WEBHOOKS.map((p) => [p.id, p.history[1] - 1]));
+  for (let i = 0; i < HISTORY_MESSAGES; i++) {
+    const channel = channels[i % channels.length];
+    if (!channel) throw new Error("no demo channel");
+    const createdAt = Math.floor(start + i * step + prng.next() * step * 0.5);
+    const message = store.createMessage({
+      id: prng.uuid(),
+      applicationId: DEMO_APPLICATION_ID,
+      channel,
+      to: `55119${prng.int(10_000_000, 99_999_999)}`,
+      content: { text: prng.pick(TEXTS) },
+      createdDate: new Date(createdAt).toISOString(),
+      queueDeliveries: false,
+    });
+    for (const plan of DEMO_WEBHOOKS) {
+      if (i < plan.history[0] || i >= plan.history[1]) continue;
+      const newest = newestIndex.get(plan.id) === i;
+      const drawn = prng.weighted(plan.statuses);
+      const statusCode = (newest && SPECIAL_NEWEST[plan.receiver ?? ""]?.statusCode) || drawn;
+      const sendAt = createdAt + prng.int(5, 400);
+      const duration = statusCode === 0 && plan.receiver === "hang" ? 5000 : prng.int(2, 900);
+      store.recordLog({
+        id: prng.uuid(),
+        webhookId: plan.id,
+        deliveryId: null,
+        messageId: message.id,
+        statusCode,
+        responseBody: historyBody(plan, statusCode, newest, prng),
+        status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
+        sendAt: new Date(sendAt).toISOString(),
+        createdDate: new Date(sendAt + duration).toISOString(),
+      });
+    }
+  }
+}
+
+/** ~200 KB: an endpoint that dumps a whole page and stack trace (kept whole in the history, unlike live logs). */
+function largeBody(): string {
+  const frame = "    at Layer.handle [as handle_request] (/srv/app/node_modules/express/lib/router/layer.js:95:5)\n";
+  const head = "<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head><body><pre>\n";
+  const tail = "</pre></body></html>\n";
+  return head + frame.repeat(Math.ceil((200 * 1024) / frame.length)) + tail;
+}
+
+const XSS_BODY =
+  '<!DOCTYPE html><html><head><title>Not Found</title></head><body><h1>Not Found</h1><script>alert(1)</script><img src="x" onerror="alert(2)"></body></html>';
+
+/** The newest history log of these demo webhooks has a body meant to test the console's rendering. */
+const SPECIAL_NEWEST: Record<string, { statusCode: number; body: () => string }> = {
+  "not-found": { statusCode: 404, body: () => XSS_BODY },
+  error: { statusCode: 500, body: largeBody },
+};
+
+function historyBody(plan: DemoWebhookPlan, statusCode: number, newest: boolean, prng: Prng): string {
+  const special = newest ? SPECIAL_NEWEST[plan.receiver ?? ""] : undefined;
+  if (special) return special.body();
+  switch (statusCode) {
+    case 0:
+      return plan.receiver === "hang"
+        ? "[sandbox] No answer from the endpoint: no complete answer within 5000 ms (SANDBOX_DELIVERY_TIMEOUT_MS)."
+        : plan.receiver === null
+          ? "[sandbox] No answer from the endpoint: connection refused by 127.0.0.1:1 (ECONNREFUSED): nothing listens there."
+          : "[sandbox] No answer from the endpoint: the TLS handshake with hooks.example.com failed (CERT_HAS_EXPIRED): the certificate is invalid or not trusted.";
+    case 200:
+      return prng.pick(['{"received":true}', `{"ok":true,"id":"evt_${prng.hex(16)}"}`, "OK", ""]);
+    case 301:
+    case 302:
+      return "Moved. Redirecting to https://hooks.example.com/v2/messages";
+    case 400:
+      return '{"error":"bad_request","message":"unexpected payload: content.body is required"}';
+    case 401:
+      return '{"error":"unauthorized","message":"invalid or missing x-webhook-secret header"}';
+    case 403:
+      return '{"error":"forbidden","message":"IP address not allowed"}';
+    case 404:
+      return "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Error</title></head>\n<body><pre>Cannot POST /webhooks/messages</pre></body>\n</html>\n";
+    case 405:
+      return "Method Not Allowed";
+    case 410:
+      return "Gone: this endpoint was retired on 2024-05-01.";
+    case 429:
+      return '{"error":"rate_limited","message":"Too many requests, retry in 30 seconds","retryAfter":30}';
+    case 500:
+      return prng.pick([
+        "<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head>\n<body><h1>Internal Server Error</h1><p>TypeError: Cannot read properties of undefined (reading 'text')</p></body></html>\n",
+        '{"error":"internal","message":"database connection lost","requestId":"req_' + prng.hex(12) + '"}',
+      ]);
+    case 502:
+      return "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    case 503:
+      return "Service Unavailable";
+    case 504:
+      return "<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    default:
+      return `HTTP ${statusCode}`;
+  }
+}

@@ -1,0 +1,37 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { contentSecurityPolicy, newNonce } from "@/lib/http/csp";
+
+/**
+ * Runs before every page (not /api, not static files): a fresh CSP nonce per request, passed to
+ * the render in the request's CSP header (Next reads it there) and sent to the browser.
+ *
+ * This is NOT a security boundary for the session: every route handler and page checks the
+ * session itself (Next 16 renamed middleware to proxy; the advice stands).
+ */
+export function proxy(request: NextRequest) {
+  const nonce = newNonce();
+  const forwardedProto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
+  const csp = contentSecurityPolicy({
+    nonce,
+    dev: process.env.NODE_ENV === "development",
+    https: (forwardedProto ?? request.nextUrl.protocol.replace(":", "")) === "https",
+  });
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", csp);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", csp);
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,155 @@
+/** The `/_sandbox/*` admin routes: the guard, key rotation, creating and changing things. */
+import type { IncomingMessage } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webhookSchema } from "../../lib/hub/schemas";
+import { isLoopback, requireAdmin } from "../../lib/sandbox/auth";
+import { HttpError } from "../../lib/sandbox/http";
+import { requestJson } from "./support/clients";
+import { startTestSandbox, type TestSandbox } from "./support/sandbox";
+
+const fakeRequest = (remoteAddress: string, authorization?: string) =>
+  ({ socket: { remoteAddress }, headers: authorization ? { authorization } : {} }) as unknown as IncomingMessage;
+
+function guardError(run: () => void): HttpError | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    if (error instanceof HttpError) return error;
+    throw error;
+  }
+}
+
+describe("the admin guard without SANDBOX_ADMIN_TOKEN: loopback callers only", () => {
+  it.each(["127.0.0.1", "::1", "::ffff:127.0.0.1", "127.0.0.2"])("%s may call", (address) => {
+    expect(isLoopback(address)).toBe(true);
+    expect(guardError(() => requireAdmin(fakeRequest(address), undefined))).toBeUndefined();
+  });
+
+  it.each(["10.0.0.5", "192.168.1.20", "::ffff:10.1.2.3", "fe80::1"])("%s gets 403 admin_loopback_only", (address) => {
+    const error = guardError(() => requireAdmin(fakeRequest(address), undefined));
+    expect(error?.status).toBe(403);
+    expect(error?.code).toBe("admin_loopback_only");
+    expect(error?.message).toContain("SANDBOX_ADMIN_TOKEN");
+  });
+});
+
+describe("the admin guard with SANDBOX_ADMIN_TOKEN", () => {
+  let t: TestSandbox;
+  const token = "test-admin-token-0123456789";
+
+  beforeAll(async () => {
+    t = await startTestSandbox({ adminToken: token });
+  });
+  afterAll(() => t.sandbox.close({ graceMs: 0 }));
+
+  it("a loopback caller without the token gets 401 admin_token_required", async () => {
+    const answer = await requestJson(`${t.sandbox.url}/_sandbox/applications`, { method: "POST", body: { name: "x" } });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toMatchObject({ error: { code: "admin_token_required" } });
+    expect(answer.headers.get("www-authenticate")).toContain("Bearer");
+  });
+
+  it("a wrong token gets 401 invalid_admin_token", async () => {
+    const answer = await requestJson(`${t.sandbox.url}/_sandbox/stats`, { headers: { authorization: `Bearer ${token}x` } });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toMatchObject({ error: { code: "invalid_admin_token" } });
+  });
+
+  it("the right token works", async () => {
+    const app = await t.admin.createApplication("with token");
+    expect(app.apiKey).toMatch(/^mh_sbx_/);
+  });
+
+  it("a non-loopback caller with the right token may call", () => {
+    expect(guardError(() => requireAdmin(fakeRequest("10.0.0.5", `Bearer ${token}`), token))).toBeUndefined();
+  });
+
+  it("health and the receivers stay open", async () => {
+    expect((await requestJson(`${t.sandbox.url}/_sandbox/health`)).body).toEqual({ ok: true });
+    const receiver = await requestJson(`${t.sandbox.url}/_sandbox/receivers/ok`, { method: "POST", body: {} });
+    expect(receiver.status).toBe(200);
+  });
+});
+
+describe("admin routes", () => {
+  let t: TestSandbox;
+
+  beforeAll(async () => {
+    t = await startTestSandbox();
+  });
+  afterAll(() => t.sandbox.close({ graceMs: 0 }));
+
+  it("rotating a key makes the old one 401 at once and the new one work", async () => {
+    const app = await t.admin.application();
+    const webhook = await t.admin.createWebhook(app.id, { endpoint: "http://127.0.0.1:1/x", active: false });
+    expect((await t.api(app.apiKey).getWebhook(webhook.id)).status).toBe(200);
+    const { apiKey } = await t.admin.rotateKey(app.id);
+    expect(apiKey).not.toBe(app.apiKey);
+    const old = await t.api(app.apiKey).getWebhook(webhook.id);
+    expect(old.status).toBe(401);
+    expect(old.body).toMatchObject({ error: { code: "invalid_api_key" } });
+    expect((await t.api(apiKey).getWebhook(webhook.id)).status).toBe(200);
+  });
+
+  it("creating a webhook returns it with its secret; the list has it too", async () => {
+    const app = await t.admin.application();
+    const webhook = await t.admin.createWebhook(app.id, { endpoint: "https://hooks.example.com/in", active: false });
+    expect(webhookSchema.parse(webhook)).toMatchObject({ active: false, eventType: "Message", numberOfErrors: 0 });
+    expect(webhook.secret).toMatch(/^whsec_/);
+    const list = await t.admin.listWebhooks(app.id);
+    expect(list.data.map((w) => w.id)).toEqual([webhook.id]);
+  });
+
+  it("PATCH changes active and endpoint", async () => {
+    const app = await t.admin.application();
+    const webhook = await t.admin.createWebhook(app.id, { endpoint: "https://a.example.com/", active: true });
+    const patched = await t.admin.patchWebhook(webhook.id, { active: false, endpoint: "https://b.example.com/" });
+    expect(patched).toMatchObject({ id: webhook.id, active: false, endpoint: "https://b.example.com/" });
+    const seen = await t.api(app.apiKey).getWebhook(webhook.id);
+    expect(seen.body).toMatchObject({ active: false, endpoint: "https://b.example.com/" });
+  });
+
+  it.each([
+    ["POST", "/_sandbox/applications", {}, "invalid_application"],
+    ["POST", "/_sandbox/applications", { name: "x", extra: 1 }, "invalid_application"],
+    ["POST", "/_sandbox/applications/not-a-uuid/channels", { kind: "sms" }, "invalid_application_id"],
+  ] as const)("%s %s with %j is 400 %s", async (method, path, body, code) => {
+    const answer = await requestJson(`${t.sandbox.url}${path}`, { method, body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: { code } });
+  });
+
+  it("bodies are validated with field errors", async () => {
+    const app = await t.admin.createApplication();
+    const bad = [
+      [`/_sandbox/applications/${app.id}/channels`, { kind: "Not A Kind" }, "invalid_channel"],
+      [`/_sandbox/applications/${app.id}/webhooks`, { endpoint: "ftp://x" }, "invalid_webhook"],
+      [`/_sandbox/applications/${app.id}/webhooks`, { endpoint: "https://x.example", active: "yes" }, "invalid_webhook"],
+    ] as const;
+    for (const [path, body, code] of bad) {
+      const answer = await requestJson(`${t.sandbox.url}${path}`, { method: "POST", body });
+      expect(answer.status, path).toBe(400);
+      expect(answer.body).toMatchObject({ error: { code, issues: expect.any(Array) } });
+    }
+    const webhook = await t.admin.createWebhook(app.id, { endpoint: "https://x.example" });
+    const empty = await requestJson(`${t.sandbox.url}/_sandbox/webhooks/${webhook.id}`, { method: "PATCH", body: {} });
+    expect(empty.status).toBe(400);
+    expect((empty.body as { error: { message: string } }).error.message).toContain("give active, endpoint or both");
+  });
+
+  it("an unknown application or webhook is 404", async () => {
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const rotate = await requestJson(`${t.sandbox.url}/_sandbox/applications/${unknown}/api-key`, { method: "POST" });
+    expect(rotate.status).toBe(404);
+    expect(rotate.body).toMatchObject({ error: { code: "application_not_found" } });
+    const patch = await requestJson(`${t.sandbox.url}/_sandbox/webhooks/${unknown}`, { method: "PATCH", body: { active: true } });
+    expect(patch.status).toBe(404);
+  });
+
+  it("/_sandbox/demo is 404 demo_not_seeded when started with SANDBOX_SEED=none", async () => {
+    const answer = await requestJson(`${t.sandbox.url}/_sandbox/demo`);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ error: { code: "demo_not_seeded" } });
+  });
+});
