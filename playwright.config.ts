@@ -51,6 +51,8 @@ export default defineConfig({
       SANDBOX_SEED: "demo",
       SANDBOX_DELIVERY_TIMEOUT_MS: "1500",
       SESSION_SECRET: E2E_SESSION_SECRET,
+      // Specs sign in many times a minute from one address; the limiter itself is tested by its own spec.
+      SIGN_IN_RATE_LIMIT_PER_MINUTE: process.env.SIGN_IN_RATE_LIMIT_PER_MINUTE ?? "60",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

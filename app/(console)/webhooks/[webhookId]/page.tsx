@@ -1,0 +1,88 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
+import { ErrorPanel } from "@/components/errors/error-panel";
+import { RefreshButton } from "@/components/errors/refresh-button";
+import { buttonStyles } from "@/components/ui/styles";
+import { WebhookView } from "@/components/webhook/webhook-view";
+import { isAppError } from "@/lib/http/app-error";
+import { getWebhook, listWebhookLogs } from "@/lib/hub/client";
+import { getQueryClient } from "@/lib/client/query-client";
+import { requireSignedInPage } from "@/lib/logs/page-session";
+import { logsQueryOptions, webhookQueryOptions } from "@/lib/logs/queries";
+import { getSandboxDemo } from "@/lib/logs/sandbox-demo";
+import { isUuidShape, parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/logs/search-params";
+import { redirectToSignIn } from "@/lib/session/redirect";
+
+export const metadata: Metadata = { title: "Webhook deliveries" };
+
+interface Props {
+  params: Promise<{ webhookId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+/** A hub failure that the page cannot show data for: key rejected → sign in; not found → 404; else rethrown. */
+function settle(result: PromiseSettledResult<unknown>): unknown {
+  if (result.status === "fulfilled") return null;
+  const error = result.reason;
+  if (isAppError(error) && error.code === "unauthorized") redirectToSignIn("key_rejected");
+  if (isAppError(error) && error.code === "not_found") notFound();
+  return error;
+}
+
+/**
+ * `/webhooks/{id}?status=&page=&limit=&log=`. The server fetches the webhook and the page of logs
+ * the URL names (with the session's key, straight from the hub client) into a per-request
+ * QueryClient and hands it to the browser with HydrationBoundary: the HTML holds the header and
+ * the rows, and the browser makes no API request before showing them.
+ */
+export default async function WebhookPage({ params, searchParams }: Props) {
+  const { webhookId } = await params;
+  const view = parseLogSearchParams(await searchParams);
+  if (!isUuidShape(webhookId)) notFound();
+  const { apiKey } = await requireSignedInPage(webhookViewHref(webhookId, view));
+
+  const queryClient = getQueryClient();
+  const call = { apiKey };
+  const [webhookResult, logsResult, demo] = await Promise.allSettled([
+    queryClient.fetchQuery({ ...webhookQueryOptions(webhookId), queryFn: () => getWebhook(call, webhookId) }),
+    queryClient.fetchQuery({ ...logsQueryOptions(webhookId, view), queryFn: () => listWebhookLogs(call, webhookId, toApiQuery(view)) }),
+    getSandboxDemo(),
+  ]);
+
+  const webhookError = settle(webhookResult);
+  // A logs failure alone is left to the browser: its query retries and shows the error with "Try again".
+  settle(logsResult);
+
+  if (webhookError) {
+    const status = isAppError(webhookError) ? webhookError.status : 500;
+    const message = isAppError(webhookError) ? webhookError.message : "The console failed while loading this webhook.";
+    if (!isAppError(webhookError)) console.error("[console] loading webhook page failed", webhookError);
+    return (
+      <div className="mx-auto max-w-2xl space-y-4">
+        <h1 className="text-xl font-semibold">Webhook {webhookId}</h1>
+        <ErrorPanel
+          status={status}
+          message={message}
+          retryAfter={isAppError(webhookError) ? webhookError.retryAfter : null}
+          actions={
+            <>
+              <RefreshButton />
+              <Link href="/webhooks" className={buttonStyles.link}>
+                Back to webhooks
+              </Link>
+            </>
+          }
+        />
+      </div>
+    );
+  }
+
+  const demoChannels = demo.status === "fulfilled" && demo.value ? demo.value.channels : [];
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <WebhookView webhookId={webhookId} demoChannels={demoChannels} />
+    </HydrationBoundary>
+  );
+}

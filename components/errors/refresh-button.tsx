@@ -1,0 +1,16 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { buttonStyles } from "@/components/ui/styles";
+
+/** "Try again" for an error the server rendered: renders the page again on the server. */
+export function RefreshButton({ label = "Try again" }: { label?: string }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  return (
+    <button type="button" className={buttonStyles.primary} disabled={pending} onClick={() => startTransition(() => router.refresh())}>
+      {pending ? "Trying again…" : label}
+    </button>
+  );
+}

@@ -1,0 +1,89 @@
+"use client";
+
+import { useId, useState, type FormEvent } from "react";
+import { ApiError, apiRequest } from "@/lib/client/api";
+import { buttonStyles, fieldErrorStyles, inputStyles, labelStyles } from "@/components/ui/styles";
+import { Notice } from "@/components/ui/notice";
+
+type Pending = "key" | "demo" | null;
+
+/** Sign in with an API key (`POST /api/session`), or in sandbox mode with the demo key (`POST /api/session/demo`). */
+export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: boolean }) {
+  const id = useId();
+  const [pending, setPending] = useState<Pending>(null);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function signIn(kind: Exclude<Pending, null>, apiKey?: string) {
+    setPending(kind);
+    setError(null);
+    try {
+      await apiRequest(kind === "key" ? "/api/session" : "/api/session/demo", { method: "POST", body: kind === "key" ? { apiKey } : undefined });
+      // A full page load: nothing cached for another key survives a sign-in.
+      window.location.assign(next);
+    } catch (caught) {
+      setPending(null);
+      if (caught instanceof ApiError && caught.status === 400 && caught.fields?.apiKey) {
+        setFieldError(caught.message);
+      } else {
+        setError(caught instanceof ApiError ? caught.message : "Signing in failed. Try again.");
+      }
+    }
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const apiKey = String(new FormData(event.currentTarget).get("apiKey") ?? "").trim();
+    if (!apiKey) {
+      setFieldError("Enter your API key.");
+      return;
+    }
+    setFieldError(null);
+    void signIn("key", apiKey);
+  }
+
+  return (
+    <div className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+      <form onSubmit={onSubmit} noValidate className="space-y-3">
+        <div className="space-y-1">
+          <label htmlFor={`${id}-key`} className={labelStyles}>
+            API key
+          </label>
+          <input
+            id={`${id}-key`}
+            name="apiKey"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            required
+            className={`${inputStyles} font-mono`}
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby={fieldError ? `${id}-key-error` : undefined}
+          />
+          {fieldError ? (
+            <p id={`${id}-key-error`} className={fieldErrorStyles}>
+              {fieldError}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={pending !== null}>
+          {pending === "key" ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+      {sandboxMode ? (
+        <div className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
+          <button type="button" className={`${buttonStyles.secondary} w-full`} disabled={pending !== null} onClick={() => void signIn("demo")}>
+            {pending === "demo" ? "Signing in…" : "Use sandbox demo key"}
+          </button>
+        </div>
+      ) : null}
+      <div aria-live="assertive">
+        {error ? (
+          <Notice tone="error" title="Could not sign in">
+            <p>{error}</p>
+          </Notice>
+        ) : null}
+      </div>
+    </div>
+  );
+}

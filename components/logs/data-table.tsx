@@ -1,0 +1,90 @@
+"use client";
+
+import { flexRender, type Table } from "@tanstack/react-table";
+import type { MouseEvent, ReactNode } from "react";
+import type { WebhookLog } from "@/lib/hub/schemas";
+
+/** The Response column takes the width left over and truncates; the others keep to one line. */
+function columnClass(columnId: string): string {
+  return columnId === "responseBody" ? "w-full max-w-0" : "whitespace-nowrap";
+}
+
+/**
+ * The log table. A click anywhere on a row opens its details (the row's "Details" button is the
+ * keyboard way to the same). Rows of the last test message's deliveries are highlighted.
+ */
+export function LogsDataTable({
+  table,
+  onOpen,
+  highlightIds,
+  busy,
+  emptyState,
+}: {
+  table: Table<WebhookLog>;
+  onOpen: (logId: string) => void;
+  highlightIds: ReadonlySet<string>;
+  busy: boolean;
+  /** Shown in the body when there are no rows. */
+  emptyState: ReactNode;
+}) {
+  const rows = table.getRowModel().rows;
+  const columnCount = table.getVisibleLeafColumns().length;
+
+  function onRowClick(event: MouseEvent<HTMLTableRowElement>, logId: string) {
+    // Buttons and links in the row act for themselves; selecting text is not a click.
+    if ((event.target as HTMLElement).closest("button, a")) return;
+    if (window.getSelection()?.toString()) return;
+    onOpen(logId);
+  }
+
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900/60">
+      <table className="w-full border-collapse text-left text-sm" aria-busy={busy} aria-describedby="logs-caption">
+        <caption id="logs-caption" className="sr-only">
+          Delivery logs, newest first. Open a row for its response body and what its status means.
+        </caption>
+        <thead className="border-b border-zinc-200 bg-zinc-100/80 text-xs font-semibold text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <th key={header.id} scope="col" className={`px-3 py-2 ${columnClass(header.column.id)}`}>
+                  {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody className={`divide-y divide-zinc-200 dark:divide-zinc-800 ${busy ? "opacity-70 transition-opacity" : ""}`}>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={columnCount} className="px-3 py-8 text-center">
+                {emptyState}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => {
+              const highlighted = highlightIds.has(row.original.id);
+              return (
+                <tr
+                  key={row.id}
+                  data-log-id={row.original.id}
+                  data-highlighted={highlighted || undefined}
+                  onClick={(event) => onRowClick(event, row.original.id)}
+                  className={`cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60 ${
+                    highlighted ? "row-arrived bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40 dark:ring-amber-600" : ""
+                  }`}
+                >
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id} className={`px-3 py-1.5 ${columnClass(cell.column.id)}`}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  ))}
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

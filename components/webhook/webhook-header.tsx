@@ -1,0 +1,109 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import type { Webhook } from "@/lib/hub/schemas";
+import { rememberWebhook } from "@/lib/client/local-store";
+import { webhookQueryOptions } from "@/lib/logs/queries";
+import { AUTO_REFRESH_MS } from "@/components/logs/data-table-toolbar";
+import { DescriptionItem } from "@/components/ui/description-item";
+import { buttonStyles, cardStyles } from "@/components/ui/styles";
+
+const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;
+
+/** The webhook: endpoint, event type, Active/Inactive, Errors, and every field the API returned. */
+export function WebhookHeader({ webhookId, autoRefresh }: { webhookId: string; autoRefresh: boolean }) {
+  const { data: webhook } = useQuery({
+    ...webhookQueryOptions(webhookId),
+    refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
+    refetchIntervalInBackground: false,
+  });
+
+  const id = webhook?.id;
+  const endpoint = webhook?.endpoint;
+  const eventType = webhook?.eventType;
+  useEffect(() => {
+    if (id && endpoint !== undefined) rememberWebhook({ id, endpoint, eventType: eventType ?? "" });
+  }, [id, endpoint, eventType]);
+
+  if (!webhook) {
+    return (
+      <section className={`${cardStyles} p-4`} aria-busy="true">
+        <h1 className="text-lg font-semibold">Webhook {webhookId}</h1>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading the webhook…</p>
+      </section>
+    );
+  }
+
+  return (
+    <section className={`${cardStyles} space-y-3 p-4`} aria-labelledby="webhook-endpoint">
+      <div>
+        <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Webhook endpoint</p>
+        <h1 id="webhook-endpoint" className="text-lg leading-snug font-semibold break-all">
+          {webhook.endpoint}
+        </h1>
+      </div>
+      <dl className="flex flex-wrap gap-x-8 gap-y-2 text-sm">
+        <DescriptionItem label="Event type" valueClassName="font-medium">
+          {webhook.eventType}
+        </DescriptionItem>
+        <DescriptionItem label="State" valueClassName="font-semibold">
+          {webhook.active ? <span className="text-emerald-800 dark:text-emerald-300">Active</span> : <span>Inactive</span>}
+        </DescriptionItem>
+        <DescriptionItem
+          label="Errors"
+          valueClassName={`font-semibold tabular-nums ${webhook.numberOfErrors > 0 ? "text-red-800 dark:text-red-300" : ""}`}
+        >
+          {webhook.numberOfErrors.toLocaleString("en")}
+        </DescriptionItem>
+        <DescriptionItem label="ID" className="min-w-0" valueClassName="font-mono text-xs break-all">
+          {webhook.id}
+        </DescriptionItem>
+      </dl>
+      {!webhook.active ? (
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">This webhook is inactive: the hub does not call its endpoint, so new messages cause no deliveries here.</p>
+      ) : null}
+      <AllFields webhook={webhook} />
+    </section>
+  );
+}
+
+function AllFields({ webhook }: { webhook: Webhook }) {
+  const entries = Object.entries(webhook);
+  return (
+    <details className="group text-sm">
+      <summary className="w-fit cursor-pointer rounded-sm font-medium text-blue-700 select-none dark:text-blue-400">
+        All fields <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">({entries.length}, as the API returned them)</span>
+      </summary>
+      <dl className="mt-2 grid gap-x-6 gap-y-2 rounded-lg bg-zinc-50 p-3 sm:grid-cols-[max-content_1fr] dark:bg-zinc-800/60">
+        {entries.map(([key, value]) => (
+          <div key={key} className="contents">
+            <dt className="font-mono text-xs font-semibold text-zinc-700 dark:text-zinc-300">{key}</dt>
+            <dd className="min-w-0 font-mono text-xs break-all">
+              {SENSITIVE_KEY.test(key) && value !== null && value !== "" ? <HiddenValue value={value} /> : <FieldValue value={value} />}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
+}
+
+function FieldValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span className="text-zinc-600 dark:text-zinc-400">null</span>;
+  if (typeof value === "object") return <pre className="whitespace-pre-wrap">{JSON.stringify(value, null, 2)}</pre>;
+  return <>{String(value)}</>;
+}
+
+/** A field that looks like a credential stays hidden until asked for. */
+function HiddenValue({ value }: { value: unknown }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      {shown ? <FieldValue value={value} /> : <span><span aria-hidden="true">••••••••</span><span className="sr-only">hidden</span></span>}
+      <button type="button" className={buttonStyles.small} onClick={() => setShown(!shown)} aria-pressed={shown}>
+        {shown ? "Hide" : "Show"}
+      </button>
+    </span>
+  );
+}

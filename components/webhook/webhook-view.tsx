@@ -1,0 +1,56 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { FollowTarget } from "@/lib/logs/follow";
+import { webhookQueryOptions } from "@/lib/logs/queries";
+import { WebhookLogs } from "@/components/logs/webhook-logs";
+import { useLogView } from "@/components/logs/use-log-view";
+import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
+import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
+import { WebhookHeader } from "@/components/webhook/webhook-header";
+
+/**
+ * The webhook page's interactive part: header, logs and send form share the live state
+ * (auto-refresh, the test message being followed). Its data was prefetched by the server page
+ * and arrives hydrated, so the first render already holds the header and the rows.
+ */
+export function WebhookView({ webhookId, demoChannels }: { webhookId: string; demoChannels: DemoChannelOption[] }) {
+  const [view, setView] = useLogView();
+  const [autoRefresh, setAutoRefresh] = useState(false);
+  const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
+  const follow = useFollowDeliveries(webhookId, followTarget);
+  const { data: webhook } = useQuery(webhookQueryOptions(webhookId));
+
+  const highlightIds = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
+
+  function onSent(target: FollowTarget) {
+    setFollowTarget(target);
+    // Show the newest deliveries of every status, where this message's will land.
+    if (view.page !== 1 || view.status !== null) setView({ page: 1, status: null, log: null });
+  }
+
+  return (
+    <div className="space-y-5">
+      <WebhookHeader webhookId={webhookId} autoRefresh={autoRefresh} />
+      <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
+        <WebhookLogs
+          webhookId={webhookId}
+          view={view}
+          setView={setView}
+          autoRefresh={autoRefresh}
+          onAutoRefreshChange={setAutoRefresh}
+          highlightIds={highlightIds}
+        />
+        <SendMessageForm
+          webhookId={webhookId}
+          webhookActive={webhook?.active ?? true}
+          demoChannels={demoChannels}
+          follow={follow}
+          onSent={onSent}
+          onShowDelivery={(logId) => setView({ log: logId }, { history: "replace" })}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import Link from "next/link";
+import { cardStyles, buttonStyles } from "@/components/ui/styles";
+import { webhookViewHref } from "@/lib/logs/search-params";
+import type { DemoWebhook } from "@/lib/logs/sandbox-demo";
+
+/** Sandbox mode: the demo application's webhooks, one per outcome of spec part 6. */
+export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {
+  if (webhooks.length === 0) return null;
+  return (
+    <section aria-labelledby="demo-webhooks-heading" className={`${cardStyles} p-4`}>
+      <h2 id="demo-webhooks-heading" className="text-sm font-semibold">
+        Sandbox demo webhooks
+      </h2>
+      <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+        The local sandbox&apos;s demo application has one webhook per kind of outcome. Sign in with the sandbox demo key to open them.
+      </p>
+      <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
+        {webhooks.map((webhook) => (
+          <li key={webhook.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 py-2">
+            <Link href={webhookViewHref(webhook.id)} className={buttonStyles.link}>
+              {webhook.label}
+            </Link>
+            {!webhook.active ? <span className="text-xs font-medium text-zinc-600 dark:text-zinc-400">(inactive)</span> : null}
+            <span className="w-full font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{webhook.endpoint}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

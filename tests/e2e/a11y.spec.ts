@@ -1,0 +1,59 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
+
+/** Every page (and the open dialog) with no serious or critical axe violation, in light and dark. */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.map((node) => node.target.join(" ")).slice(0, 5) }));
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`accessibility (${colorScheme})`, () => {
+    test.use({ colorScheme });
+
+    test("/login", async ({ page, loginPage }) => {
+      await loginPage.goto("?reason=key_rejected");
+      await expect(loginPage.demoKey).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test("/webhooks", async ({ page, signInWithDemoKey, webhooksPage, sandbox }) => {
+      await signInWithDemoKey();
+      // Something in "Opened recently" too.
+      await page.goto(`/webhooks/${(await sandbox.demoWebhook("200")).id}`);
+      await webhooksPage.goto();
+      await expect(webhooksPage.demo).toBeVisible();
+      await expect(webhooksPage.recent).toBeVisible();
+      await webhooksPage.openById("nope");
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test("a webhook, its fields, its send form", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
+      await signInWithDemoKey();
+      await webhookPage.goto((await sandbox.demoWebhook("401")).id);
+      await expect(webhookPage.rows.first()).toBeVisible();
+      await page.getByText("All fields").click();
+      await webhookPage.field("From (channel ID)").fill("not-a-uuid");
+      await webhookPage.sendButton.click();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test("a delivery's dialog", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
+      await signInWithDemoKey();
+      await webhookPage.goto((await sandbox.demoWebhook("401")).id);
+      await webhookPage.rowWithCode("401").first().click();
+      await expect(webhookPage.dialog).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test("not found", async ({ page, signInWithDemoKey }) => {
+      await signInWithDemoKey();
+      await page.goto("/webhooks/00000000-0000-4000-8000-00000000dead");
+      await expect(page.getByRole("heading", { name: "Webhook not found" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,54 @@
+import { expect, test } from "./fixtures/test";
+
+test.describe("signing in and out", () => {
+  test("the demo key signs in and lands on /webhooks", async ({ page, loginPage }) => {
+    await loginPage.goto();
+    await expect(page.getByRole("heading", { name: "Sign in to the Webhook Console" })).toBeVisible();
+    await expect(loginPage.apiKey).toHaveAttribute("type", "password");
+    await loginPage.signInWithDemoKey();
+    await expect(page).toHaveURL(/\/webhooks$/);
+    await expect(page.getByRole("heading", { name: "Webhooks", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  });
+
+  test("an empty key is refused in the browser", async ({ page, loginPage }) => {
+    await loginPage.goto();
+    await loginPage.signIn.click();
+    await expect(page.getByText("Enter your API key.")).toBeVisible();
+    await expect(loginPage.apiKey).toHaveAttribute("aria-invalid", "true");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("a signed-out visit goes to /login and comes back to the same view after signing in", async ({ page, sandbox, loginPage }) => {
+    const webhook = await sandbox.demoWebhook("500");
+    await page.goto(`/webhooks/${webhook.id}?status=Failed&limit=10`);
+    await expect(page).toHaveURL(/\/login\?next=/);
+    await loginPage.signInWithDemoKey();
+    await expect(page).toHaveURL(`/webhooks/${webhook.id}?status=Failed&limit=10`);
+    await expect(page.getByRole("combobox", { name: "Status" })).toHaveValue("Failed");
+  });
+
+  test("a key the hub does not know ends at /login with the reason", async ({ page, sandbox, signInWithKey }) => {
+    const webhook = await sandbox.demoWebhook("200");
+    await signInWithKey("mh_not_a_real_key_0123456789abcdef");
+    await page.goto(`/webhooks/${webhook.id}`);
+    await expect(page).toHaveURL(/\/login\?reason=key_rejected$/);
+    await expect(page.getByRole("alert").filter({ hasText: "rejected your API key" })).toBeVisible();
+    // The session is over: the console does not let the next visit in.
+    await page.goto("/webhooks");
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test("Sign out ends the session everywhere", async ({ page, signInWithDemoKey, sandbox }) => {
+    await signInWithDemoKey();
+    const webhook = await sandbox.demoWebhook("200");
+    await page.goto(`/webhooks/${webhook.id}`);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/login\?reason=signed_out$/);
+    await expect(page.getByText("You have signed out")).toBeVisible();
+    const cookies = await page.context().cookies();
+    expect(cookies.filter((cookie) => cookie.name.includes("hub_console"))).toEqual([]);
+    await page.goto(`/webhooks/${webhook.id}`);
+    await expect(page).toHaveURL(/\/login\?next=/);
+  });
+});

@@ -1,0 +1,116 @@
+import { expect, test } from "./fixtures/test";
+
+test.describe("a delivery's details", () => {
+  test.beforeEach(async ({ signInWithDemoKey }) => {
+    await signInWithDemoKey();
+  });
+
+  test("opens from a row, with the body, the meaning, the times and a disabled Retry; Esc returns to the row", async ({ page, webhookPage, sandbox }) => {
+    const webhook = await sandbox.demoWebhook("401");
+    await webhookPage.goto(webhook.id, "?status=Failed");
+    const row = webhookPage.rowWithCode("401").first();
+    const messageId = (await row.getByRole("cell").nth(3).textContent())!.trim();
+    await row.getByRole("cell").nth(4).click();
+
+    const dialog = webhookPage.dialog;
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(/[?&]log=[0-9a-f-]{36}/);
+    await expect(dialog.getByText("HTTP 401 Unauthorized")).toBeVisible();
+    await expect(dialog.getByText(/rejected the service's secret header/)).toBeVisible();
+    await expect(dialog.getByText("Next step")).toBeVisible();
+    await expect(dialog.getByText(messageId)).toBeVisible();
+    await expect(dialog.getByText("JSON, pretty-printed")).toBeVisible();
+    await expect(dialog.getByRole("region", { name: "Response body" }).locator("pre")).toContainText('"error": "unauthorized"');
+    await expect(dialog.getByText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{3})? UTC/).first()).toBeVisible();
+    await expect(dialog.getByText(webhook.endpoint)).toBeVisible();
+    const retry = dialog.getByRole("button", { name: "Retry" });
+    await expect(retry).toBeDisabled();
+    await expect(retry).toHaveAccessibleDescription(/does not offer retry yet/);
+
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(page).not.toHaveURL(/log=/);
+    await expect(webhookPage.detailsButton(row)).toBeFocused();
+  });
+
+  test("Enter on a row's Details button opens it; failed rows have a disabled Retry", async ({ page, webhookPage, sandbox }) => {
+    const webhook = await sandbox.demoWebhook("500");
+    await webhookPage.goto(webhook.id, "?status=Failed");
+    const row = webhookPage.rows.first();
+    await expect(row.getByRole("button", { name: "Retry" })).toBeDisabled();
+    await webhookPage.detailsButton(row).focus();
+    await page.keyboard.press("Enter");
+    await expect(webhookPage.dialog).toBeVisible();
+    await webhookPage.dialog.getByRole("button", { name: "Close" }).click();
+    await expect(webhookPage.dialog).toBeHidden();
+    await expect(webhookPage.detailsButton(row)).toBeFocused();
+  });
+
+  test("a copied link with ?log= reopens the dialog", async ({ page, webhookPage, sandbox }) => {
+    const webhook = await sandbox.demoWebhook("404");
+    await webhookPage.goto(webhook.id);
+    await webhookPage.rows.nth(2).click();
+    await expect(webhookPage.dialog).toBeVisible();
+    const link = page.url();
+    const logId = new URL(link).searchParams.get("log");
+    expect(logId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const other = await page.context().newPage();
+    await other.goto(link);
+    const dialog = other.getByRole("dialog", { name: "Delivery details" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText(`Log ${logId}`)).toBeVisible();
+    await other.keyboard.press("Escape");
+    await expect(other.locator(`[data-log-id="${logId}"]`).getByRole("button", { name: /^Details/ })).toBeFocused();
+    await other.close();
+  });
+
+  test("HTML and script in a response body show as text and never run", async ({ page, webhookPage, sandbox, browserDialogs }) => {
+    const webhook = await sandbox.demoWebhook("404");
+    await webhookPage.goto(webhook.id, "?limit=50");
+    const row = webhookPage.row("<script>alert(1)</script>").first();
+    await expect(row).toBeVisible();
+    await row.click();
+    const body = webhookPage.dialog.getByRole("region", { name: "Response body" }).locator("pre");
+    await expect(body).toContainText('<script>alert(1)</script><img src="x" onerror="alert(2)">');
+    await expect(webhookPage.dialog.locator("script, img")).toHaveCount(0);
+    await expect(webhookPage.dialog.getByText("HTTP 404 Not Found")).toBeVisible();
+    await expect(webhookPage.dialog.getByText("The route does not exist on the customer server.")).toBeVisible();
+    await page.waitForTimeout(300);
+    expect(browserDialogs).toEqual([]);
+  });
+
+  test("a ~200 KB body opens quickly, whole, with its size; Copy copies it", async ({ page, webhookPage, sandbox, context }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const webhook = await sandbox.demoWebhook("500");
+    await webhookPage.goto(webhook.id, "?limit=50");
+    const row = webhookPage.row("Layer.handle").first();
+    const started = Date.now();
+    await row.click();
+    const region = webhookPage.dialog.getByRole("region", { name: "Response body" });
+    await expect(region.getByText(/\d+ KB · shown as sent/)).toBeVisible();
+    expect(Date.now() - started).toBeLessThan(3000);
+    const length = await region.locator("pre").evaluate((pre) => pre.textContent?.length ?? 0);
+    expect(length).toBeGreaterThan(200_000);
+
+    await region.getByRole("button", { name: "Copy" }).click();
+    await expect(region.getByRole("status")).toHaveText(/copied|selected/);
+    const copied = await page.evaluate(() => navigator.clipboard.readText().catch(() => ""));
+    if (copied) expect(copied.length).toBe(length);
+  });
+
+  test("each status code of spec part 6 gets its likely cause", async ({ webhookPage, sandbox }) => {
+    const cases = [
+      { kind: "Timeout" as const, code: "No connection", cause: /No connection could be made or no timely answer/ },
+      { kind: "404" as const, code: "404", cause: /route does not exist/ },
+      { kind: "500" as const, code: "500", cause: /Internal error of the customer server/ },
+    ];
+    for (const { kind, code, cause } of cases) {
+      const webhook = await sandbox.demoWebhook(kind);
+      await webhookPage.goto(webhook.id, "?status=Failed&limit=50");
+      await webhookPage.rowWithCode(code).first().click();
+      await expect(webhookPage.dialog.getByText(cause)).toBeVisible();
+      await webhookPage.page.keyboard.press("Escape");
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import { cookieHeader, expect, test } from "./fixtures/test";
+
+test.describe("first paint", () => {
+  test("the page's HTML already holds the header and the log rows", async ({ page, request, sandbox, signInWithDemoKey }) => {
+    await signInWithDemoKey();
+    const webhook = await sandbox.demoWebhook("500");
+    const response = await request.get(`/webhooks/${webhook.id}?status=Failed&limit=10`, {
+      headers: { cookie: await cookieHeader(page) },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(webhook.endpoint);
+    expect(html.match(/<tr[^>]*data-log-id="[0-9a-f-]{36}"/g)?.length).toBe(10);
+    expect(html).toMatch(/Page (<!-- -->)?1(<!-- -->)? of/);
+  });
+
+  test("no API request happens before the rows show", async ({ page, sandbox, signInWithDemoKey }) => {
+    await signInWithDemoKey();
+    const webhook = await sandbox.demoWebhook("200");
+    await page.addInitScript(() => {
+      const w = window as typeof window & { __rowsAt?: number };
+      const check = () => {
+        if (w.__rowsAt === undefined && document.querySelector("tr[data-log-id]")) w.__rowsAt = performance.now();
+      };
+      new MutationObserver(check).observe(document, { childList: true, subtree: true });
+      check();
+    });
+    await page.goto(`/webhooks/${webhook.id}`);
+    await expect(page.locator("tr[data-log-id]").first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    const { rowsAt, apiStarts } = await page.evaluate(() => ({
+      rowsAt: (window as typeof window & { __rowsAt?: number }).__rowsAt ?? null,
+      apiStarts: performance
+        .getEntriesByType("resource")
+        .filter((entry) => new URL(entry.name).pathname.startsWith("/api/"))
+        .map((entry) => entry.startTime),
+    }));
+    expect(rowsAt).not.toBeNull();
+    for (const start of apiStarts) expect(start).toBeGreaterThan(rowsAt!);
+  });
+});
