@@ -101,6 +101,7 @@ export function WebhookLogs({
     emptyState = (
       <div className="mx-auto max-w-xl text-left">
         <ErrorPanel
+          role="alert"
           status={isApiError(error) ? error.status : 500}
           message={error.message}
           retryAfter={isApiError(error) ? error.retryAfter : null}

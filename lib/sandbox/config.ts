@@ -3,6 +3,7 @@
  * `startSandbox()` takes `SandboxOptions`; `main.ts` builds them with `optionsFromEnv()`.
  */
 import { z } from "zod";
+import { faultSettingsFromEnv, parseFaultSettings, type FaultSettings, type FaultSettingsInput } from "./faults";
 
 /** The first line `npm run sandbox` prints, followed by the URL (the launcher and tests read the port from it). */
 export const READY_LINE_PREFIX = "Messaging Hub sandbox listening on ";
@@ -27,11 +28,16 @@ export interface SandboxOptions {
   deliveryConcurrency?: number;
   /** Deliveries in flight at once to one webhook, so one hanging endpoint cannot starve the others. Default 4. */
   perWebhookConcurrency?: number;
+  /** Fault injection on the spec routes at start (faults.ts); changed at run time by `PUT /_sandbox/faults`. Default: off. */
+  faults?: FaultSettingsInput;
   /** Where the sandbox writes its own log lines (delivery errors, start-up notes). Default: stderr. */
   log?: (line: string) => void;
 }
 
-export type ResolvedOptions = Required<Omit<SandboxOptions, "adminToken">> & { adminToken: string | undefined };
+export type ResolvedOptions = Required<Omit<SandboxOptions, "adminToken" | "faults">> & {
+  adminToken: string | undefined;
+  faults: FaultSettings;
+};
 
 export const DEFAULTS = {
   host: "127.0.0.1",
@@ -53,6 +59,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? DEFAULTS.deliveryTimeoutMs,
     deliveryConcurrency: options.deliveryConcurrency ?? DEFAULTS.deliveryConcurrency,
     perWebhookConcurrency: options.perWebhookConcurrency ?? DEFAULTS.perWebhookConcurrency,
+    faults: parseFaultSettings(options.faults),
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
 }
@@ -78,9 +85,10 @@ const envSchema = z.object({
 export function optionsFromEnv(env: Readonly<Record<string, string | undefined>>): SandboxOptions {
   const present = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith("SANDBOX_") && v !== ""));
   const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `- ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid sandbox configuration:\n${lines.join("\n")}`);
+  const faults = faultSettingsFromEnv(present);
+  if (!parsed.success || !faults.settings) {
+    const lines = [...(parsed.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? []), ...faults.issues];
+    throw new Error(`Invalid sandbox configuration:\n${lines.map((line) => `- ${line}`).join("\n")}`);
   }
   const e = parsed.data;
   return {
@@ -91,5 +99,6 @@ export function optionsFromEnv(env: Readonly<Record<string, string | undefined>>
     adminToken: e.SANDBOX_ADMIN_TOKEN,
     deliveryTimeoutMs: e.SANDBOX_DELIVERY_TIMEOUT_MS,
     deliveryConcurrency: e.SANDBOX_DELIVERY_CONCURRENCY,
+    faults: faults.settings,
   };
 }

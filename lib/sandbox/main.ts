@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import { DEFAULTS, optionsFromEnv, READY_LINE_PREFIX, type SandboxOptions } from "./config";
+import { describeFaults } from "./faults";
 import { startSandbox, type Sandbox } from "./server";
 
 function banner(sandbox: Sandbox, dbPath: string, adminToken: boolean): string {
@@ -43,8 +44,16 @@ function banner(sandbox: Sandbox, dbPath: string, adminToken: boolean): string {
     "  GET   /_sandbox/applications/{id}/webhooks                 -> {data: [webhooks]}",
     "  PATCH /_sandbox/webhooks/{id} {active?, endpoint?}         -> webhook",
     "  GET   /_sandbox/demo   GET /_sandbox/stats   GET /_sandbox/health (open)",
-    "Stop with Ctrl+C.",
+    "  GET|PUT|DELETE /_sandbox/faults {latencyMs, errorRate, rateLimitRate, garbleRate, ...} -> fault injection on /v1",
   );
+  if (sandbox.faults.active) {
+    lines.push(
+      "",
+      `FAULT INJECTION ON: ${describeFaults(sandbox.faults.settings)}`,
+      `  (from SANDBOX_FAULT_*; switch off with: curl -X DELETE ${sandbox.url}/_sandbox/faults)`,
+    );
+  }
+  lines.push("Stop with Ctrl+C.");
   return lines.join("\n");
 }
 

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { channelKindSchema, idSchema } from "../hub/schemas";
 import { requireAdmin } from "./auth";
+import { faultSettingsSchema, NO_FAULTS, type FaultInjector } from "./faults";
 import { HttpError, parseOr400, readJsonBody, sendJson, type Handler, type RequestContext, type Router } from "./http";
 import { demoInfo } from "./seed";
 import type { Application, Store } from "./store";
@@ -15,6 +16,7 @@ export interface AdminDeps {
   adminToken: string | undefined;
   /** Deliveries being attempted right now. */
   inFlightDeliveries: () => number;
+  faults: FaultInjector;
 }
 
 const endpointSchema = z.url({
@@ -44,7 +46,7 @@ const patchWebhookBody = z
   })
   .refine((patch) => patch.active !== undefined || patch.endpoint !== undefined, "give active, endpoint or both");
 
-export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeliveries }: AdminDeps): void {
+export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeliveries, faults }: AdminDeps): void {
   const guarded =
     (handler: Handler): Handler =>
     (ctx: RequestContext) => {
@@ -146,6 +148,27 @@ export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeli
       const updated = store.updateWebhook(id, patch);
       if (!updated) throw new HttpError(404, "webhook_not_found", `No webhook with id ${id} in this sandbox.`);
       sendJson(res, 200, webhookWithSecretJson(updated));
+    }),
+  );
+
+  // Fault injection (faults.ts): PUT replaces every setting (absent = off), DELETE switches all off.
+  router.add("GET", "/_sandbox/faults", guarded(({ res }) => sendJson(res, 200, faults.state())));
+
+  router.add(
+    "PUT",
+    "/_sandbox/faults",
+    guarded(async ({ req, res }) => {
+      faults.set(parseOr400(faultSettingsSchema, await readJsonBody(req), "faults"));
+      sendJson(res, 200, faults.state());
+    }),
+  );
+
+  router.add(
+    "DELETE",
+    "/_sandbox/faults",
+    guarded(({ res }) => {
+      faults.set(NO_FAULTS);
+      sendJson(res, 200, faults.state());
     }),
   );
 }

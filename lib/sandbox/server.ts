@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { resolveOptions, type SandboxOptions } from "./config";
 import { openDatabase, type Db } from "./db";
 import { DeliveryWorker } from "./delivery-worker";
+import { FaultInjector } from "./faults";
 import { HttpError, Router, sendError } from "./http";
 import { addReceiverRoutes, RECEIVERS_PATH } from "./receivers";
 import { addAdminRoutes } from "./routes-admin";
@@ -23,6 +24,8 @@ export interface Sandbox {
   host: string;
   db: Db;
   store: Store;
+  /** Fault injection on the spec routes: its `settings`, `set()`, `state()` (faults.ts). */
+  faults: FaultInjector;
   /** The demo application, or undefined when the database has no demo data. */
   demo(): DemoInfo | undefined;
   /** Resolves when no delivery is queued or in flight. */
@@ -53,9 +56,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log: config.log,
   });
 
+  const faults = new FaultInjector(config.faults, config.log);
   const router = new Router();
   addApiRoutes(router, { store, onQueued: (webhookIds) => worker.notify(webhookIds) });
-  addAdminRoutes(router, { store, adminToken: config.adminToken, inFlightDeliveries: () => worker.inFlightCount });
+  addAdminRoutes(router, { store, adminToken: config.adminToken, inFlightDeliveries: () => worker.inFlightCount, faults });
   addReceiverRoutes(router);
 
   let markReady: () => void = () => {};
@@ -73,6 +77,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       const match = router.match(req.method ?? "GET", url.pathname);
       if (match instanceof HttpError) throw match;
+      // The one place faults are injected: before the handler, so a faulted request changes nothing.
+      if (await faults.intercept(req, res, url.pathname)) return;
       await match.handler({ req, res, url, params: match.params });
     } catch (error) {
       if (res.headersSent) {
@@ -138,6 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     host: config.host,
     db,
     store,
+    faults,
     demo: () => demoInfo(store),
     whenIdle: () => worker.whenIdle(),
     close: (opts) => (closed ??= close(opts)),

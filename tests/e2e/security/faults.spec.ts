@@ -1,7 +1,9 @@
 /**
  * Issue 5, "Upstream faults", against the built console (so Next's own request plumbing is part
- * of what is tested): the console is pointed at a scripted hub on 127.0.0.1 (fake-upstream.ts)
- * and each fault must come back as its documented answer. Also: the console refuses to start on
+ * of what is tested), for what the sandbox's fault injection cannot produce: the console is
+ * pointed at a scripted hub on 127.0.0.1 (fake-upstream.ts) for a dropped connection, a browser
+ * that goes away, what reaches the hub, and a 401. Latency/timeout, 5xx, garbled answers and 429
+ * run against the real sandbox in faults-sandbox.spec.ts. Also: the console refuses to start on
  * a bad SESSION_SECRET, naming it.
  */
 import { request as httpRequest } from "node:http";
@@ -38,10 +40,9 @@ test.beforeEach(() => {
 });
 
 async function get(path: string) {
-  const started = Date.now();
   const response = await fetch(`${consoleServer.url}${path}`, { headers: { cookie } });
   const text = await response.text();
-  return { response, elapsed: Date.now() - started, body: JSON.parse(text) as { error?: { code: string; message: string } }, text };
+  return { response, body: JSON.parse(text) as { error?: { code: string; message: string } }, text };
 }
 
 test("a healthy hub: the webhook and its logs come through, the key only upstream", async () => {
@@ -55,34 +56,19 @@ test("a healthy hub: the webhook and its logs come through, the key only upstrea
   expect(logs.text).not.toContain(KEY);
 });
 
-test("a hub that does not answer → 504 within HUB_TIMEOUT_MS + 1 s", async () => {
-  upstream.handle = () => {};
-  const { response, elapsed, body } = await get(`/api/webhooks/${WEBHOOK}`);
-  expect(response.status).toBe(504);
-  expect(body.error!.code).toBe("upstream_timeout");
-  expect(elapsed).toBeLessThan(HUB_TIMEOUT_MS + 1000);
+test("a dropped connection → 502 with a clear message", async () => {
+  upstream.handle = (req) => void req.socket.destroy();
+  const { response, body } = await get(`/api/webhooks/${WEBHOOK}`);
+  expect(response.status).toBe(502);
+  expect(body.error!.message).toMatch(/could not be reached/);
 });
 
-test("5xx, non-JSON, schema-violating and dropped connections → 502 with a clear message", async () => {
-  const cases: [string, FakeUpstream["handle"], RegExp][] = [
-    ["500", (_req, res) => sendJson(res, 500, { error: "boom" }), /failed with HTTP 500/],
-    ["non-JSON", (_req, res) => void res.end("<html>gateway</html>"), /not JSON/],
-    ["schema", (_req, res) => sendJson(res, 200, { ...fakeWebhook(WEBHOOK), numberOfErrors: "3" }), /shape the console does not understand/],
-    ["dropped", (req) => req.socket.destroy(), /could not be reached/],
-  ];
-  for (const [name, handle, message] of cases) {
-    upstream.handle = handle;
-    const { response, body } = await get(`/api/webhooks/${WEBHOOK}`);
-    expect(response.status, name).toBe(502);
-    expect(body.error!.message, name).toMatch(message);
-  }
-});
-
-test("429 → 429 with Retry-After", async () => {
-  upstream.handle = (_req, res) => sendJson(res, 429, {}, { "retry-after": "17" });
+test("a Retry-After given as an HTTP date is passed on in seconds", async () => {
+  upstream.handle = (_req, res) => sendJson(res, 429, {}, { "retry-after": new Date(Date.now() + 30_000).toUTCString() });
   const { response, body } = await get(`/api/webhooks/${WEBHOOK}/logs`);
   expect(response.status).toBe(429);
-  expect(response.headers.get("retry-after")).toBe("17");
+  expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(28);
+  expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(30);
   expect(body.error!.code).toBe("rate_limited");
 });
 

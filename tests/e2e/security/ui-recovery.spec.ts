@@ -1,0 +1,183 @@
+/**
+ * Issue 5, "The UI shows each fault and recovers when the upstream does": a person on the
+ * webhook page of the built console, in front of its own sandbox whose fault injection is
+ * switched on and off at run time (`PUT/DELETE /_sandbox/faults`). For each fault the page says
+ * what happened, and once the sandbox is healthy again the rows come back: by "Try again", by
+ * Auto-refresh on its own, and for a page first loaded during the fault.
+ */
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import type { FaultSettingsInput } from "../../../lib/sandbox/faults";
+import { LoginPage, WebhookPage } from "../fixtures/pages";
+import { DEMO_WEBHOOK as WEBHOOK, startFaultStack, type FaultStack } from "./fault-stack";
+
+const CONSOLE_PORT = 3166;
+const SANDBOX_PORT = 4166;
+const HUB_TIMEOUT_MS = 1500;
+const ENDPOINT = new RegExp(`^http://127\\.0\\.0\\.1:${SANDBOX_PORT}/_sandbox/receivers/ok$`);
+/** Faults on this webhook's logs only: the page's other calls (the webhook, the send form) stay healthy. */
+const LOGS_PATH = `/v1/organization/webhook/${WEBHOOK}/webhook-log`;
+/** 5xx and timeouts are retried twice with backoff before the UI shows them (lib/client/query-client.ts). */
+const AFTER_RETRIES = { timeout: 25_000 };
+
+test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.use({ baseURL: `http://127.0.0.1:${CONSOLE_PORT}` });
+
+let stack: FaultStack;
+let session: Awaited<ReturnType<BrowserContext["cookies"]>>;
+
+const setFaults: FaultStack["setFaults"] = (settings) => stack.setFaults(settings);
+const faultsOff = () => stack.faultsOff();
+const faultState = () => stack.faultState();
+
+test.beforeAll(async ({ browser }) => {
+  stack = await startFaultStack({
+    consolePort: CONSOLE_PORT,
+    sandboxPort: SANDBOX_PORT,
+    hubTimeoutMs: HUB_TIMEOUT_MS,
+  });
+  // One sign-in through the login page's demo button; every test reuses its cookie.
+  const context = await browser.newContext({ baseURL: stack.console.url });
+  const login = new LoginPage(await context.newPage());
+  await login.goto();
+  await login.signInWithDemoKey();
+  session = await context.cookies();
+  await context.close();
+});
+
+test.afterAll(async () => {
+  await stack?.stop();
+});
+
+test.afterEach(async () => {
+  await faultsOff();
+});
+
+/** The demo webhook's page, healthy, with its first page of rows. */
+async function openWebhook(page: Page): Promise<WebhookPage> {
+  await page.context().addCookies(session);
+  const webhookPage = new WebhookPage(page);
+  await webhookPage.goto(WEBHOOK);
+  await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible();
+  await expect(webhookPage.rows).toHaveCount(20);
+  return webhookPage;
+}
+
+const faults: Array<{
+  name: string;
+  settings: FaultSettingsInput;
+  title: string;
+  message: RegExp;
+  extra?: string;
+}> = [
+  {
+    name: "an error answer (500/503)",
+    settings: { errorRate: 1 },
+    title: "The Messaging Hub is not answering properly",
+    message: /The Messaging Hub failed with HTTP 50[03]\./,
+  },
+  {
+    name: "a garbled answer",
+    settings: { garbleRate: 1 },
+    title: "The Messaging Hub is not answering properly",
+    message:
+      /The Messaging Hub answered (with something that is not JSON|in a shape the console does not understand)/,
+  },
+  {
+    name: "an answer slower than HUB_TIMEOUT_MS",
+    settings: { latencyMs: HUB_TIMEOUT_MS + 1000 },
+    title: "The Messaging Hub is slow to answer",
+    message: /The Messaging Hub did not answer within 1\.5 s\./,
+  },
+  {
+    name: "a 429",
+    settings: { rateLimitRate: 1, retryAfterSeconds: 4 },
+    title: "Too many requests right now",
+    message: /The Messaging Hub is limiting requests\. Wait 4 s and try again\./,
+    extra: "You can try again in about 4 seconds.",
+  },
+];
+
+for (const fault of faults) {
+  test(`${fault.name} while filtering: the page says so, and "Try again" brings the rows back once the hub recovers`, async ({
+    page,
+  }) => {
+    const webhookPage = await openWebhook(page);
+    await setFaults({ ...fault.settings, pathPrefix: LOGS_PATH });
+
+    await webhookPage.statusFilter.selectOption("Failed");
+    const title = page.getByText(fault.title, { exact: true });
+    await expect(title).toBeVisible(AFTER_RETRIES);
+    await expect(page.getByText(fault.message)).toBeVisible();
+    if (fault.extra) await expect(page.getByText(fault.extra)).toBeVisible();
+    await expect(webhookPage.rows).toHaveCount(0);
+    // The rest of the page still works: the header is there, the person can go elsewhere.
+    await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Open another webhook" })).toBeVisible();
+
+    const { injected } = await faultState();
+    if (fault.settings.rateLimitRate) expect(injected.rateLimited, "a 429 is not retried").toBe(1);
+    else expect(injected.requests, "a 5xx or timeout is retried").toBeGreaterThanOrEqual(2);
+
+    await faultsOff();
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(webhookPage.rows.first()).toBeVisible();
+    await expect(title).toBeHidden();
+    const statuses = await webhookPage.column("Status");
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const status of statuses) expect(status).toContain("Failed");
+  });
+}
+
+test("a failed refresh keeps the rows and raises an alert; Try again clears it once the hub recovers", async ({
+  page,
+}) => {
+  const webhookPage = await openWebhook(page);
+  const before = await webhookPage.column("Message ID");
+  await setFaults({ errorRate: 1, pathPrefix: LOGS_PATH });
+
+  await page.getByRole("button", { name: "Refresh", exact: true }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "Could not refresh the logs" });
+  await expect(alert).toBeVisible(AFTER_RETRIES);
+  await expect(alert).toContainText("The Messaging Hub is not answering properly");
+  await expect(alert).toContainText("The rows below are from the last successful load.");
+  expect(await webhookPage.column("Message ID")).toEqual(before);
+
+  await faultsOff();
+  await alert.getByRole("button", { name: "Try again" }).click();
+  await expect(alert).toBeHidden();
+  await expect(webhookPage.rows).toHaveCount(20);
+});
+
+test("with Auto-refresh on, the page shows the fault and recovers by itself when the hub does", async ({
+  page,
+}) => {
+  const webhookPage = await openWebhook(page);
+  await setFaults({ errorRate: 1, pathPrefix: LOGS_PATH });
+  await webhookPage.autoRefresh.check();
+
+  const alert = page.getByRole("alert").filter({ hasText: "Could not refresh the logs" });
+  await expect(alert).toBeVisible({ timeout: 30_000 });
+  await expect(webhookPage.rows).toHaveCount(20);
+
+  await faultsOff();
+  // No click: the next automatic refresh succeeds and the alert goes.
+  await expect(alert).toBeHidden({ timeout: 20_000 });
+  await expect(webhookPage.rows).toHaveCount(20);
+});
+
+test("a page first loaded while the hub fails shows the error; Try again renders it once the hub recovers", async ({
+  page,
+}) => {
+  await page.context().addCookies(session);
+  await setFaults({ errorRate: 1 });
+  const webhookPage = new WebhookPage(page);
+  await webhookPage.goto(WEBHOOK);
+  await expect(page.getByRole("heading", { level: 1, name: `Webhook ${WEBHOOK}` })).toBeVisible();
+  await expect(page.getByText("The Messaging Hub is not answering properly", { exact: true })).toBeVisible();
+  await expect(page.getByText(/The Messaging Hub failed with HTTP 50[03]\./)).toBeVisible();
+
+  await faultsOff();
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible({ timeout: 15_000 });
+  await expect(webhookPage.rows).toHaveCount(20);
+});
