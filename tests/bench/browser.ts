@@ -1,0 +1,315 @@
+/**
+ * What a person's browser sees, measured in Chromium (Debian's, never downloaded): the page's
+ * first-load JavaScript, whether the first HTML already holds log rows, and how long "Next page"
+ * and a Status filter change take compared with one API round trip made from the same page.
+ */
+import zlib from "node:zlib";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import playwrightConfig from "../../playwright.config";
+import { formatKb, formatMs, formatRatio, judge, type Figure } from "./report";
+import { median, ratio } from "./stats";
+
+/** Chromium as the e2e tests launch it (playwright.config.ts: Debian's binary or PLAYWRIGHT_CHROMIUM, same flags). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch(playwrightConfig.use?.launchOptions);
+}
+
+/** A browser context that carries the session cookie (`name=value`) for the console at `consoleUrl`. */
+export async function signedInContext(browser: Browser, consoleUrl: string, cookie: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: consoleUrl });
+  const eq = cookie.indexOf("=");
+  const name = cookie.slice(0, eq);
+  // A __Host-/__Secure- cookie must be Secure; Chromium sends Secure cookies to http://127.0.0.1.
+  // (Given a `url`, Playwright marks an http cookie not Secure and Chromium refuses the prefix.)
+  const secure = name.startsWith("__Host-") || name.startsWith("__Secure-");
+  const domain = new URL(consoleUrl).hostname;
+  await context.addCookies([{ name, value: cookie.slice(eq + 1), domain, path: "/", secure, httpOnly: true, sameSite: "Lax" }]);
+  return context;
+}
+
+// ---- page weight --------------------------------------------------------------------------
+
+export interface ScriptWeight {
+  url: string;
+  raw: number;
+  gzip: number;
+  brotli: number;
+  zod: boolean;
+}
+
+/** Signatures zod leaves in any bundle it is part of: its class names are strings, so they survive minifying. */
+const ZOD_SIGNATURE = /\$Zod[A-Z][A-Za-z]+|ZodError\b|\bZodType\b/;
+
+export function hasZod(source: string): boolean {
+  return ZOD_SIGNATURE.test(source);
+}
+
+export function compressedSizes(body: Buffer): { gzip: number; brotli: number } {
+  return {
+    // Level 6 is zlib's default and what `next start` serves with.
+    gzip: zlib.gzipSync(body, { level: 6 }).length,
+    brotli: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+export async function measurePageWeight(context: BrowserContext, pageUrl: string, goalBytes: number): Promise<Figure> {
+  const page = await context.newPage();
+  const pending: Array<Promise<ScriptWeight | null>> = [];
+  let documentGzip = 0;
+  page.on("response", (response) => {
+    const type = response.request().resourceType();
+    if (type === "document" && response.url() === pageUrl) {
+      pending.push(response.body().then((b) => ((documentGzip = compressedSizes(b).gzip), null)));
+    }
+    if (type !== "script") return;
+    pending.push(
+      response.body().then((body) => ({ url: new URL(response.url()).pathname, raw: body.length, ...compressedSizes(body), zod: hasZod(body.toString("utf8")) })),
+    );
+  });
+  await page.goto(pageUrl, { waitUntil: "networkidle" });
+  const settled = await Promise.all(pending);
+  await page.close();
+  const scripts = settled.filter((s): s is ScriptWeight => s !== null).sort((a, b) => b.gzip - a.gzip);
+  const total = (key: "raw" | "gzip" | "brotli") => scripts.reduce((sum, s) => sum + s[key], 0);
+  const gzip = total("gzip");
+  const withZod = scripts.filter((s) => s.zod).map((s) => s.url);
+  const largest = scripts.slice(0, 3).map((s) => `${shortName(s.url)} ${formatKb(s.gzip)}`);
+  return {
+    figure: "page weight",
+    measured:
+      `${formatKb(gzip)} gzip (${formatKb(total("brotli"))} brotli, ${formatKb(total("raw"))} raw) in ${scripts.length} scripts; ` +
+      `largest: ${largest.join(", ")}; zod in client chunks: ${withZod.length ? withZod.map(shortName).join(", ") : "none"}`,
+    goal: `≤ ${formatKb(goalBytes)} gzip, no zod`,
+    holds: gzip <= goalBytes && withZod.length === 0 ? "yes" : "no",
+    details: { gzip, brotli: total("brotli"), raw: total("raw"), documentGzip, scripts, zodChunks: withZod },
+  };
+}
+
+function shortName(pathname: string): string {
+  return pathname.split("/").pop() ?? pathname;
+}
+
+// ---- first paint --------------------------------------------------------------------------
+
+/** Rows inside the `<tbody>` elements of an HTML document (header rows are in `<thead>`). */
+export function countBodyRows(html: string): number {
+  let rows = 0;
+  for (const match of html.matchAll(/<tbody[\s>][\s\S]*?<\/tbody>/gi)) rows += (match[0].match(/<tr[\s>]/gi) ?? []).length;
+  return rows;
+}
+
+/**
+ * Set before the page's own scripts run: records when the first table body row enters the DOM
+ * (`__benchFirstRowAt`, on the clock of performance.now()). Plain JavaScript, see ARM_IN_PAGE.
+ */
+const WATCH_FIRST_ROW = `(() => {
+  const mark = () => {
+    if (window.__benchFirstRowAt === undefined && document.querySelector("tbody tr") !== null) {
+      window.__benchFirstRowAt = performance.now();
+    }
+  };
+  new MutationObserver(mark).observe(document, { childList: true, subtree: true });
+})()`;
+
+export async function measureFirstPaint(context: BrowserContext, pageUrl: string, cookie: string): Promise<Figure> {
+  const response = await fetch(pageUrl, { headers: { cookie }, redirect: "manual" });
+  const html = await response.text();
+  if (response.status !== 200) throw new Error(`GET ${pageUrl} with the session → HTTP ${response.status}`);
+  const htmlRows = countBodyRows(html);
+
+  // In the browser: which API calls started before the first row was in the page, by the page's own clock.
+  const page = await context.newPage();
+  await page.addInitScript(WATCH_FIRST_ROW);
+  await page.goto(pageUrl, { waitUntil: "networkidle" });
+  const seen = await page.evaluate(() => ({
+    firstRowAt: (window as unknown as { __benchFirstRowAt?: number }).__benchFirstRowAt ?? null,
+    api: performance
+      .getEntriesByType("resource")
+      .filter((e) => new URL(e.name).pathname.startsWith("/api/"))
+      .map((e) => ({ url: e.name, startTime: e.startTime })),
+  }));
+  await page.close();
+  if (seen.firstRowAt === null) throw new Error(`no table row showed on ${pageUrl}`);
+  const before = seen.api.filter((r) => r.startTime < (seen.firstRowAt as number));
+  const after = seen.api.filter((r) => r.startTime >= (seen.firstRowAt as number)).map((r) => new URL(r.url).search);
+
+  return {
+    figure: "first paint",
+    measured:
+      `${htmlRows} log rows in the first HTML; ${before.length} API requests before rows show` +
+      (after.length ? ` (${after.length} after: ${after.join(", ")})` : ""),
+    goal: "rows: yes; 0 requests",
+    holds: htmlRows > 0 && before.length === 0 ? "yes" : "no",
+    details: { htmlRows, firstRowAtMs: seen.firstRowAt, apiRequestsBeforeRows: before, apiRequestsAfterRows: after },
+  };
+}
+
+// ---- interaction --------------------------------------------------------------------------
+
+/** What the armed watch reports, on the page's clock (ms). */
+interface ActionTiming {
+  start: number;
+  end: number;
+}
+
+interface BenchWindow {
+  __benchDone?: Promise<ActionTiming>;
+}
+
+/**
+ * Arms a watch in the page: the first click/input/change event starts the clock, and the clock
+ * stops when the table's body rows differ from what they were and are real rows again (as many
+ * cells as the header has, so a one-cell "Loading…" or "No logs" row does not count).
+ * Plain JavaScript in a string: tsx's transform would wrap named functions in a helper the page lacks.
+ */
+const ARM_IN_PAGE = `(() => {
+  const rowsText = () => Array.from(document.querySelectorAll("tbody tr"), (tr) => tr.textContent || "").join("\\n");
+  const realRows = () => {
+    const first = document.querySelector("tbody tr");
+    return first !== null && first.children.length === document.querySelectorAll("thead th").length;
+  };
+  const before = rowsText();
+  let start = null;
+  const begin = (event) => { if (start === null) start = event.timeStamp || performance.now(); };
+  for (const type of ["click", "input", "change"]) window.addEventListener(type, begin, { capture: true, once: true });
+  window.__benchDone = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (start !== null && realRows() && rowsText() !== before) {
+        observer.disconnect();
+        resolve({ start, end: performance.now() });
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+})()`;
+
+/**
+ * Where an action's time went, from the page's Resource Timing: until the request for the new
+ * rows started (state update and render before fetching), that request, and after its answer
+ * until the rows showed. All null when it made no such request (e.g. the rows were prefetched).
+ */
+export interface Phases {
+  beforeRequestMs: number | null;
+  requestMs: number | null;
+  afterResponseMs: number | null;
+}
+
+/** The median of each phase over the rounds that made a request; null when none did. */
+export function medianPhases(all: readonly Phases[]): { beforeRequestMs: number; requestMs: number; afterResponseMs: number } | null {
+  const made = all.filter((p) => p.beforeRequestMs !== null && p.requestMs !== null && p.afterResponseMs !== null);
+  if (made.length === 0) return null;
+  return {
+    beforeRequestMs: median(made.map((p) => p.beforeRequestMs as number)),
+    requestMs: median(made.map((p) => p.requestMs as number)),
+    afterResponseMs: median(made.map((p) => p.afterResponseMs as number)),
+  };
+}
+
+/** Whether two URLs ask for the same thing: same path, same query parameters in any order. */
+export function sameRequest(a: string, b: string): boolean {
+  const [x, y] = [new URL(a, "http://x"), new URL(b, "http://x")];
+  const params = (u: URL) => [...u.searchParams].map(([k, v]) => `${k}=${v}`).sort().join("&");
+  return x.pathname === y.pathname && params(x) === params(y);
+}
+
+async function phasesOf(page: Page, timing: ActionTiming, apiUrl: string): Promise<Phases> {
+  const entries = await page.evaluate(
+    (from) =>
+      performance
+        .getEntriesByType("resource")
+        .filter((e) => e.startTime >= from)
+        .map((e) => ({ name: e.name, startTime: e.startTime, responseEnd: (e as PerformanceResourceTiming).responseEnd })),
+    timing.start,
+  );
+  // The request for the rows shown (not, say, the prefetch of the page after them).
+  const first = entries.filter((e) => sameRequest(e.name, apiUrl)).sort((a, b) => a.startTime - b.startTime)[0];
+  if (!first || first.startTime > timing.end) return { beforeRequestMs: null, requestMs: null, afterResponseMs: null };
+  return {
+    beforeRequestMs: first.startTime - timing.start,
+    requestMs: first.responseEnd - first.startTime,
+    afterResponseMs: timing.end - first.responseEnd,
+  };
+}
+
+/** One API call from the page (no cache), timed in the page: start of fetch to body parsed. */
+async function roundTrip(page: Page, url: string): Promise<number> {
+  return page.evaluate(async (u) => {
+    const start = performance.now();
+    const response = await fetch(u, { cache: "no-store", credentials: "same-origin" });
+    await response.json();
+    if (!response.ok) throw new Error(`HTTP ${response.status} from ${u}`);
+    return performance.now() - start;
+  }, url);
+}
+
+export interface InteractionInput {
+  pageUrl: string;
+  webhookId: string;
+  rounds: number;
+  /** Performs the interaction (a click, a select) on the page. */
+  actions: Record<string, (page: Page) => Promise<void>>;
+  /** The API URL (path + query) the same data comes from after each action, given the page size. */
+  apiFor: Record<string, (pageSize: number) => string>;
+}
+
+/**
+ * Each round loads the page afresh (no client cache), then for each action: one API round trip,
+ * the action timed until its rows show, another round trip. The figure is the median action time
+ * ÷ the median round trip (each round's two trips averaged), per action; the worst one is judged.
+ */
+export async function measureInteraction(context: BrowserContext, input: InteractionInput, goal: number): Promise<Figure> {
+  const page = await context.newPage();
+  const times: Record<string, { action: number[]; trip: number[] }> = {};
+  const phases: Record<string, Phases[]> = {};
+  // What each action asked the server for: API calls, or React Server Component payloads (a navigation).
+  const asked: Record<string, string[]> = {};
+  let current: string | null = null;
+  page.on("request", (request) => {
+    if (current === null) return;
+    const url = new URL(request.url());
+    const kind = url.pathname.startsWith("/api/") ? "api" : request.headers()["rsc"] === "1" || url.searchParams.has("_rsc") ? "rsc" : null;
+    if (kind) (asked[current] ??= []).push(`${kind} ${url.pathname}${url.search}`);
+  });
+  try {
+    for (let round = 0; round < input.rounds; round++) {
+      await page.goto(input.pageUrl, { waitUntil: "networkidle" });
+      const pageSize = await page.locator("tbody tr").count();
+      for (const [name, act] of Object.entries(input.actions)) {
+        const url = input.apiFor[name]?.(pageSize);
+        if (!url) throw new Error(`no API URL for ${name}`);
+        const t = (times[name] ??= { action: [], trip: [] });
+        const before = await roundTrip(page, url);
+        await page.evaluate(ARM_IN_PAGE);
+        current = name;
+        await act(page);
+        const timing = await page.evaluate(() => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>);
+        current = null;
+        const actionMs = timing.end - timing.start;
+        (phases[name] ??= []).push(await phasesOf(page, timing, url));
+        const after = await roundTrip(page, url);
+        t.action.push(actionMs);
+        t.trip.push((before + after) / 2);
+      }
+    }
+  } finally {
+    await page.close();
+  }
+  const per = Object.entries(times).map(([name, t]) => {
+    const action = median(t.action);
+    const trip = median(t.trip);
+    return { name, action, trip, ratio: ratio(action, trip), phases: medianPhases(phases[name] ?? []) };
+  });
+  const worst = Math.max(...per.map((p) => p.ratio));
+  const describe = (p: (typeof per)[number]) => {
+    const ph = p.phases;
+    const split = ph ? ` = ${formatMs(ph.beforeRequestMs)} to request + ${formatMs(ph.requestMs)} request + ${formatMs(ph.afterResponseMs)} to rows` : ", no request";
+    return `${p.name} ${formatRatio(p.ratio)}: ${formatMs(p.action)}${split} ÷ ${formatMs(p.trip)} round trip`;
+  };
+  return {
+    figure: "interaction",
+    measured: `${formatRatio(worst)} (worst; ${per.map(describe).join("; ")}; medians of ${input.rounds})`,
+    goal: `≤ ${goal}`,
+    holds: judge(worst, { atMost: goal }),
+    details: { ratio: worst, per, samples: times, phases, requestsDuringActions: asked },
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { compressedSizes, countBodyRows, hasZod, medianPhases, sameRequest } from "./browser";
+import { failedCount, FAILED_SHARE } from "./fill";
+import { sessionCookie } from "./hub";
+import { parseCpuMs, parseVmHwm } from "./servers";
+
+describe("countBodyRows", () => {
+  it("counts rows of table bodies only, not header rows", () => {
+    const html =
+      '<table><thead><tr><th>Status</th></tr></thead><tbody><tr class="a"><td>1</td></tr><tr><td>2</td></tr></tbody></table>' +
+      "<table><tbody>\n<tr>\n<td>3</td></tr></tbody></table>";
+    expect(countBodyRows(html)).toBe(3);
+  });
+
+  it("does not take <track> or <tref> for rows, and finds none without a tbody", () => {
+    expect(countBodyRows("<tbody><track></track></tbody>")).toBe(0);
+    expect(countBodyRows("<table><tr><td>x</td></tr></table>")).toBe(0);
+  });
+});
+
+describe("hasZod", () => {
+  it("finds zod's class-name strings that survive minifying", () => {
+    expect(hasZod('a=r("$ZodType",(e,t)=>{})')).toBe(true);
+    expect(hasZod('class s extends Error{name="ZodError"}')).toBe(true);
+    expect(hasZod("function n(){return 1}")).toBe(false);
+    expect(hasZod("const zodiac = 1")).toBe(false);
+  });
+});
+
+describe("compressedSizes", () => {
+  it("compresses repetitive text well with both codecs", () => {
+    const body = Buffer.from("console.log('hello');\n".repeat(1000));
+    const sizes = compressedSizes(body);
+    expect(sizes.gzip).toBeLessThan(body.length / 20);
+    expect(sizes.brotli).toBeLessThan(sizes.gzip);
+  });
+});
+
+describe("failedCount", () => {
+  it("matches the share of failed outcomes over whole cycles and counts partial cycles exactly", () => {
+    expect(failedCount(1_000_000)).toBe(1_000_000 * FAILED_SHARE);
+    expect(failedCount(0)).toBe(0);
+    expect(failedCount(1)).toBe(0);
+    expect(failedCount(3)).toBe(1);
+  });
+});
+
+describe("sessionCookie", () => {
+  it("takes name=value of the first cookie with a value", () => {
+    expect(sessionCookie(["__Host-hub_console=abc.def; Path=/; HttpOnly; Secure; SameSite=Lax"])).toBe("__Host-hub_console=abc.def");
+    expect(sessionCookie(["gone=; Max-Age=0", "hub_console=x=y; Path=/"])).toBe("hub_console=x=y");
+    expect(sessionCookie([])).toBeNull();
+  });
+});
+
+describe("parseVmHwm", () => {
+  it("reads the peak resident set size in bytes", () => {
+    expect(parseVmHwm("Name:\tnode\nVmPeak:\t 1000 kB\nVmHWM:\t  204800 kB\nVmRSS:\t 1 kB\n")).toBe(204800 * 1024);
+    expect(parseVmHwm("Name:\tkthreadd\n")).toBeNull();
+  });
+});
+
+describe("medianPhases", () => {
+  it("takes the median of each phase over the rounds that made a request", () => {
+    const none = { beforeRequestMs: null, requestMs: null, afterResponseMs: null };
+    expect(
+      medianPhases([
+        { beforeRequestMs: 10, requestMs: 20, afterResponseMs: 5 },
+        none,
+        { beforeRequestMs: 30, requestMs: 10, afterResponseMs: 7 },
+        { beforeRequestMs: 20, requestMs: 40, afterResponseMs: 6 },
+      ]),
+    ).toEqual({ beforeRequestMs: 20, requestMs: 20, afterResponseMs: 6 });
+  });
+
+  it("is null when no round made a request (the rows were already there)", () => {
+    expect(medianPhases([{ beforeRequestMs: null, requestMs: null, afterResponseMs: null }])).toBeNull();
+    expect(medianPhases([])).toBeNull();
+  });
+});
+
+describe("parseCpuMs", () => {
+  it("adds utime and stime (fields 14 and 15) at 100 ticks per second, even when the name has spaces", () => {
+    const stat = "1234 (next-server (v16)) S 1 1234 1234 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 11 0 100 1000 100";
+    expect(parseCpuMs(stat)).toBe(3000);
+  });
+});
+
+describe("sameRequest", () => {
+  it("matches the same path and parameters in any order, absolute or relative", () => {
+    expect(sameRequest("http://127.0.0.1:3300/api/webhooks/x/logs?offset=20&limit=20", "/api/webhooks/x/logs?limit=20&offset=20")).toBe(true);
+    expect(sameRequest("/api/webhooks/x/logs?offset=40&limit=20", "/api/webhooks/x/logs?offset=20&limit=20")).toBe(false);
+    expect(sameRequest("/api/webhooks/x/logs?offset=0&limit=20&status=Failed", "/api/webhooks/x/logs?offset=0&limit=20")).toBe(false);
+    expect(sameRequest("/api/webhooks/y/logs?offset=0", "/api/webhooks/x/logs?offset=0")).toBe(false);
+  });
+});

@@ -1,0 +1,304 @@
+/**
+ * Starting and stopping the processes the benchmark (and the scale-out e2e spec) measures: the
+ * sandbox hub (`lib/sandbox/main.ts`, run by node with tsx's loader, so the pid is the sandbox's
+ * own) and a console instance (`next start` of a production build). Also: making sure a build
+ * exists, free ports, and CPU time and peak RSS from /proc.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export const ROOT = path.resolve(__dirname, "../..");
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+
+export interface Server {
+  name: string;
+  url: string;
+  port: number;
+  pid: number;
+  /** The last lines the process printed, for error messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const running = new Set<Server>();
+
+/** Stops every process this module started that is still running (on error or Ctrl-C). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((s) => s.stop()));
+}
+
+/** The build directory `next start` will serve: NEXT_DIST_DIR, as next.config.mjs reads it. */
+export function distDir(): string {
+  return process.env.NEXT_DIST_DIR || ".next";
+}
+
+/**
+ * Makes sure a production build exists. With one present it builds nothing, and says so when
+ * sources are newer than it (BENCH_BUILD=1 rebuilds); without one it runs `next build` first.
+ */
+export function ensureBuild(log: (line: string) => void): void {
+  const dir = distDir();
+  const buildId = path.join(ROOT, dir, "BUILD_ID");
+  const force = process.env.BENCH_BUILD === "1";
+  if (!force && fs.existsSync(buildId)) {
+    const builtAt = fs.statSync(buildId).mtimeMs;
+    const newer = newestSource() > builtAt;
+    log(`using the production build in ${dir}/ (built ${new Date(builtAt).toISOString()})`);
+    if (newer) log(`note: sources changed after that build; run with BENCH_BUILD=1 to rebuild it first`);
+    return;
+  }
+  log(force ? `BENCH_BUILD=1: running next build (into ${dir}/) first` : `no production build in ${dir}/ (no BUILD_ID): running next build first`);
+  // `next build` adds `<distDir>/types` to tsconfig.json's include (and reformats it): put it back as it was.
+  const tsconfig = path.join(ROOT, "tsconfig.json");
+  const before = fs.readFileSync(tsconfig, "utf8");
+  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (fs.readFileSync(tsconfig, "utf8") !== before) {
+    fs.writeFileSync(tsconfig, before);
+    log("restored tsconfig.json, which next build had rewritten");
+  }
+  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status ?? result.signal})`);
+}
+
+export function buildInfo(): { distDir: string; buildId: string | null; commit: string | null } {
+  const dir = distDir();
+  const buildIdFile = path.join(ROOT, dir, "BUILD_ID");
+  const buildId = fs.existsSync(buildIdFile) ? fs.readFileSync(buildIdFile, "utf8").trim() : null;
+  const git = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" });
+  return { distDir: dir, buildId, commit: git.status === 0 ? git.stdout.trim() : null };
+}
+
+function newestSource(): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    const stat = fs.statSync(p, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(p)) if (entry !== "sandbox" && entry !== "launch") visit(path.join(p, entry));
+    } else if (/\.(tsx?|css|mjs)$/.test(p) && !/\.test\.tsx?$/.test(p)) {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  for (const p of ["app", "components", "lib", "proxy.ts", "instrumentation.ts", "next.config.mjs"]) visit(path.join(ROOT, p));
+  return newest;
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export async function assertPortFree(port: number, what: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", () => reject(new Error(`port ${port} (for the ${what}) is in use; stop what listens there or pick another port`)));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve()));
+  });
+}
+
+export interface SandboxStart {
+  port: number;
+  dbPath: string;
+  seed: "demo" | "none";
+  deliveryTimeoutMs?: number;
+}
+
+export async function startSandboxProcess(options: SandboxStart): Promise<Server> {
+  return startProcess({
+    name: "sandbox",
+    port: options.port,
+    args: ["--import", "tsx", path.join(ROOT, "lib/sandbox/main.ts")],
+    env: {
+      SANDBOX_HOST: "127.0.0.1",
+      SANDBOX_PORT: String(options.port),
+      SANDBOX_DB: options.dbPath,
+      SANDBOX_SEED: options.seed,
+      SANDBOX_DELIVERY_TIMEOUT_MS: String(options.deliveryTimeoutMs ?? 5000),
+    },
+    readyPath: "/_sandbox/health",
+    ready: (status) => status === 200,
+  });
+}
+
+export interface ConsoleStart {
+  port: number;
+  hubBaseUrl: string;
+  sessionSecret: string;
+  name?: string;
+  /** Options for node itself, before next's script (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+}
+
+/** `next start` of the existing build, on loopback, talking to `hubBaseUrl` in sandbox mode. */
+export async function startConsoleProcess(options: ConsoleStart): Promise<Server> {
+  return startProcess({
+    name: options.name ?? "console",
+    port: options.port,
+    args: [...(options.nodeArgs ?? []), NEXT_BIN, "start", "-p", String(options.port), "-H", "127.0.0.1"],
+    env: {
+      NODE_ENV: "production",
+      HUB_BASE_URL: options.hubBaseUrl,
+      HUB_SANDBOX: "1",
+      SESSION_SECRET: options.sessionSecret,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    readyPath: "/login",
+    ready: (status) => status === 200,
+  });
+}
+
+interface ProcessSpec {
+  name: string;
+  port: number;
+  args: string[];
+  env: Record<string, string>;
+  readyPath: string;
+  ready: (status: number) => boolean;
+}
+
+async function startProcess(spec: ProcessSpec): Promise<Server> {
+  const child = spawn(process.execPath, spec.args, {
+    cwd: ROOT,
+    env: { ...process.env, ...spec.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so stop() ends whatever it started too, and nothing else.
+    detached: true,
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+    if (lines.length > 40) lines.splice(0, lines.length - 40);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  if (child.pid === undefined) throw new Error(`could not start the ${spec.name}`);
+
+  const url = `http://127.0.0.1:${spec.port}`;
+  const server: Server = {
+    name: spec.name,
+    url,
+    port: spec.port,
+    pid: child.pid,
+    output: () => lines.join("\n"),
+    stop: async () => {
+      running.delete(server);
+      await stopChild(child, exited);
+    },
+  };
+  running.add(server);
+  try {
+    await waitReady(child, url + spec.readyPath, spec.ready, 90_000);
+  } catch (error) {
+    await server.stop();
+    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n--- its last output ---\n${server.output()}`);
+  }
+  return server;
+}
+
+async function waitReady(child: ChildProcess, url: string, ready: (status: number) => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer yet";
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`it exited (${child.exitCode ?? child.signalCode})`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5000), redirect: "manual" });
+      await response.arrayBuffer();
+      if (ready(response.status)) return;
+      last = `HTTP ${response.status} from ${url}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`not ready within ${timeoutMs / 1000} s (${last})`);
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const group = -child.pid;
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(group, sig);
+    } catch {
+      // already gone
+    }
+  };
+  signal("SIGTERM");
+  const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 5000))]);
+  if (timedOut) {
+    signal("SIGKILL");
+    await exited;
+  }
+}
+
+/** A process and its descendants, from /proc (Linux). */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    const current = out[i] as number;
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${current}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      const children = readProc(current, `task/${task}/children`)?.trim();
+      if (children) out.push(...children.split(/\s+/).map(Number));
+    }
+  }
+  return out;
+}
+
+/** The sum of a per-process reading over a process and its descendants; null when none could be read. */
+export function treeTotal(pid: number, read: (pid: number) => number | null): number | null {
+  const all = processTree(pid).map(read);
+  return all.every((v) => v === null) ? null : all.reduce<number>((sum, v) => sum + (v ?? 0), 0);
+}
+
+/** A file of /proc/<pid>/, or null when the process (or the file) is gone. */
+function readProc(pid: number, file: string): string | null {
+  try {
+    return fs.readFileSync(`/proc/${pid}/${file}`, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** Peak resident set size (VmHWM) of a process, in bytes; null when it cannot be read. */
+export function peakRssBytes(pid: number): number | null {
+  const status = readProc(pid, "status");
+  return status === null ? null : parseVmHwm(status);
+}
+
+export function parseVmHwm(status: string): number | null {
+  const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+  return match ? Number(match[1]) * 1024 : null;
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds; null when it cannot be read. */
+export function cpuMs(pid: number): number | null {
+  const stat = readProc(pid, "stat");
+  return stat === null ? null : parseCpuMs(stat);
+}
+
+/** utime + stime of a /proc/<pid>/stat line (fields 14 and 15, after the parenthesised name), in ms at 100 ticks/s. */
+export function parseCpuMs(stat: string): number | null {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) * 10 : null;
+}

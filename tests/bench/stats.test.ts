@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { abbaOrder, median, percentile, ratio, summarize } from "./stats";
+
+describe("percentile", () => {
+  it("interpolates between closest ranks", () => {
+    expect(percentile([1, 2, 3, 4], 0.5)).toBe(2.5);
+    expect(percentile([10, 20, 30, 40, 50], 0.9)).toBe(46);
+    expect(percentile([4, 1, 3, 2], 0)).toBe(1);
+    expect(percentile([4, 1, 3, 2], 1)).toBe(4);
+  });
+
+  it("does not reorder its input", () => {
+    const samples = [3, 1, 2];
+    percentile(samples, 0.5);
+    expect(samples).toEqual([3, 1, 2]);
+  });
+
+  it("gives the one sample of a single-sample set", () => {
+    expect(percentile([7], 0.99)).toBe(7);
+  });
+
+  it("refuses no samples and a quantile outside 0..1", () => {
+    expect(() => percentile([], 0.5)).toThrow(/no samples/);
+    expect(() => percentile([1], 1.5)).toThrow(/0..1/);
+    expect(() => percentile([1], Number.NaN)).toThrow(/0..1/);
+  });
+});
+
+describe("median and summarize", () => {
+  it("median of odd and even counts", () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([1, 2, 3, 10])).toBe(2.5);
+  });
+
+  it("summarizes", () => {
+    const s = summarize([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(s).toMatchObject({ count: 10, p50: 5.5, mean: 5.5 });
+    expect(s.p90).toBeCloseTo(9.1);
+    expect(s.p99).toBeCloseTo(9.91);
+  });
+});
+
+describe("ratio", () => {
+  it("divides", () => {
+    expect(ratio(3, 4)).toBe(0.75);
+    expect(ratio(0, 4)).toBe(0);
+  });
+
+  it("refuses a zero, negative or non-finite side", () => {
+    expect(() => ratio(1, 0)).toThrow();
+    expect(() => ratio(-1, 2)).toThrow();
+    expect(() => ratio(Number.POSITIVE_INFINITY, 2)).toThrow();
+    expect(() => ratio(1, Number.NaN)).toThrow();
+  });
+});
+
+describe("abbaOrder", () => {
+  it("alternates pairs so each side goes first as often", () => {
+    expect(abbaOrder(4)).toEqual(["A", "B", "B", "A", "A", "B", "B", "A"]);
+    expect(abbaOrder(1)).toEqual(["A", "B"]);
+    expect(abbaOrder(0)).toEqual([]);
+  });
+
+  it("gives each side the same number of turns", () => {
+    const order = abbaOrder(7);
+    expect(order.filter((s) => s === "A")).toHaveLength(7);
+    expect(order.filter((s) => s === "B")).toHaveLength(7);
+  });
+});
