@@ -51,5 +51,5 @@ export function useFollowDeliveries(webhookId: string, target: FollowTarget | nu
     void queryClient.invalidateQueries({ queryKey: webhookKeys.logs(webhookId) });
   }, [landedCount, queryClient, webhookId]);
 
-  return { phase, target, deliveries };
+  return useMemo(() => ({ phase, target, deliveries }), [phase, target, deliveries]);
 }

@@ -20,10 +20,12 @@ for (const colorScheme of ["light", "dark"] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test("/webhooks", async ({ page, signInWithDemoKey, webhooksPage, sandbox }) => {
+    test("/webhooks", async ({ signInWithDemoKey, webhooksPage, webhookPage, sandbox, page }) => {
       await signInWithDemoKey();
       // Something in "Opened recently" too.
-      await page.goto(`/webhooks/${(await sandbox.demoWebhook("200")).id}`);
+      const opened = (await sandbox.demoWebhook("200")).id;
+      await webhookPage.goto(opened);
+      await webhookPage.remembered(opened);
       await webhooksPage.goto();
       await expect(webhooksPage.demo).toBeVisible();
       await expect(webhooksPage.recent).toBeVisible();

@@ -19,6 +19,7 @@ test.describe("/webhooks", () => {
     await expect(page).toHaveURL(`/webhooks/${webhook.id}`);
     await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
     await expect(webhookPage.rows.first()).toBeVisible();
+    await webhookPage.remembered(webhook.id);
 
     await webhooksPage.goto();
     await expect(webhooksPage.recent.getByRole("link", { name: webhook.endpoint })).toBeVisible();
