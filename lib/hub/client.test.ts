@@ -49,6 +49,29 @@ describe("hub client against a scripted upstream", () => {
     expect(await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } })).toEqual({ messageId: null, answer: null });
   });
 
+  it("a kept-alive connection the hub drops as it is reused: the GET goes again on a fresh one; a POST never reuses one", async () => {
+    const served = new WeakSet<object>();
+    let handled = 0;
+    let postOnFreshConnection: boolean | undefined;
+    upstream.handle = (req, res) => {
+      handled += 1;
+      const reused = served.has(req.socket);
+      served.add(req.socket);
+      if (req.method === "POST") {
+        postOnFreshConnection = !reused;
+        return sendJson(res, 202, { messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c" });
+      }
+      // What a hub whose idle timeout just fired looks like to the console: the connection closes unanswered.
+      if (reused) return void req.socket.destroy();
+      sendJson(res, 200, fakeWebhook());
+    };
+    await getWebhook(call, WEBHOOK);
+    expect(await getWebhook(call, WEBHOOK)).toEqual(fakeWebhook());
+    expect(handled).toBe(3);
+    await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } });
+    expect(postOnFreshConnection).toBe(true);
+  });
+
   it.each([
     [401, "unauthorized", 401],
     [403, "unauthorized", 401],

@@ -207,9 +207,34 @@ const agents = {
  * never buffered whole). Redirects are not followed. `signal` aborts it and closes the socket.
  */
 function send(url: URL, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }): Promise<UpstreamAnswer> {
+  // A GET may ride a kept-alive connection; if the hub closed that connection just as it was
+  // reused (its idle timeout), the GET is sent once more on a fresh one, as Node's docs advise.
+  // A POST is not repeatable, so it always opens its own connection and never meets that race.
+  const repeatable = init.method === "GET";
+  return sendOnce(url, init, repeatable).catch((error: unknown) => {
+    if (repeatable && isStaleConnection(error) && !init.signal.aborted) return sendOnce(url, init, false);
+    throw error;
+  });
+}
+
+/** The error of a request whose kept-alive connection the other side had already closed. */
+class StaleConnectionError extends Error {}
+
+function isStaleConnection(error: unknown): boolean {
+  return error instanceof StaleConnectionError;
+}
+
+function sendOnce(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  reuse: boolean,
+): Promise<UpstreamAnswer> {
   const secure = url.protocol === "https:";
   return new Promise((resolve, reject) => {
-    const req = (secure ? https : http).request(url, { method: init.method, headers: init.headers, signal: init.signal, agent: agents[secure ? "https:" : "http:"] }, (res) => {
+    const agent = reuse ? agents[secure ? "https:" : "http:"] : false;
+    let answered = false;
+    const req = (secure ? https : http).request(url, { method: init.method, headers: init.headers, signal: init.signal, agent }, (res) => {
+      answered = true;
       const status = res.statusCode ?? 0;
       const header = (name: string) => {
         const value = res.headers[name.toLowerCase()];
@@ -230,7 +255,10 @@ function send(url: URL, init: { method: string; headers: Record<string, string>;
       res.on("end", () => resolve({ status, ok: status >= 200 && status < 300, headers: { get: header }, text: Buffer.concat(chunks).toString("utf8") }));
       res.on("error", reject);
     });
-    req.on("error", reject);
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      const closedUnderUs = req.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE");
+      reject(closedUnderUs ? new StaleConnectionError(error.message, { cause: error }) : error);
+    });
     req.end(init.body);
   });
 }
