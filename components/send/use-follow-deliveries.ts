@@ -51,5 +51,5 @@ export function useFollowDeliveries(webhookId: string, target: FollowTarget | nu
     void queryClient.invalidateQueries({ queryKey: webhookKeys.logs(webhookId) });
   }, [landedCount, queryClient, webhookId]);
 
-  return useMemo(() => ({ phase, target, deliveries }), [phase, target, deliveries]);
+  return { phase, target, deliveries };
 }

@@ -1,19 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { memo, useCallback, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import type { FollowTarget } from "@/lib/logs/follow";
-import { parseLogSearchParams } from "@/lib/logs/search-params";
 import { webhookQueryOptions } from "@/lib/logs/queries";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
 import { useLogView } from "@/components/logs/use-log-view";
 import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { WebhookHeader } from "@/components/webhook/webhook-header";
-
-/** Neither depends on the log view, so a page or filter change re-renders the table only. */
-const Header = memo(WebhookHeader);
-const SendForm = memo(SendMessageForm);
 
 /**
  * The webhook page's interactive part: header, logs and send form share the live state
@@ -29,21 +24,15 @@ export function WebhookView({ webhookId, demoChannels }: { webhookId: string; de
 
   const highlightIds = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
 
-  // Stable callbacks: with them the memoized header and form skip the re-render a view change causes.
-  const onSent = useCallback(
-    (target: FollowTarget) => {
-      setFollowTarget(target);
-      // Show the newest deliveries of every status, where this message's will land.
-      const current = parseLogSearchParams(new URLSearchParams(window.location.search));
-      if (current.page !== 1 || current.status !== null) setView({ page: 1, status: null, log: null });
-    },
-    [setView],
-  );
-  const onShowDelivery = useCallback((logId: string) => setView({ log: logId }, { history: "replace" }), [setView]);
+  function onSent(target: FollowTarget) {
+    setFollowTarget(target);
+    // Show the newest deliveries of every status, where this message's will land.
+    if (view.page !== 1 || view.status !== null) setView({ page: 1, status: null, log: null });
+  }
 
   return (
     <div className="space-y-5">
-      <Header webhookId={webhookId} autoRefresh={autoRefresh} />
+      <WebhookHeader webhookId={webhookId} autoRefresh={autoRefresh} />
       <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
         <WebhookLogs
           webhookId={webhookId}
@@ -53,13 +42,13 @@ export function WebhookView({ webhookId, demoChannels }: { webhookId: string; de
           onAutoRefreshChange={setAutoRefresh}
           highlightIds={highlightIds}
         />
-        <SendForm
+        <SendMessageForm
           webhookId={webhookId}
           webhookActive={webhook?.active ?? true}
           demoChannels={demoChannels}
           follow={follow}
           onSent={onSent}
-          onShowDelivery={onShowDelivery}
+          onShowDelivery={(logId) => setView({ log: logId }, { history: "replace" })}
         />
       </div>
     </div>
