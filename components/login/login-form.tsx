@@ -2,6 +2,7 @@
 
 import { useId, useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/client/api";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { buttonStyles, fieldErrorStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { Notice } from "@/components/ui/notice";
 
@@ -10,6 +11,9 @@ type Pending = "key" | "demo" | null;
 /** Sign in with an API key (`POST /api/session`), or in sandbox mode with the demo key (`POST /api/session/demo`). */
 export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: boolean }) {
   const id = useId();
+  // Until the script runs, the form cannot submit: a native submission would carry the key off
+  // the server (a GET puts it in the URL), so the button stays disabled, which also blocks Enter.
+  const hydrated = useHydrated();
   const [pending, setPending] = useState<Pending>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +48,7 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
 
   return (
     <div className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
-      <form onSubmit={onSubmit} noValidate className="space-y-3">
+      <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
         <div className="space-y-1">
           <label htmlFor={`${id}-key`} className={labelStyles}>
             API key
@@ -66,7 +70,7 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
             </p>
           ) : null}
         </div>
-        <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={pending !== null}>
+        <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={!hydrated || pending !== null}>
           {pending === "key" ? "Signing in…" : "Sign in"}
         </button>
       </form>

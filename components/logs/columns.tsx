@@ -3,7 +3,7 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/hub/schemas";
 import { previewBody } from "@/lib/logs/format-body";
-import { RETRY_UNAVAILABLE_REASON } from "@/lib/logs/retry";
+import { RETRY_SUPPORTED } from "@/lib/logs/retry";
 import { reasonPhrase, statusCodeLabel } from "@/lib/logs/status-meaning";
 import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
@@ -14,10 +14,14 @@ const column = createColumnHelper<WebhookLog>();
 export interface ColumnActions {
   /** Opens the details dialog of a log. */
   onOpen: (logId: string) => void;
+  /** Asks the hub to deliver a failed log again (disabled while the API offers no retry). */
+  onRetry: (log: WebhookLog) => void;
+  /** Id of the element that says why Retry is unavailable. */
+  retryReasonId: string;
 }
 
 /** The log table's columns: names per DESIGN.md, plus the row actions. */
-export function buildLogColumns({ onOpen }: ColumnActions) {
+export function buildLogColumns({ onOpen, onRetry, retryReasonId }: ColumnActions) {
   return [
     column.accessor("status", {
       header: "Status",
@@ -69,7 +73,13 @@ export function buildLogColumns({ onOpen }: ColumnActions) {
             Details<span className="sr-only"> of the delivery sent at {row.original.sendAt}</span>
           </button>
           {row.original.status === "Failed" ? (
-            <button type="button" className={buttonStyles.small} disabled title={`${RETRY_UNAVAILABLE_REASON}.`}>
+            <button
+              type="button"
+              className={buttonStyles.small}
+              disabled={!RETRY_SUPPORTED}
+              aria-describedby={RETRY_SUPPORTED ? undefined : retryReasonId}
+              onClick={() => onRetry(row.original)}
+            >
               Retry
             </button>
           ) : null}

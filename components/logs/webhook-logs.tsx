@@ -1,12 +1,13 @@
 "use client";
 
-import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useMemo, type ReactNode } from "react";
 import type { WebhookLog, WebhookLogPage } from "@/lib/hub/schemas";
 import { isApiError } from "@/lib/client/api";
 import { logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
+import { RETRY_UNAVAILABLE_REASON, retryDelivery } from "@/lib/logs/retry";
 import type { LogViewState, PageSize } from "@/lib/logs/search-params";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
@@ -66,7 +67,14 @@ export function WebhookLogs({
   }, [page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
 
   const openLog = useCallback((logId: string) => setView({ log: logId }, { history: "replace" }), [setView]);
-  const columns = useMemo(() => buildLogColumns({ onOpen: openLog }), [openLog]);
+  const retry = useMutation({
+    mutationFn: (log: WebhookLog) => retryDelivery(webhookId, log.id),
+    // The new attempt shows up as a new log, and may change the error counter.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) }),
+  });
+  const retryReasonId = useId();
+  const onRetry = retry.mutate;
+  const columns = useMemo(() => buildLogColumns({ onOpen: openLog, onRetry, retryReasonId }), [openLog, onRetry, retryReasonId]);
 
   const pagination: PaginationState = { pageIndex: view.page - 1, pageSize: view.limit };
   // The console does not use the React Compiler; TanStack Table v8 re-renders through this component's own state.
@@ -174,6 +182,17 @@ export function WebhookLogs({
           }
         />
       ) : null}
+      <p id={retryReasonId} className="sr-only">
+        {RETRY_UNAVAILABLE_REASON}.
+      </p>
+      {retry.error ? (
+        <ErrorPanel
+          status={isApiError(retry.error) ? retry.error.status : 500}
+          message={`Retry failed: ${retry.error.message}`}
+          retryAfter={isApiError(retry.error) ? retry.error.retryAfter : null}
+          role="alert"
+        />
+      ) : null}
       <LogsDataTable
         table={table}
         onOpen={openLog}
@@ -183,7 +202,7 @@ export function WebhookLogs({
       />
       <LogsPagination table={table} total={total} />
       {view.log ? (
-        <LogDialog key={view.log} logId={view.log} log={openLogData} loading={query.isPending || query.isPlaceholderData} onClose={() => closeLog(view.log!)} />
+        <LogDialog key={view.log} logId={view.log} log={openLogData} loading={query.isPending || query.isPlaceholderData} onRetry={onRetry} onClose={() => closeLog(view.log!)} />
       ) : null}
     </section>
   );

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { restoreEnv, stubEnv } from "@/lib/config/testing";
 import { appErrorOf as failure } from "@/lib/http/testing/app-error-of";
-import { MAX_UPSTREAM_BODY_BYTES, fetchSandboxDemoKey, getWebhook, listWebhookLogs, retryWebhookLog, sendMessage } from "@/lib/hub/client";
+import { MAX_UPSTREAM_BODY_BYTES, fetchSandboxDemo, getWebhook, listWebhookLogs, retryWebhookLog, sendMessage } from "@/lib/hub/client";
 import { fakeLogPage, fakeWebhook, sendJson, type FakeUpstream } from "@/lib/hub/testing/fake-upstream";
 import { fakeUpstreamPerTest } from "@/lib/hub/testing/with-fake-upstream";
 
@@ -74,7 +74,7 @@ describe("hub client against a scripted upstream", () => {
 
   it.each([
     [401, "unauthorized", 401],
-    [403, "unauthorized", 401],
+    [403, "forbidden", 403],
     [404, "not_found", 404],
     [400, "bad_request", 400],
     [422, "bad_request", 400],
@@ -239,7 +239,7 @@ describe("hub client against the sandbox", () => {
   });
 
   it("reads the demo key from the admin route, then the webhook and its logs", async () => {
-    expect(await fetchSandboxDemoKey()).toBe(demoKey);
+    expect((await fetchSandboxDemo()).apiKey).toBe(demoKey);
     const webhook = await getWebhook({ apiKey: demoKey }, webhookId);
     expect(webhook.id).toBe(webhookId);
     const page = await listWebhookLogs({ apiKey: demoKey }, webhookId, { offset: 0, limit: 5, status: "Failed" });

@@ -122,15 +122,28 @@ export async function retryWebhookLog(call: HubCall, webhookId: string, logId: s
 /** `GET /_sandbox/demo` of the local sandbox (not part of the spec): the demo key and what it can see. */
 const sandboxDemoSchema = z.looseObject({
   apiKey: z.string().min(1),
+  channels: z.array(z.looseObject({ id: z.string(), kind: z.string() })).default([]),
+  webhooks: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        endpoint: z.string(),
+        eventType: z.string().default("Message"),
+        active: z.boolean().default(true),
+        label: z.string().optional(),
+      }),
+    )
+    .default([]),
 });
+export type SandboxDemoAnswer = z.infer<typeof sandboxDemoSchema>;
 
 /**
- * The sandbox's demo API key, fetched server-side from its admin route (Bearer
- * SANDBOX_ADMIN_TOKEN when set). Only for sandbox mode: callers check that first.
+ * The sandbox's demo data, its API key included, fetched server-side from its admin route
+ * (Bearer SANDBOX_ADMIN_TOKEN when set). Only for sandbox mode: callers check that first.
  */
-export async function fetchSandboxDemoKey(signal?: AbortSignal): Promise<string> {
+export async function fetchSandboxDemo(signal?: AbortSignal): Promise<SandboxDemoAnswer> {
   const { sandboxAdminToken } = serverConfig();
-  const demo = await hubRequest(
+  return hubRequest(
     { apiKey: "", signal },
     {
       path: "/_sandbox/demo",
@@ -140,7 +153,6 @@ export async function fetchSandboxDemoKey(signal?: AbortSignal): Promise<string>
       unauthorized: "The sandbox refused the console's admin token. Set SANDBOX_ADMIN_TOKEN to the same value for the console and the sandbox.",
     },
   );
-  return demo.apiKey;
 }
 
 const idLike = z.guid();
@@ -292,10 +304,18 @@ function transportError(error: unknown, timeout: AbortSignal, clientSignal: Abor
 function statusError(response: UpstreamAnswer, text: string, spec: Pick<RequestSpec<z.ZodType>, "notFound" | "unauthorized" | "apiKey">): AppError {
   const status = response.status;
   if ((status === 401 || status === 403) && spec.unauthorized) return new AppError("upstream_error", spec.unauthorized);
-  if (status === 401 || status === 403) {
+  if (status === 401) {
     return new AppError(
       "unauthorized",
       "The Messaging Hub rejected your API key: it may be wrong, or it was rotated or revoked. Sign in again with a current key.",
+    );
+  }
+  // Not the spec's "key rejected" (that is 401): a permission or firewall refusal. The key still
+  // works elsewhere, so the session stays.
+  if (status === 403) {
+    return new AppError(
+      "forbidden",
+      "The Messaging Hub refused this request (HTTP 403): your API key may not have access to it, or a firewall blocked the call. Check the key's permissions with the hub's owner.",
     );
   }
   if (status === 404) return new AppError("not_found", spec.notFound);

@@ -71,7 +71,7 @@ describe("sendMessageSchema", () => {
   it("accepts the spec's body and trims `to`", () => {
     expect(sendMessageSchema.parse({ ...ok, to: " 55 " }).to).toBe("55");
   });
-  it.each([{ from: "x" }, { to: "" }, { to: "1".repeat(65) }, { content: { text: "" } }, { content: { text: "x".repeat(4097) } }, { content: "hi" }])(
+  it.each([{ from: "x" }, { to: "" }, { to: "1".repeat(65) }, { content: { text: "" } }, { content: { text: " \n\t " } }, { content: { text: "x".repeat(4097) } }, { content: "hi" }])(
     "refuses %j",
     (patch) => {
       expect(sendMessageSchema.safeParse({ ...ok, ...patch }).success).toBe(false);

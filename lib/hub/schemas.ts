@@ -100,8 +100,8 @@ export const sendMessageSchema = z.looseObject({
   content: z.looseObject({
     text: z
       .string({ error: "content.text is required" })
-      .min(1, "content.text is required")
-      .max(MESSAGE_TEXT_MAX, `content.text may be at most ${MESSAGE_TEXT_MAX} characters`),
+      .max(MESSAGE_TEXT_MAX, `content.text may be at most ${MESSAGE_TEXT_MAX} characters`)
+      .refine((text) => text.trim() !== "", "content.text is required (it is blank)"),
   }),
 });
 export type SendMessage = z.infer<typeof sendMessageSchema>;

@@ -1,7 +1,9 @@
 /**
  * Retry of a delivery. The spec does not show the API's retry path yet (part 4.4), so the
- * console's route answers 501 `not_supported` and the buttons stay disabled. When the API
- * shows the path: implement the route handler, then flip `RETRY_SUPPORTED`.
+ * console's route answers 501 `not_supported` and both Retry buttons (row and dialog) stay
+ * disabled. The whole path is wired: button → `retryDelivery` → `POST /api/webhooks/{id}/logs/{logId}/retry`
+ * → `retryWebhookLog` in lib/hub/client.ts. When the API shows the path: implement
+ * `retryWebhookLog`, then flip `RETRY_SUPPORTED`.
  */
 import { apiRequest } from "@/lib/client/api";
 import { webhookApiPath } from "@/lib/logs/queries";

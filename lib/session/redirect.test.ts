@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AppError } from "@/lib/http/app-error";
 import { restoreEnv, stubEnv } from "@/lib/config/testing";
 import { sessionCookie } from "@/lib/session/session";
 
@@ -9,7 +8,7 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: (name: string) => (jar.has(name) ? { name, value: jar.get(name)! } : undefined) }),
 }));
 
-const { redirectToSignIn, requirePageApiKey, withSignInRedirect } = await import("@/lib/session/redirect");
+const { redirectToSignIn, requireSignedInPage } = await import("@/lib/session/redirect");
 
 /** Where a `redirect()` from next/navigation was going (it throws a NEXT_REDIRECT error). */
 async function redirectedTo(work: () => unknown): Promise<string> {
@@ -36,24 +35,13 @@ describe("page helpers", () => {
     expect(await redirectedTo(() => redirectToSignIn("key_rejected"))).toBe("/api/session/end?reason=key_rejected");
   });
 
-  it("requirePageApiKey: the key when signed in, /login without a cookie, end?reason=expired for a dead cookie", async () => {
-    expect(await redirectedTo(() => requirePageApiKey())).toBe("/login");
+  it("requireSignedInPage: the session when signed in, /login?next= without a cookie, end?reason=expired for a dead cookie", async () => {
+    const here = "/webhooks/0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d?status=Failed";
+    expect(await redirectedTo(() => requireSignedInPage(here))).toBe(`/login?next=${encodeURIComponent(here)}`);
     jar.set("hub_console", "not-a-seal");
-    expect(await redirectedTo(() => requirePageApiKey())).toBe("/api/session/end?reason=expired");
+    expect(await redirectedTo(() => requireSignedInPage(here))).toBe("/api/session/end?reason=expired");
     const { setCookie } = await sessionCookie("page-helper-key-123456");
     jar.set("hub_console", setCookie.split(";")[0]!.slice("hub_console=".length));
-    expect(await requirePageApiKey()).toBe("page-helper-key-123456");
-  });
-
-  it("withSignInRedirect: a 401 from the hub ends the session; other errors pass through", async () => {
-    expect(
-      await redirectedTo(() =>
-        withSignInRedirect(async () => {
-          throw new AppError("unauthorized", "rejected");
-        }),
-      ),
-    ).toBe("/api/session/end?reason=key_rejected");
-    await expect(withSignInRedirect(async () => Promise.reject(new AppError("not_found", "nope")))).rejects.toMatchObject({ code: "not_found" });
-    expect(await withSignInRedirect(async () => 42)).toBe(42);
+    expect((await requireSignedInPage(here)).apiKey).toBe("page-helper-key-123456");
   });
 });

@@ -1,7 +1,6 @@
 import "server-only";
 import { redirect } from "next/navigation";
-import { isAppError } from "@/lib/http/app-error";
-import { getSession } from "@/lib/session/session";
+import { getSession, type SessionData } from "@/lib/session/session";
 
 /**
  * For server components (pages, layouts). They may read the session but cannot clear its cookie,
@@ -18,27 +17,13 @@ export function redirectToSignIn(reason: SignInReason): never {
 }
 
 /**
- * The signed-in caller's API key for a page. No session cookie: redirects to `/login`; a cookie
- * that no longer opens (expired, rotated secret): ends it and redirects to `/login?reason=expired`.
+ * For the signed-in pages: the session, or a redirect to /login that comes back to `here`
+ * afterwards (`?next=`). A cookie that no longer opens (expired, rotated secret) ends the
+ * session and lands on `/login?reason=expired`.
  */
-export async function requirePageApiKey(): Promise<string> {
+export async function requireSignedInPage(here: string): Promise<SessionData> {
   const state = await getSession();
-  if (state.status === "signed_in") return state.data.apiKey;
+  if (state.status === "signed_in") return state.data;
   if (state.status === "ended") redirectToSignIn("expired");
-  redirect("/login");
-}
-
-/**
- * Runs a hub call for a page; when the hub rejects the key (AppError `unauthorized`), ends the
- * session and redirects to `/login?reason=key_rejected`. Other errors are rethrown as they are.
- *
- * @example const webhook = await withSignInRedirect(() => getWebhook({ apiKey }, id));
- */
-export async function withSignInRedirect<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isAppError(error) && error.code === "unauthorized") redirectToSignIn("key_rejected");
-    throw error;
-  }
+  redirect(`/login?next=${encodeURIComponent(here)}`);
 }

@@ -174,14 +174,6 @@ export async function getSession(): Promise<SessionState> {
   return openSeal(store.get(sessionCookieName())?.value);
 }
 
-/**
- * The signed-in caller's API key, or a 401 AppError that says to sign in. For server code that
- * is not a page (pages use `requirePageApiKey()` from `redirect.ts`, which redirects instead).
- */
-export async function requireApiKey(): Promise<string> {
-  return apiKeyOf(await getSession());
-}
-
 export function apiKeyOf(state: SessionState): string {
   if (state.status === "signed_in") return state.data.apiKey;
   throw new AppError(

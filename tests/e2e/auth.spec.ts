@@ -11,6 +11,22 @@ test.describe("signing in and out", () => {
     await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   });
 
+  test("before the page's script runs, a typed key cannot be submitted, so it never reaches a URL", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    const key = "mh_canary_prehydration_0123456789";
+    await page.goto("/login");
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeDisabled();
+    await page.getByLabel("API key").fill(key);
+    await page.getByLabel("API key").press("Enter");
+    await page.waitForTimeout(500);
+    expect(page.url()).not.toContain(key);
+    expect(requested.filter((url) => url.includes(key))).toEqual([]);
+    await context.close();
+  });
+
   test("an empty key is refused in the browser", async ({ page, loginPage }) => {
     await loginPage.goto();
     await loginPage.signIn.click();

@@ -38,6 +38,8 @@ test.describe("a delivery's details", () => {
     await webhookPage.goto(webhook.id, "?status=Failed");
     const row = webhookPage.rows.first();
     await expect(row.getByRole("button", { name: "Retry" })).toBeDisabled();
+    // The reason is read out, not only shown on hover.
+    await expect(row.getByRole("button", { name: "Retry" })).toHaveAccessibleDescription("The Messaging Hub API does not offer retry yet.");
     await webhookPage.detailsButton(row).focus();
     await page.keyboard.press("Enter");
     await expect(webhookPage.dialog).toBeVisible();

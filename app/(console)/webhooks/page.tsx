@@ -3,7 +3,7 @@ import { DemoWebhooks } from "@/components/webhooks/demo-webhooks";
 import { OpenWebhookForm } from "@/components/webhooks/open-webhook-form";
 import { RecentWebhooks } from "@/components/webhooks/recent-webhooks";
 import { getSandboxDemo } from "@/lib/logs/sandbox-demo";
-import { requireSignedInPage } from "@/lib/logs/page-session";
+import { requireSignedInPage } from "@/lib/session/redirect";
 
 export const metadata: Metadata = { title: "Webhooks" };
 

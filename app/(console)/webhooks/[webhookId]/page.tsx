@@ -9,11 +9,10 @@ import { WebhookView } from "@/components/webhook/webhook-view";
 import { isAppError } from "@/lib/http/app-error";
 import { getWebhook, listWebhookLogs } from "@/lib/hub/client";
 import { getQueryClient } from "@/lib/client/query-client";
-import { requireSignedInPage } from "@/lib/logs/page-session";
 import { logsQueryOptions, webhookQueryOptions } from "@/lib/logs/queries";
 import { getSandboxDemo } from "@/lib/logs/sandbox-demo";
 import { isUuidShape, parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/logs/search-params";
-import { redirectToSignIn } from "@/lib/session/redirect";
+import { redirectToSignIn, requireSignedInPage } from "@/lib/session/redirect";
 
 export const metadata: Metadata = { title: "Webhook deliveries" };
 

@@ -3,7 +3,7 @@ import { defineRoute, json } from "@/lib/http/route";
 import { signInLimiter } from "@/lib/http/rate-limit";
 import { warnIfCookieWillBeDropped } from "@/lib/http/same-origin";
 import { serverConfig } from "@/lib/config/server-config";
-import { fetchSandboxDemoKey } from "@/lib/hub/client";
+import { fetchSandboxDemo } from "@/lib/hub/client";
 import type { SessionAnswer } from "@/app/api/session/schema";
 
 /** Sandbox mode only: sign in with the sandbox's demo key, fetched server-side (the browser never sees it). */
@@ -16,7 +16,7 @@ export const POST = defineRoute({
         "The demo sign-in exists only when the console runs on the local sandbox (npm start without HUB_BASE_URL). Sign in with your API key.",
       );
     }
-    const apiKey = await fetchSandboxDemoKey(signal);
+    const { apiKey } = await fetchSandboxDemo(signal);
     const data = await session.signIn(apiKey);
     warnIfCookieWillBeDropped(request);
     return json({ signedIn: true, keyHint: data.keyHint || null } satisfies SessionAnswer);
