@@ -16,3 +16,33 @@ test("Auto-refresh picks up a new delivery by itself", async ({ page, sandbox, s
   await expect(row).toContainText("Success");
   await expect(webhookPage.pageOf).toHaveText("Page 1 of 1");
 });
+
+/** What a browser tells the page when its tab is hidden or shown again. */
+async function setTabVisibility(page: import("@playwright/test").Page, state: "hidden" | "visible") {
+  await page.evaluate((value) => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => value });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => value === "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, state);
+}
+
+test("Auto-refresh pauses while the tab is hidden and resumes when it is shown", async ({ page, sandbox, signInWithKey, webhookPage }) => {
+  test.setTimeout(60_000);
+  const { application, webhook } = await sandbox.isolatedSetup("hidden-tab", "ok");
+  await signInWithKey(application.apiKey);
+  await webhookPage.goto(webhook.id);
+  const logRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes(`/api/webhooks/${webhook.id}/logs`)) logRequests.push(request.url());
+  });
+  await webhookPage.autoRefresh.check();
+  await expect.poll(() => logRequests.length, { timeout: 12_000 }).toBeGreaterThan(0);
+
+  await setTabVisibility(page, "hidden");
+  const whenHidden = logRequests.length;
+  await page.waitForTimeout(11_000); // more than two refresh intervals (5 s)
+  expect(logRequests.length, "no refresh while the tab is hidden").toBe(whenHidden);
+
+  await setTabVisibility(page, "visible");
+  await expect.poll(() => logRequests.length, { timeout: 8_000 }).toBeGreaterThan(whenHidden);
+});
