@@ -33,9 +33,6 @@ export function contentSecurityPolicy({ nonce, dev, https }: CspOptions): string
   return directives.join("; ");
 }
 
-/** For JSON answers: nothing may load, nothing may frame them. */
-export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
-
 /** A fresh nonce: 128 random bits, base64. */
 export function newNonce(): string {
   const bytes = new Uint8Array(16);

@@ -4,20 +4,20 @@
  * own) and a console instance (`next start` of a production build). Also: making sure a build
  * exists, free ports, and CPU time and peak RSS from /proc.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { NEXT_BIN, ROOT, SANDBOX_ARGS, answers, spawnServer, waitUntilReady } from "../support/server-process";
 
-export const ROOT = path.resolve(__dirname, "../..");
-const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+export { ROOT };
 
 export interface Server {
   name: string;
   url: string;
   port: number;
   pid: number;
-  /** The last lines the process printed, for error messages. */
+  /** Everything the process printed, for error messages. */
   output(): string;
   stop(): Promise<void>;
 }
@@ -119,7 +119,7 @@ export async function startSandboxProcess(options: SandboxStart): Promise<Server
   return startProcess({
     name: "sandbox",
     port: options.port,
-    args: ["--import", "tsx", path.join(ROOT, "lib/sandbox/main.ts")],
+    args: SANDBOX_ARGS,
     env: {
       SANDBOX_HOST: "127.0.0.1",
       SANDBOX_PORT: String(options.port),
@@ -169,79 +169,22 @@ interface ProcessSpec {
 }
 
 async function startProcess(spec: ProcessSpec): Promise<Server> {
-  const child = spawn(process.execPath, spec.args, {
-    cwd: ROOT,
-    env: { ...process.env, ...spec.env },
-    stdio: ["ignore", "pipe", "pipe"],
-    // Its own process group, so stop() ends whatever it started too, and nothing else.
-    detached: true,
-  });
-  const lines: string[] = [];
-  const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-    if (lines.length > 40) lines.splice(0, lines.length - 40);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  if (child.pid === undefined) throw new Error(`could not start the ${spec.name}`);
-
+  const child = spawnServer(spec.name, spec.args, spec.env);
   const url = `http://127.0.0.1:${spec.port}`;
   const server: Server = {
     name: spec.name,
     url,
     port: spec.port,
     pid: child.pid,
-    output: () => lines.join("\n"),
+    output: child.output,
     stop: async () => {
       running.delete(server);
-      await stopChild(child, exited);
+      await child.stop();
     },
   };
   running.add(server);
-  try {
-    await waitReady(child, url + spec.readyPath, spec.ready, 90_000);
-  } catch (error) {
-    await server.stop();
-    throw new Error(`${spec.name} did not start: ${(error as Error).message}\n--- its last output ---\n${server.output()}`);
-  }
+  await waitUntilReady(child, answers(url + spec.readyPath, spec.ready), 90_000);
   return server;
-}
-
-async function waitReady(child: ChildProcess, url: string, ready: (status: number) => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "no answer yet";
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`it exited (${child.exitCode ?? child.signalCode})`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(5000), redirect: "manual" });
-      await response.arrayBuffer();
-      if (ready(response.status)) return;
-      last = `HTTP ${response.status} from ${url}`;
-    } catch (error) {
-      last = (error as Error).message;
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`not ready within ${timeoutMs / 1000} s (${last})`);
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const group = -child.pid;
-  const signal = (sig: NodeJS.Signals) => {
-    try {
-      process.kill(group, sig);
-    } catch {
-      // already gone
-    }
-  };
-  signal("SIGTERM");
-  const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 5000))]);
-  if (timedOut) {
-    signal("SIGKILL");
-    await exited;
-  }
 }
 
 /** A process and its descendants, from /proc (Linux). */

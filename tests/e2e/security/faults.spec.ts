@@ -131,7 +131,7 @@ test("a SESSION_SECRET under 32 characters (or a short previous one) stops the c
     [{ SESSION_SECRET_PREVIOUS: "old" }, /SESSION_SECRET_PREVIOUS entry 1 must be at least 32/],
   ] as const) {
     const server = spawnConsole(BOOT_PORT, { HUB_BASE_URL: upstream.url, ...env });
-    const code = await Promise.race([server.exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 20_000))]);
+    const code = await Promise.race([server.exited.then((end) => end.code), new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 20_000))]);
     if (code === "running") await server.stop();
     expect(code).toBe(1);
     expect(server.output()).toMatch(named);
