@@ -1,7 +1,7 @@
 "use client";
 
-import { flexRender, type Table } from "@tanstack/react-table";
-import type { MouseEvent, ReactNode } from "react";
+import { flexRender, type Row, type Table } from "@tanstack/react-table";
+import { memo, type MouseEvent, type ReactNode } from "react";
 import type { WebhookLog } from "@/lib/hub/schemas";
 
 /** The Response column takes the width left over and truncates; the others keep to one line. */
@@ -19,6 +19,7 @@ export function LogsDataTable({
   highlightIds,
   busy,
   emptyState,
+  onIntent,
 }: {
   table: Table<WebhookLog>;
   onOpen: (logId: string) => void;
@@ -26,19 +27,14 @@ export function LogsDataTable({
   busy: boolean;
   /** Shown in the body when there are no rows. */
   emptyState: ReactNode;
+  /** The pointer or keyboard focus reached the table: a row may be opened next. */
+  onIntent: () => void;
 }) {
   const rows = table.getRowModel().rows;
   const columnCount = table.getVisibleLeafColumns().length;
 
-  function onRowClick(event: MouseEvent<HTMLTableRowElement>, logId: string) {
-    // Buttons and links in the row act for themselves; selecting text is not a click.
-    if ((event.target as HTMLElement).closest("button, a")) return;
-    if (window.getSelection()?.toString()) return;
-    onOpen(logId);
-  }
-
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900/60">
+    <div onPointerEnter={onIntent} onFocus={onIntent} className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900/60">
       <table className="w-full border-collapse text-left text-sm" aria-busy={busy} aria-describedby="logs-caption">
         <caption id="logs-caption" className="sr-only">
           Delivery logs, newest first. Open a row for its response body and what its status means.
@@ -62,29 +58,41 @@ export function LogsDataTable({
               </td>
             </tr>
           ) : (
-            rows.map((row) => {
-              const highlighted = highlightIds.has(row.original.id);
-              return (
-                <tr
-                  key={row.id}
-                  data-log-id={row.original.id}
-                  data-highlighted={highlighted || undefined}
-                  onClick={(event) => onRowClick(event, row.original.id)}
-                  className={`cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60 ${
-                    highlighted ? "row-arrived bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40 dark:ring-amber-600" : ""
-                  }`}
-                >
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} className={`px-3 py-1.5 ${columnClass(cell.column.id)}`}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              );
-            })
+            rows.map((row) => <LogRow key={row.id} row={row} highlighted={highlightIds.has(row.original.id)} onOpen={onOpen} />)
           )}
         </tbody>
       </table>
     </div>
   );
 }
+
+/**
+ * One log's row. Memoized: TanStack Table makes new row objects only for new data, so a view
+ * change that keeps the current rows on screen while the next ones load (a filter, the page size,
+ * the busy state) does not re-render them.
+ */
+const LogRow = memo(function LogRow({ row, highlighted, onOpen }: { row: Row<WebhookLog>; highlighted: boolean; onOpen: (logId: string) => void }) {
+  const logId = row.original.id;
+  function onClick(event: MouseEvent<HTMLTableRowElement>) {
+    // Buttons and links in the row act for themselves; selecting text is not a click.
+    if ((event.target as HTMLElement).closest("button, a")) return;
+    if (window.getSelection()?.toString()) return;
+    onOpen(logId);
+  }
+  return (
+    <tr
+      data-log-id={logId}
+      data-highlighted={highlighted || undefined}
+      onClick={onClick}
+      className={`cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60 ${
+        highlighted ? "row-arrived bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40 dark:ring-amber-600" : ""
+      }`}
+    >
+      {row.getVisibleCells().map((cell) => (
+        <td key={cell.id} className={`px-3 py-1.5 ${columnClass(cell.column.id)}`}>
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </td>
+      ))}
+    </tr>
+  );
+});

@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
 import Link from "next/link";
-import { useCallback, useEffect, useId, useMemo, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, type ReactNode } from "react";
 import type { WebhookLog, WebhookLogPage } from "@/lib/hub/schemas";
 import { isApiError } from "@/lib/client/api";
 import { logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
@@ -11,14 +11,26 @@ import { RETRY_UNAVAILABLE_REASON, retryDelivery } from "@/lib/logs/retry";
 import type { LogViewState, PageSize } from "@/lib/logs/search-params";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
-import { LogDialog } from "@/components/logs/log-dialog";
 import { LogsPagination } from "@/components/logs/data-table-pagination";
 import { AUTO_REFRESH_MS, LogsToolbar } from "@/components/logs/data-table-toolbar";
-import type { SetLogView } from "@/components/logs/use-log-view";
+import { setLogView, useLogView } from "@/components/logs/use-log-view";
 import { ErrorPanel } from "@/components/errors/error-panel";
 import { buttonStyles } from "@/components/ui/styles";
 
 const NO_ROWS: WebhookLog[] = [];
+
+/**
+ * The details dialog is code a page needs only once a row is opened, so it is a chunk of its own
+ * (issue 6 budgets the first-load JavaScript). It starts loading when the pointer or keyboard
+ * focus first reaches the table, before the click that opens it; a `?log=` link renders it on the
+ * server and loads it with the page.
+ */
+const importLogDialog = () => import("@/components/logs/log-dialog");
+const LogDialog = lazy(() => importLogDialog().then((module) => ({ default: module.LogDialog })));
+function preloadLogDialog(): void {
+  // The browser keeps the module once loaded; a failed load is tried again by opening a row.
+  importLogDialog().catch(() => undefined);
+}
 
 /** A log that is not on the current page may still be in another cached page (e.g. found by the send follow-up). */
 function findCachedLog(queryClient: QueryClient, webhookId: string, logId: string): WebhookLog | null {
@@ -32,19 +44,19 @@ function findCachedLog(queryClient: QueryClient, webhookId: string, logId: strin
 /** The log table with its toolbar, pagination, states, and the details dialog; all state in the URL. */
 export function WebhookLogs({
   webhookId,
-  view,
-  setView,
+  initialView,
   autoRefresh,
   onAutoRefreshChange,
   highlightIds,
 }: {
   webhookId: string;
-  view: LogViewState;
-  setView: SetLogView;
+  /** The view the server rendered; after that the URL is read (see useLogView). */
+  initialView: LogViewState;
   autoRefresh: boolean;
   onAutoRefreshChange: (on: boolean) => void;
   highlightIds: ReadonlySet<string>;
 }) {
+  const view = useLogView(initialView);
   const queryClient = useQueryClient();
   const query = useQuery({
     ...logsQueryOptions(webhookId, view),
@@ -66,7 +78,7 @@ export function WebhookLogs({
     void queryClient.prefetchQuery(logsQueryOptions(webhookId, { status, limit, page: pageNumber + 1, log: null }));
   }, [page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
 
-  const openLog = useCallback((logId: string) => setView({ log: logId }, { history: "replace" }), [setView]);
+  const openLog = useCallback((logId: string) => setLogView({ log: logId }, { history: "replace" }), []);
   const retry = useMutation({
     mutationFn: (log: WebhookLog) => retryDelivery(webhookId, log.id),
     // The new attempt shows up as a new log, and may change the error counter.
@@ -89,12 +101,12 @@ export function WebhookLogs({
     state: { pagination },
     onPaginationChange: (updater: Updater<PaginationState>) => {
       const next = typeof updater === "function" ? updater(pagination) : updater;
-      setView({ page: next.pageIndex + 1, limit: next.pageSize as PageSize, log: null });
+      setLogView({ page: next.pageIndex + 1, limit: next.pageSize as PageSize, log: null });
     },
   });
 
   function closeLog(logId: string) {
-    setView({ log: null }, { history: "replace" });
+    setLogView({ log: null }, { history: "replace" });
     // Back to where the person was: the row's Details button.
     requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(logId)}"]`)?.focus());
   }
@@ -132,7 +144,7 @@ export function WebhookLogs({
         <p>
           There is no page {view.page}: this view has {totalPages} {totalPages === 1 ? "page" : "pages"}.
         </p>
-        <button type="button" className={buttonStyles.secondary} onClick={() => setView({ page: totalPages, log: null })}>
+        <button type="button" className={buttonStyles.secondary} onClick={() => setLogView({ page: totalPages, log: null })}>
           Go to the last page
         </button>
       </div>
@@ -141,7 +153,7 @@ export function WebhookLogs({
     emptyState = (
       <div className="space-y-2">
         <p>No {view.status === "Failed" ? "failed" : "successful"} deliveries for this webhook.</p>
-        <button type="button" className={buttonStyles.secondary} onClick={() => setView({ status: null, page: 1, log: null })}>
+        <button type="button" className={buttonStyles.secondary} onClick={() => setLogView({ status: null, page: 1, log: null })}>
           Show all deliveries
         </button>
       </div>
@@ -162,7 +174,7 @@ export function WebhookLogs({
       </div>
       <LogsToolbar
         view={view}
-        onStatusChange={(status) => setView({ status, page: 1, log: null })}
+        onStatusChange={(status) => setLogView({ status, page: 1, log: null })}
         onPageSizeChange={(size) => table.setPageSize(size)}
         autoRefresh={autoRefresh}
         onAutoRefreshChange={onAutoRefreshChange}
@@ -199,10 +211,13 @@ export function WebhookLogs({
         highlightIds={highlightIds}
         busy={query.isPlaceholderData && query.isFetching}
         emptyState={emptyState}
+        onIntent={preloadLogDialog}
       />
       <LogsPagination table={table} total={total} />
       {view.log ? (
-        <LogDialog key={view.log} logId={view.log} log={openLogData} loading={query.isPending || query.isPlaceholderData} onRetry={onRetry} onClose={() => closeLog(view.log!)} />
+        <Suspense fallback={<p role="status">Opening the delivery details…</p>}>
+          <LogDialog key={view.log} logId={view.log} log={openLogData} loading={query.isPending || query.isPlaceholderData} onRetry={onRetry} onClose={() => closeLog(view.log!)} />
+        </Suspense>
       ) : null}
     </section>
   );

@@ -3,9 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { FollowTarget } from "@/lib/logs/follow";
+import type { LogViewState } from "@/lib/logs/search-params";
 import { webhookQueryOptions } from "@/lib/logs/queries";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
-import { useLogView } from "@/components/logs/use-log-view";
+import { LogViewUrlWatcher, readLogView, setLogView } from "@/components/logs/use-log-view";
 import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { WebhookHeader } from "@/components/webhook/webhook-header";
@@ -15,8 +16,16 @@ import { WebhookHeader } from "@/components/webhook/webhook-header";
  * (auto-refresh, the test message being followed). Its data was prefetched by the server page
  * and arrives hydrated, so the first render already holds the header and the rows.
  */
-export function WebhookView({ webhookId, demoChannels }: { webhookId: string; demoChannels: DemoChannelOption[] }) {
-  const [view, setView] = useLogView();
+export function WebhookView({
+  webhookId,
+  initialView,
+  demoChannels,
+}: {
+  webhookId: string;
+  /** The log view the server rendered (from the URL). */
+  initialView: LogViewState;
+  demoChannels: DemoChannelOption[];
+}) {
   const [autoRefresh, setAutoRefresh] = useState(false);
   const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
   const follow = useFollowDeliveries(webhookId, followTarget);
@@ -27,17 +36,18 @@ export function WebhookView({ webhookId, demoChannels }: { webhookId: string; de
   function onSent(target: FollowTarget) {
     setFollowTarget(target);
     // Show the newest deliveries of every status, where this message's will land.
-    if (view.page !== 1 || view.status !== null) setView({ page: 1, status: null, log: null });
+    const view = readLogView();
+    if (view.page !== 1 || view.status !== null) setLogView({ page: 1, status: null, log: null });
   }
 
   return (
     <div className="space-y-5">
+      <LogViewUrlWatcher />
       <WebhookHeader webhookId={webhookId} autoRefresh={autoRefresh} />
       <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
         <WebhookLogs
           webhookId={webhookId}
-          view={view}
-          setView={setView}
+          initialView={initialView}
           autoRefresh={autoRefresh}
           onAutoRefreshChange={setAutoRefresh}
           highlightIds={highlightIds}
@@ -48,7 +58,7 @@ export function WebhookView({ webhookId, demoChannels }: { webhookId: string; de
           demoChannels={demoChannels}
           follow={follow}
           onSent={onSent}
-          onShowDelivery={(logId) => setView({ log: logId }, { history: "replace" })}
+          onShowDelivery={(logId) => setLogView({ log: logId }, { history: "replace" })}
         />
       </div>
     </div>

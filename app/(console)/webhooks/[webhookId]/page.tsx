@@ -81,7 +81,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const demoChannels = demo.status === "fulfilled" && demo.value ? demo.value.channels : [];
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <WebhookView webhookId={webhookId} demoChannels={demoChannels} />
+      <WebhookView webhookId={webhookId} initialView={view} demoChannels={demoChannels} />
     </HydrationBoundary>
   );
 }
