@@ -19,9 +19,22 @@ import { measureDelivery } from "./delivery";
 import { fillLogs } from "./fill";
 import { createApplication, createChannel, createWebhook, signIn } from "./hub";
 import { alternatingLatency, closedLoop, compareThroughput, get, keepAliveAgent, type Side, type Target } from "./load";
-import { formatCount, formatMarkdown, formatMiB, formatMs, formatTable, ratioFigure, writeResult, type BenchResult, type Figure } from "./report";
+import { formatCount, formatMarkdown, formatMiB, formatMs, formatRatio, formatTable, ratioFigure, writeResult, type BenchResult, type Figure } from "./report";
 import { measureScale } from "./sandbox-scale";
-import { assertPortFree, buildInfo, cpuMs, ensureBuild, peakRssBytes, ROOT, startConsoleProcess, startSandboxProcess, stopAll, treeTotal, type Server } from "./servers";
+import {
+  assertPortFree,
+  buildInfo,
+  cpuMs,
+  ensureBuild,
+  peakRssBytes,
+  ROOT,
+  startBareProxyProcess,
+  startConsoleProcess,
+  startSandboxProcess,
+  stopAll,
+  treeTotal,
+  type Server,
+} from "./servers";
 import { median, ratio } from "./stats";
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -44,8 +57,10 @@ async function main(): Promise<void> {
 
   const consolePort = Number(process.env.BENCH_CONSOLE_PORT ?? 3300);
   const sandboxPort = Number(process.env.BENCH_SANDBOX_PORT ?? 4300);
+  const bareProxyPort = Number(process.env.BENCH_BARE_PROXY_PORT ?? 4301);
   await assertPortFree(consolePort, "console");
   await assertPortFree(sandboxPort, "sandbox");
+  await assertPortFree(bareProxyPort, "bare proxy");
   const tmp = (tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "hub-bench-")));
   const dbPath = path.join(tmp, "sandbox.sqlite");
 
@@ -66,12 +81,16 @@ async function main(): Promise<void> {
 
     sandbox = await startSandboxProcess({ port: sandboxPort, dbPath, seed: "none" });
     const consoleServer = await startConsoleProcess({ port: consolePort, hubBaseUrl: sandbox.url, sessionSecret: randomBytes(32).toString("base64url") });
-    log(`sandbox ${sandbox.url} (pid ${sandbox.pid}), console ${consoleServer.url} (pid ${consoleServer.pid})`);
+    const bareProxy = await startBareProxyProcess({ port: bareProxyPort, upstream: sandbox.url });
+    log(`sandbox ${sandbox.url} (pid ${sandbox.pid}), console ${consoleServer.url} (pid ${consoleServer.pid}), bare proxy ${bareProxy.url} (pid ${bareProxy.pid})`);
     const cookie = await signIn(consoleServer.url, app.apiKey);
 
     const viaConsole: Target = { url: `${consoleServer.url}/api/webhooks/${small.id}/logs?limit=50`, headers: { cookie } };
-    const direct: Target = { url: `${sandbox.url}/v1/organization/webhook/${small.id}/webhook-log?limit=50`, headers: { "x-api-key": app.apiKey } };
+    const logsPath = `/v1/organization/webhook/${small.id}/webhook-log?limit=50`;
+    const direct: Target = { url: `${sandbox.url}${logsPath}`, headers: { "x-api-key": app.apiKey } };
+    const viaBareProxy: Target = { url: `${bareProxy.url}${logsPath}`, headers: { "x-api-key": app.apiKey } };
     await assertSameData(viaConsole, direct);
+    await assertSameData(viaBareProxy, direct);
 
     const figures: Figure[] = [];
     const errors: string[] = [];
@@ -86,8 +105,12 @@ async function main(): Promise<void> {
         figures.push(...names.map((figure) => ({ figure, measured: `not measured: ${why}`, goal: "-", holds: "no" as const, details: { error: why } })));
       }
     };
-    await part(["proxy throughput", "proxy latency"], () =>
-      proxyFigures({ target: viaConsole, cpuMs: () => treeTotal(consoleServer.pid, cpuMs) }, { target: direct, cpuMs: () => treeTotal(sandbox.pid, cpuMs) }),
+    await part(["proxy throughput", "proxy latency", "proxy floor (reference)"], () =>
+      proxyFigures(
+        { target: viaConsole, cpuMs: () => treeTotal(consoleServer.pid, cpuMs) },
+        { target: direct, cpuMs: () => treeTotal(sandbox.pid, cpuMs) },
+        { target: viaBareProxy, cpuMs: () => treeTotal(bareProxy.pid, cpuMs) },
+      ),
     );
     await part(["page weight", "first paint", "interaction"], () => browserFigures(consoleServer, cookie, small.id));
     log("sandbox scale");
@@ -151,20 +174,30 @@ async function assertSameData(viaConsole: Target, direct: Target): Promise<void>
   }
 }
 
-async function proxyFigures(viaConsole: Side, direct: Side): Promise<Figure[]> {
-  log("warming up both sides");
-  await closedLoop(viaConsole.target, CONCURRENCY, QUICK ? 500 : 1500);
-  await closedLoop(direct.target, CONCURRENCY, QUICK ? 500 : 1500);
+/**
+ * Console ÷ direct, and for reference a bare pass-through proxy ÷ direct: the least one more HTTP
+ * hop in Node costs here, whatever the proxy does. Throughput in ABBA rounds per pair; latency one
+ * request at a time, the three sides taking turns.
+ */
+async function proxyFigures(viaConsole: Side, direct: Side, bare: Side): Promise<Figure[]> {
+  log("warming up the three sides");
+  for (const side of [viaConsole, direct, bare]) await closedLoop(side.target, CONCURRENCY, QUICK ? 500 : 1500);
 
-  log(`proxy throughput: ${PLAN.rounds} rounds of ${PLAN.roundMs} ms per side, ${CONCURRENCY} concurrent`);
-  const [c, d] = await compareThroughput(viaConsole, direct, { rounds: PLAN.rounds, roundMs: PLAN.roundMs, concurrency: CONCURRENCY });
-  if (c.failed || d.failed) throw new Error(`requests failed during the throughput test: console ${JSON.stringify(c.failures)}, sandbox ${JSON.stringify(d.failures)}`);
+  log(`proxy throughput: ${PLAN.rounds} rounds of ${PLAN.roundMs} ms per side, ${CONCURRENCY} concurrent (console and direct, then bare proxy and direct)`);
+  const options = { rounds: PLAN.rounds, roundMs: PLAN.roundMs, concurrency: CONCURRENCY };
+  const [c, d] = await compareThroughput(viaConsole, direct, options);
+  const [b, d2] = await compareThroughput(bare, direct, options);
+  const failures = { console: c.failures, sandbox: d.failures, bareProxy: b.failures, sandboxAgain: d2.failures };
+  if (c.failed || d.failed || b.failed || d2.failed) throw new Error(`requests failed during the throughput test: ${JSON.stringify(failures)}`);
   const roundRatios = c.perRound.map((rps, i) => rps / (d.perRound[i] ?? rps));
 
   log(`proxy latency: ${PLAN.latencySamples} requests per side, one at a time`);
-  const [cl, dl] = await alternatingLatency([viaConsole.target, direct.target], PLAN.latencySamples);
+  const [cl, dl, bl] = await alternatingLatency([viaConsole.target, direct.target, bare.target], PLAN.latencySamples);
   const cp50 = median(cl as number[]);
   const dp50 = median(dl as number[]);
+  const bp50 = median(bl as number[]);
+  const bareThroughput = ratio(b.rps, d2.rps);
+  const bareLatency = ratio(bp50, dp50);
 
   return [
     ratioFigure(
@@ -188,6 +221,16 @@ async function proxyFigures(viaConsole: Side, direct: Side): Promise<Figure[]> {
       directP50Ms: dp50,
       samplesPerSide: PLAN.latencySamples,
     }),
+    {
+      figure: "proxy floor (reference)",
+      measured:
+        `a bare node:http pass-through (no session, no checks, no Next): throughput ${formatRatio(bareThroughput)} ` +
+        `(${formatCount(b.rps)} ÷ ${formatCount(d2.rps)} req/s, CPU ${formatMs(b.cpuMsPerRequest ?? Number.NaN)} per request), ` +
+        `latency ${formatRatio(bareLatency)} (p50 ${formatMs(bp50)} ÷ ${formatMs(dp50)})`,
+      goal: "report",
+      holds: "report",
+      details: { throughputRatio: bareThroughput, latencyRatio: bareLatency, bareRps: b.rps, directRps: d2.rps, bareP50Ms: bp50, directP50Ms: dp50, bareCpuMsPerRequest: b.cpuMsPerRequest },
+    },
   ];
 }
 

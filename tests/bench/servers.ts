@@ -159,6 +159,18 @@ export async function startConsoleProcess(options: ConsoleStart): Promise<Server
   });
 }
 
+/** The reference pass-through proxy (bare-proxy.ts) in front of `upstream`. */
+export async function startBareProxyProcess(options: { port: number; upstream: string }): Promise<Server> {
+  return startProcess({
+    name: "bare proxy",
+    port: options.port,
+    args: ["--import", "tsx", path.join(ROOT, "tests/bench/bare-proxy.ts")],
+    env: { BARE_PROXY_PORT: String(options.port), BARE_PROXY_UPSTREAM: options.upstream },
+    readyPath: "/_bare/health",
+    ready: (status) => status === 200,
+  });
+}
+
 interface ProcessSpec {
   name: string;
   port: number;
