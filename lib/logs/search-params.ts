@@ -3,7 +3,7 @@
  * `/webhooks/{id}?status=Failed&page=3&limit=50&log=<logId>`.
  *
  * One parser and one serializer, shared by the page (server prefetch), the client components
- * (reading `useSearchParams()`, writing `history.pushState`) and every link, so a copied link
+ * (`useLogView` reads the address bar, `setLogView` writes it) and every link, so a copied link
  * reopens the same view. Plain TypeScript on purpose: this module is in the client bundle, and
  * zod is not (issue 6 budgets the first-load JS).
  */
