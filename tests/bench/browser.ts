@@ -313,3 +313,61 @@ export async function measureInteraction(context: BrowserContext, input: Interac
     details: { ratio: worst, per, samples: times, phases, requestsDuringActions: asked },
   };
 }
+
+/**
+ * Puts a plain button beside "Next page" whose click swaps the table body for the next page's
+ * rows with one `innerHTML` write: no React, no router, no request. Plain JavaScript, see ARM_IN_PAGE.
+ */
+const ADD_SWAP_BUTTON = `((html) => {
+  const next = Array.from(document.querySelectorAll("button")).find((b) => (b.textContent || "").trim().startsWith("Next page"));
+  if (!next) throw new Error("no Next page button on the page");
+  const swap = document.createElement("button");
+  swap.type = "button";
+  swap.id = "bench-swap";
+  swap.textContent = "Swap rows";
+  swap.className = next.className;
+  swap.addEventListener("click", () => { document.querySelector("tbody").innerHTML = html; });
+  next.after(swap);
+})`;
+
+/**
+ * The interaction floor of this browser on this machine: the same watch as `measureInteraction`
+ * (click to new rows), for a click that swaps in the next page's rows as plain DOM (captured from
+ * the page itself). Whatever the console does, a click that brings rows cannot be faster than
+ * this; its ratio to the round trip shows how much of the 1.3 budget the browser alone spends.
+ */
+export async function measureInteractionFloor(context: BrowserContext, input: { pageUrl: string; webhookId: string; rounds: number }): Promise<Figure> {
+  const page = await context.newPage();
+  const swaps: number[] = [];
+  const trips: number[] = [];
+  try {
+    await page.goto(`${input.pageUrl}?page=2`, { waitUntil: "networkidle" });
+    const nextRows = await page.evaluate(() => document.querySelector("tbody")?.innerHTML ?? "");
+    const pageSize = await page.locator("tbody tr").count();
+    if (pageSize === 0) throw new Error("page 2 of the bench webhook has no rows");
+    const url = `/api/webhooks/${input.webhookId}/logs?offset=${pageSize}&limit=${pageSize}`;
+    for (let round = 0; round < input.rounds; round++) {
+      await page.goto(input.pageUrl, { waitUntil: "networkidle" });
+      await page.evaluate(`${ADD_SWAP_BUTTON}(${JSON.stringify(nextRows)})`);
+      const before = await roundTrip(page, url);
+      await page.evaluate(ARM_IN_PAGE);
+      await page.locator("#bench-swap").click();
+      const timing = await page.evaluate(() => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>);
+      const after = await roundTrip(page, url);
+      swaps.push(timing.end - timing.start);
+      trips.push((before + after) / 2);
+    }
+  } finally {
+    await page.close();
+  }
+  const swap = median(swaps);
+  const trip = median(trips);
+  const value = ratio(swap, trip);
+  return {
+    figure: "interaction floor (reference)",
+    measured: `${formatRatio(value)} (a plain DOM swap of the next page's rows, no React, no request: ${formatMs(swap)} ÷ ${formatMs(trip)} round trip; medians of ${input.rounds})`,
+    goal: "report",
+    holds: "report",
+    details: { ratio: value, swapMs: swap, tripMs: trip, samples: { swaps, trips } },
+  };
+}

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { launchChromium, measureFirstPaint, measureInteraction, measurePageWeight, signedInContext } from "./browser";
+import { launchChromium, measureFirstPaint, measureInteraction, measureInteractionFloor, measurePageWeight, signedInContext } from "./browser";
 import { measureDelivery } from "./delivery";
 import { fillLogs } from "./fill";
 import { createApplication, createChannel, createWebhook, signIn } from "./hub";
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
         { target: viaBareProxy, cpuMs: () => treeTotal(bareProxy.pid, cpuMs) },
       ),
     );
-    await part(["page weight", "first paint", "interaction"], () => browserFigures(consoleServer, cookie, small.id));
+    await part(["page weight", "first paint", "interaction", "interaction floor (reference)"], () => browserFigures(consoleServer, cookie, small.id));
     log("sandbox scale");
     await part(["sandbox scale, first page", "sandbox scale, deep offset"], () =>
       measureScale({
@@ -261,7 +261,9 @@ async function browserFigures(consoleServer: Server, cookie: string, webhookId: 
       },
       1.3,
     );
-    return [weight, paint, interaction];
+    log(`interaction floor: ${PLAN.interactionRounds} rounds`);
+    const floor = await measureInteractionFloor(context, { pageUrl, webhookId, rounds: PLAN.interactionRounds });
+    return [weight, paint, interaction, floor];
   } finally {
     await browser.close();
   }
