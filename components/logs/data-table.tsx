@@ -1,6 +1,6 @@
 "use client";
 
-import { flexRender, type Row, type Table } from "@tanstack/react-table";
+import { flexRender, type Cell, type Table } from "@tanstack/react-table";
 import { memo, type MouseEvent, type ReactNode } from "react";
 import type { WebhookLog } from "@/lib/hub/schemas";
 
@@ -58,7 +58,9 @@ export function LogsDataTable({
               </td>
             </tr>
           ) : (
-            rows.map((row) => <LogRow key={row.id} row={row} highlighted={highlightIds.has(row.original.id)} onOpen={onOpen} />)
+            rows.map((row) => (
+              <LogRow key={row.id} log={row.original} cells={row.getVisibleCells()} highlighted={highlightIds.has(row.original.id)} onOpen={onOpen} />
+            ))
           )}
         </tbody>
       </table>
@@ -67,12 +69,22 @@ export function LogsDataTable({
 }
 
 /**
- * One log's row. Memoized: TanStack Table makes new row objects only for new data, so a view
- * change that keeps the current rows on screen while the next ones load (a filter, the page size,
- * the busy state) does not re-render them.
+ * One log's row. Memoized: TanStack Table keeps a row's cells (the same array) until the data or
+ * the columns change, so a view change that keeps the current rows on screen while the next ones
+ * load (a filter, the page size, the busy state) does not re-render them.
  */
-const LogRow = memo(function LogRow({ row, highlighted, onOpen }: { row: Row<WebhookLog>; highlighted: boolean; onOpen: (logId: string) => void }) {
-  const logId = row.original.id;
+const LogRow = memo(function LogRow({
+  log,
+  cells,
+  highlighted,
+  onOpen,
+}: {
+  log: WebhookLog;
+  cells: Cell<WebhookLog, unknown>[];
+  highlighted: boolean;
+  onOpen: (logId: string) => void;
+}) {
+  const logId = log.id;
   function onClick(event: MouseEvent<HTMLTableRowElement>) {
     // Buttons and links in the row act for themselves; selecting text is not a click.
     if ((event.target as HTMLElement).closest("button, a")) return;
@@ -88,7 +100,7 @@ const LogRow = memo(function LogRow({ row, highlighted, onOpen }: { row: Row<Web
         highlighted ? "row-arrived bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40 dark:ring-amber-600" : ""
       }`}
     >
-      {row.getVisibleCells().map((cell) => (
+      {cells.map((cell) => (
         <td key={cell.id} className={`px-3 py-1.5 ${columnClass(cell.column.id)}`}>
           {flexRender(cell.column.columnDef.cell, cell.getContext())}
         </td>

@@ -1,8 +1,8 @@
 import { useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
 import { parseLogSearchParams, serializeLogSearchParams, type LogViewState } from "@/lib/logs/search-params";
 
-export type SetLogView = (patch: Partial<LogViewState>, options?: { history?: "push" | "replace" }) => void;
+type SetLogView = (patch: Partial<LogViewState>, options?: { history?: "push" | "replace" }) => void;
 
 /** Fired after the view's URL changed, so every reader of the view updates at once. */
 const LOG_VIEW_CHANGED = "hub-console:log-view-changed";
@@ -42,14 +42,17 @@ export const setLogView: SetLogView = (patch, options = {}) => {
  * The log view's state, read from the URL; the URL is the only copy. It is read from
  * `window.location` itself, not from Next's router: a change made in the first moments after load
  * can run before Next has hooked the history API, and must not be lost. `initial` is the view the
- * server rendered (the snapshot for the server render and hydration).
+ * server rendered for the page at `pathname` (the snapshot for the server render and hydration,
+ * and while a soft navigation to this page has not yet written its URL: Next does that after
+ * rendering the new page, and `LogViewUrlWatcher` then tells this hook).
  *
  * Only the components that call this re-render when the view changes; a component that only
  * changes the view calls `setLogView` and does not subscribe.
  */
-export function useLogView(initial: LogViewState): LogViewState {
+export function useLogView(initial: LogViewState, pathname: string): LogViewState {
   const serverSearch = serializeLogSearchParams(initial);
-  const search = useSyncExternalStore(subscribe, currentSearch, () => serverSearch);
+  const snapshot = useCallback(() => (window.location.pathname === pathname ? currentSearch() : serverSearch), [pathname, serverSearch]);
+  const search = useSyncExternalStore(subscribe, snapshot, () => serverSearch);
   return useMemo(() => parseLogSearchParams(new URLSearchParams(search)), [search]);
 }
 

@@ -3,14 +3,15 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
 import Link from "next/link";
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useMemo, type ReactNode } from "react";
 import type { WebhookLog, WebhookLogPage } from "@/lib/hub/schemas";
 import { isApiError } from "@/lib/client/api";
 import { logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
 import { RETRY_UNAVAILABLE_REASON, retryDelivery } from "@/lib/logs/retry";
-import type { LogViewState, PageSize } from "@/lib/logs/search-params";
+import { webhookViewHref, type LogViewState, type PageSize } from "@/lib/logs/search-params";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
+import { LogDialog, preloadLogDetails } from "@/components/logs/log-dialog";
 import { LogsPagination } from "@/components/logs/data-table-pagination";
 import { AUTO_REFRESH_MS, LogsToolbar } from "@/components/logs/data-table-toolbar";
 import { setLogView, useLogView } from "@/components/logs/use-log-view";
@@ -18,19 +19,6 @@ import { ErrorPanel } from "@/components/errors/error-panel";
 import { buttonStyles } from "@/components/ui/styles";
 
 const NO_ROWS: WebhookLog[] = [];
-
-/**
- * The details dialog is code a page needs only once a row is opened, so it is a chunk of its own
- * (issue 6 budgets the first-load JavaScript). It starts loading when the pointer or keyboard
- * focus first reaches the table, before the click that opens it; a `?log=` link renders it on the
- * server and loads it with the page.
- */
-const importLogDialog = () => import("@/components/logs/log-dialog");
-const LogDialog = lazy(() => importLogDialog().then((module) => ({ default: module.LogDialog })));
-function preloadLogDialog(): void {
-  // The browser keeps the module once loaded; a failed load is tried again by opening a row.
-  importLogDialog().catch(() => undefined);
-}
 
 /** A log that is not on the current page may still be in another cached page (e.g. found by the send follow-up). */
 function findCachedLog(queryClient: QueryClient, webhookId: string, logId: string): WebhookLog | null {
@@ -56,7 +44,7 @@ export function WebhookLogs({
   onAutoRefreshChange: (on: boolean) => void;
   highlightIds: ReadonlySet<string>;
 }) {
-  const view = useLogView(initialView);
+  const view = useLogView(initialView, webhookViewHref(webhookId));
   const queryClient = useQueryClient();
   const query = useQuery({
     ...logsQueryOptions(webhookId, view),
@@ -211,13 +199,11 @@ export function WebhookLogs({
         highlightIds={highlightIds}
         busy={query.isPlaceholderData && query.isFetching}
         emptyState={emptyState}
-        onIntent={preloadLogDialog}
+        onIntent={preloadLogDetails}
       />
       <LogsPagination table={table} total={total} />
       {view.log ? (
-        <Suspense fallback={<p role="status">Opening the delivery details…</p>}>
-          <LogDialog key={view.log} logId={view.log} log={openLogData} loading={query.isPending || query.isPlaceholderData} onRetry={onRetry} onClose={() => closeLog(view.log!)} />
-        </Suspense>
+        <LogDialog key={view.log} logId={view.log} log={openLogData} loading={query.isPending || query.isPlaceholderData} onRetry={onRetry} onClose={() => closeLog(view.log!)} />
       ) : null}
     </section>
   );

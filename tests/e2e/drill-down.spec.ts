@@ -67,6 +67,24 @@ test.describe("a delivery's details", () => {
     await other.close();
   });
 
+  test("when the details' code cannot be loaded, the dialog says so, and reloading brings them", async ({ page, webhookPage, sandbox }) => {
+    const webhook = await sandbox.demoWebhook("500");
+    await webhookPage.goto(webhook.id);
+    // Any script asked for after the page loaded fails, as after a deploy removed the old chunks.
+    await page.route("**/_next/static/chunks/**", (route) => route.abort("failed"));
+    await webhookPage.rows.first().getByRole("cell").nth(4).click();
+    const dialog = webhookPage.dialog;
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("alert")).toContainText("The details view could not be loaded");
+    await expect(dialog.getByText("HTTP 500")).toHaveCount(0);
+
+    await page.unroute("**/_next/static/chunks/**");
+    await dialog.getByRole("button", { name: "Reload the page" }).click();
+    await expect(webhookPage.dialog).toBeVisible();
+    await expect(webhookPage.dialog.getByText(/HTTP 500/).first()).toBeVisible();
+    await expect(webhookPage.dialog.getByRole("alert")).toHaveCount(0);
+  });
+
   test("HTML and script in a response body show as text and never run", async ({ page, webhookPage, sandbox, browserDialogs }) => {
     const webhook = await sandbox.demoWebhook("404");
     await webhookPage.goto(webhook.id, "?limit=50");
