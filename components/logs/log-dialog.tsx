@@ -9,9 +9,10 @@ type LogDetailsModule = typeof import("@/components/logs/log-details");
 const importLogDetails = (): Promise<LogDetailsModule> => import("@/components/logs/log-details");
 
 /**
- * Starts loading the dialog's body (its own chunk) before it is needed: when the pointer or focus
- * reaches the log table, or a delivery is about to be shown. A failure here is ignored: opening
- * the dialog loads it again and says so if that fails too.
+ * Starts loading the dialog's body (its own chunk) before it is needed, when the pointer or focus
+ * reaches the log table. A failure here is ignored: the dialog loads it again when it opens, and
+ * says so if that fails too. (A `?log=` link, or "Show delivery" in the send form, opens the
+ * dialog first; its body follows a moment later.)
  */
 export function preloadLogDetails(): void {
   importLogDetails().catch(() => undefined);
