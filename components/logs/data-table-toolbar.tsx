@@ -10,6 +10,7 @@ export const AUTO_REFRESH_MS = 5000;
 export function LogsToolbar({
   view,
   onStatusChange,
+  onStatusIntent,
   onPageSizeChange,
   autoRefresh,
   onAutoRefreshChange,
@@ -18,6 +19,8 @@ export function LogsToolbar({
 }: {
   view: LogViewState;
   onStatusChange: (status: LogStatusFilter | null) => void;
+  /** The pointer or focus reached the Status filter: another status may be chosen next. */
+  onStatusIntent: () => void;
   onPageSizeChange: (size: PageSize) => void;
   autoRefresh: boolean;
   onAutoRefreshChange: (on: boolean) => void;
@@ -33,6 +36,7 @@ export function LogsToolbar({
         value={view.status ?? ""}
         options={[{ value: "", label: "All" }, ...LOG_STATUS_FILTERS.map((status) => ({ value: status, label: status }))]}
         onChange={(value) => onStatusChange((value || null) as LogStatusFilter | null)}
+        onIntent={onStatusIntent}
       />
       <LabelledSelect
         id={`${id}-size`}
@@ -76,19 +80,28 @@ function LabelledSelect({
   value,
   options,
   onChange,
+  onIntent,
 }: {
   id: string;
   label: string;
   value: string;
   options: Array<{ value: string; label: string }>;
   onChange: (value: string) => void;
+  onIntent?: () => void;
 }) {
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="font-medium">
         {label}
       </label>
-      <select id={id} className={selectStyles} value={value} onChange={(event) => onChange(event.target.value)}>
+      <select
+        id={id}
+        className={selectStyles}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        onPointerEnter={onIntent}
+        onFocus={onIntent}
+      >
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

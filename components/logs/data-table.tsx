@@ -96,9 +96,7 @@ const LogRow = memo(function LogRow({
       data-log-id={logId}
       data-highlighted={highlighted || undefined}
       onClick={onClick}
-      className={`cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60 ${
-        highlighted ? "row-arrived bg-amber-50 ring-2 ring-amber-400 ring-inset dark:bg-amber-950/40 dark:ring-amber-600" : ""
-      }`}
+      className="cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60"
     >
       {cells.map((cell) => (
         <td key={cell.id} className={`px-3 py-1.5 ${columnClass(cell.column.id)}`}>

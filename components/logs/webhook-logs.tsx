@@ -8,7 +8,7 @@ import type { WebhookLog, WebhookLogPage } from "@/lib/hub/schemas";
 import { isApiError } from "@/lib/client/api";
 import { logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
 import { RETRY_UNAVAILABLE_REASON, retryDelivery } from "@/lib/logs/retry";
-import { webhookViewHref, type LogViewState, type PageSize } from "@/lib/logs/search-params";
+import { LOG_STATUS_FILTERS, webhookViewHref, type LogViewState, type PageSize } from "@/lib/logs/search-params";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
 import { LogDialog, preloadLogDetails } from "@/components/logs/log-dialog";
@@ -65,6 +65,14 @@ export function WebhookLogs({
     if (!page || query.isPlaceholderData || pageNumber >= totalPages) return;
     void queryClient.prefetchQuery(logsQueryOptions(webhookId, { status, limit, page: pageNumber + 1, log: null }));
   }, [page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
+
+  // When the pointer or focus reaches the Status filter, fetch the first page of each other
+  // status, so choosing one shows its rows at once (kept like any query: fresh for 30 s).
+  const prefetchStatusViews = useCallback(() => {
+    for (const other of [null, ...LOG_STATUS_FILTERS]) {
+      if (other !== status) void queryClient.prefetchQuery(logsQueryOptions(webhookId, { status: other, limit, page: 1, log: null }));
+    }
+  }, [queryClient, webhookId, status, limit]);
 
   const openLog = useCallback((logId: string) => setLogView({ log: logId }, { history: "replace" }), []);
   const retry = useMutation({
@@ -163,6 +171,7 @@ export function WebhookLogs({
       <LogsToolbar
         view={view}
         onStatusChange={(status) => setLogView({ status, page: 1, log: null })}
+        onStatusIntent={prefetchStatusViews}
         onPageSizeChange={(size) => table.setPageSize(size)}
         autoRefresh={autoRefresh}
         onAutoRefreshChange={onAutoRefreshChange}

@@ -54,6 +54,27 @@ test.describe("the log table", () => {
     await expect(page).not.toHaveURL(/status=/);
   });
 
+  test("pointing at the Status filter fetches the other statuses, so choosing one shows its rows without a new request", async ({ page, webhookPage, sandbox }) => {
+    const webhook = await sandbox.demoWebhook("200");
+    await webhookPage.goto(webhook.id);
+    const firstPages: string[] = [];
+    const isFirstPageOf = (url: string, status: string) => {
+      const u = new URL(url);
+      return u.pathname.endsWith("/logs") && u.searchParams.get("status") === status && u.searchParams.get("offset") === "0";
+    };
+    page.on("request", (request) => {
+      for (const status of ["Failed", "Success"]) if (isFirstPageOf(request.url(), status)) firstPages.push(status);
+    });
+    const answered = ["Failed", "Success"].map((status) => page.waitForResponse((response) => isFirstPageOf(response.url(), status) && response.ok()));
+    await webhookPage.statusFilter.hover();
+    await Promise.all(answered);
+    expect(firstPages.sort()).toEqual(["Failed", "Success"]);
+
+    await webhookPage.statusFilter.selectOption("Failed");
+    await expect.poll(async () => new Set(await webhookPage.column("Status"))).toEqual(new Set(["✕Failed"]));
+    expect(firstPages.filter((status) => status === "Failed")).toHaveLength(1);
+  });
+
   test("pages forward and back, first and last, in the URL", async ({ page, webhookPage, sandbox }) => {
     const webhook = await sandbox.demoWebhook("200");
     await webhookPage.goto(webhook.id);
