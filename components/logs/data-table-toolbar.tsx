@@ -2,9 +2,8 @@
 
 import { useId } from "react";
 import { LOG_STATUS_FILTERS, PAGE_SIZES, type LogStatusFilter, type LogViewState, type PageSize } from "@/lib/logs/search-params";
+import { AUTO_REFRESH_MS } from "@/lib/logs/queries";
 import { buttonStyles, selectStyles } from "@/components/ui/styles";
-
-export const AUTO_REFRESH_MS = 5000;
 
 /** Filter, page size, live refresh. */
 export function LogsToolbar({

@@ -94,6 +94,7 @@ const LogRow = memo(function LogRow({
   return (
     <tr
       data-log-id={logId}
+      // Styled in app/globals.css (tint, ring, arrival animation), not with classes here.
       data-highlighted={highlighted || undefined}
       onClick={onClick}
       className="cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60"

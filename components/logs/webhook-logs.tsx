@@ -6,14 +6,14 @@ import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, type ReactNode } from "react";
 import type { WebhookLog, WebhookLogPage } from "@/lib/hub/schemas";
 import { isApiError } from "@/lib/client/api";
-import { logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
+import { AUTO_REFRESH_MS, logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
 import { RETRY_UNAVAILABLE_REASON, retryDelivery } from "@/lib/logs/retry";
 import { LOG_STATUS_FILTERS, webhookViewHref, type LogViewState, type PageSize } from "@/lib/logs/search-params";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
 import { LogDialog, preloadLogDetails } from "@/components/logs/log-dialog";
 import { LogsPagination } from "@/components/logs/data-table-pagination";
-import { AUTO_REFRESH_MS, LogsToolbar } from "@/components/logs/data-table-toolbar";
+import { LogsToolbar } from "@/components/logs/data-table-toolbar";
 import { setLogView, useLogView } from "@/components/logs/use-log-view";
 import { ErrorPanel } from "@/components/errors/error-panel";
 import { buttonStyles } from "@/components/ui/styles";
@@ -67,12 +67,15 @@ export function WebhookLogs({
   }, [page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
 
   // When the pointer or focus reaches the Status filter, fetch the first page of each other
-  // status, so choosing one shows its rows at once (kept like any query: fresh for 30 s).
+  // status, so choosing one shows its rows at once. Once, not retried, and not while the hub is
+  // failing this view: a hover must not add load to a hub in trouble.
+  const failing = query.isError;
   const prefetchStatusViews = useCallback(() => {
+    if (failing) return;
     for (const other of [null, ...LOG_STATUS_FILTERS]) {
-      if (other !== status) void queryClient.prefetchQuery(logsQueryOptions(webhookId, { status: other, limit, page: 1, log: null }));
+      if (other !== status) void queryClient.prefetchQuery({ ...logsQueryOptions(webhookId, { status: other, limit, page: 1, log: null }), retry: false });
     }
-  }, [queryClient, webhookId, status, limit]);
+  }, [queryClient, webhookId, status, limit, failing]);
 
   const openLog = useCallback((logId: string) => setLogView({ log: logId }, { history: "replace" }), []);
   const retry = useMutation({
@@ -175,7 +178,8 @@ export function WebhookLogs({
         onPageSizeChange={(size) => table.setPageSize(size)}
         autoRefresh={autoRefresh}
         onAutoRefreshChange={onAutoRefreshChange}
-        onRefresh={() => void query.refetch()}
+        // Everything about this webhook: its header, this view, and (marked stale) the other views in the cache.
+        onRefresh={() => void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) })}
         fetching={query.isFetching}
       />
       {error && page ? (

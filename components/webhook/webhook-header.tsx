@@ -4,8 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { Webhook } from "@/lib/hub/schemas";
 import { rememberWebhook } from "@/lib/client/local-store";
-import { webhookQueryOptions } from "@/lib/logs/queries";
-import { AUTO_REFRESH_MS } from "@/components/logs/data-table-toolbar";
+import { AUTO_REFRESH_MS, webhookQueryOptions } from "@/lib/logs/queries";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
 

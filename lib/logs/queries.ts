@@ -9,6 +9,13 @@ import type { Webhook, WebhookLogPage } from "@/lib/hub/schemas";
 import { apiRequest } from "@/lib/client/api";
 import { apiQueryString, logsQueryState, toApiQuery, type LogViewState } from "@/lib/logs/search-params";
 
+/**
+ * How often the log view refreshes itself when Auto-refresh is on, and how long a fetched page of
+ * logs counts as fresh: a view older than this (a page prefetched a while ago, one seen before)
+ * shows its cached rows at once and is fetched again in the background.
+ */
+export const AUTO_REFRESH_MS = 5000;
+
 export const webhookKeys = {
   webhook: (webhookId: string) => ["webhooks", webhookId] as const,
   logs: (webhookId: string) => ["webhooks", webhookId, "logs"] as const,
@@ -29,6 +36,7 @@ export function webhookQueryOptions(webhookId: string) {
 export function logsQueryOptions(webhookId: string, state: LogViewState) {
   return queryOptions({
     queryKey: webhookKeys.logPage(webhookId, state),
+    staleTime: AUTO_REFRESH_MS,
     queryFn: ({ signal }) =>
       apiRequest<WebhookLogPage>(`${webhookApiPath(webhookId)}/logs?${apiQueryString(toApiQuery(state))}`, { signal }),
   });
