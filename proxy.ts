@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy, newNonce } from "@/lib/http/csp";
+import { requestScheme } from "@/lib/http/forwarded";
 
 /**
  * Runs before every page (not /api, not static files): a fresh CSP nonce per request, passed to
@@ -10,11 +11,10 @@ import { contentSecurityPolicy, newNonce } from "@/lib/http/csp";
  */
 export function proxy(request: NextRequest) {
   const nonce = newNonce();
-  const forwardedProto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
   const csp = contentSecurityPolicy({
     nonce,
     dev: process.env.NODE_ENV === "development",
-    https: (forwardedProto ?? request.nextUrl.protocol.replace(":", "")) === "https",
+    https: requestScheme(request) === "https",
   });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);

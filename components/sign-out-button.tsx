@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { apiRequest, SESSION_END_PATH } from "@/lib/client/api";
 import { buttonStyles } from "@/components/ui/styles";
 
 /** Ends the session (`DELETE /api/session`) and lands on /login with a full page load, dropping every cached answer. */
@@ -9,15 +10,13 @@ export function SignOutButton() {
 
   async function signOut() {
     setPending(true);
-    let signedOut = false;
-    try {
-      signedOut = (await fetch("/api/session", { method: "DELETE", credentials: "same-origin" })).ok;
-    } catch {
-      signedOut = false;
-    }
+    const signedOut = await apiRequest("/api/session", { method: "DELETE" }).then(
+      () => true,
+      () => false,
+    );
     // A full page load, not router.push: nothing cached for this key may survive. If the call
     // failed, /api/session/end clears the cookie on the way to /login.
-    window.location.assign(signedOut ? "/login?reason=signed_out" : "/api/session/end");
+    window.location.assign(signedOut ? "/login?reason=signed_out" : SESSION_END_PATH);
   }
 
   return (

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Notice } from "@/components/ui/notice";
 
 /** A heading for an error a person meets, by HTTP status (0: the console itself was unreachable). */
-export function errorTitle(status: number): string {
+function errorTitle(status: number): string {
   if (status === 0) return "The console cannot be reached";
   if (status === 404) return "Not found";
   if (status === 429) return "Too many requests right now";

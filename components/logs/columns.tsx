@@ -11,7 +11,7 @@ import { buttonStyles } from "@/components/ui/styles";
 
 const column = createColumnHelper<WebhookLog>();
 
-export interface ColumnActions {
+interface ColumnActions {
   /** Opens the details dialog of a log. */
   onOpen: (logId: string) => void;
   /** Asks the hub to deliver a failed log again (disabled while the API offers no retry). */

@@ -3,6 +3,7 @@
 import { flexRender, type Cell, type Table } from "@tanstack/react-table";
 import { memo, type MouseEvent, type ReactNode } from "react";
 import type { WebhookLog } from "@/lib/hub/schemas";
+import { cardStyles } from "@/components/ui/styles";
 
 /** The Response column takes the width left over and truncates; the others keep to one line. */
 function columnClass(columnId: string): string {
@@ -34,7 +35,7 @@ export function LogsDataTable({
   const columnCount = table.getVisibleLeafColumns().length;
 
   return (
-    <div onPointerEnter={onIntent} onFocus={onIntent} className="overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900/60">
+    <div onPointerEnter={onIntent} onFocus={onIntent} className={`${cardStyles} overflow-x-auto`}>
       <table className="w-full border-collapse text-left text-sm" aria-busy={busy} aria-describedby="logs-caption">
         <caption id="logs-caption" className="sr-only">
           Delivery logs, newest first. Open a row for its response body and what its status means.

@@ -29,6 +29,11 @@ function findCachedLog(queryClient: QueryClient, webhookId: string, logId: strin
   return null;
 }
 
+/** What ErrorPanel needs of an error besides its message: 500 when it is not the console's own. */
+function errorDetails(error: Error) {
+  return isApiError(error) ? { status: error.status, retryAfter: error.retryAfter } : { status: 500, retryAfter: null };
+}
+
 /** The log table with its toolbar, pagination, states, and the details dialog; all state in the URL. */
 export function WebhookLogs({
   webhookId,
@@ -51,7 +56,6 @@ export function WebhookLogs({
     // The current rows stay while the next page loads.
     placeholderData: keepPreviousData,
     refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
-    refetchIntervalInBackground: false,
   });
   const page = query.data;
   const rows = page?.data ?? NO_ROWS;
@@ -121,9 +125,8 @@ export function WebhookLogs({
       <div className="mx-auto max-w-xl text-left">
         <ErrorPanel
           role="alert"
-          status={isApiError(error) ? error.status : 500}
+          {...errorDetails(error)}
           message={error.message}
-          retryAfter={isApiError(error) ? error.retryAfter : null}
           actions={
             <>
               <button type="button" className={buttonStyles.primary} onClick={() => void query.refetch()}>
@@ -184,9 +187,8 @@ export function WebhookLogs({
       />
       {error && page ? (
         <ErrorPanel
-          status={isApiError(error) ? error.status : 500}
+          {...errorDetails(error)}
           message={`Could not refresh the logs: ${error.message} The rows below are from the last successful load.`}
-          retryAfter={isApiError(error) ? error.retryAfter : null}
           role="alert"
           actions={
             <button type="button" className={buttonStyles.secondary} onClick={() => void query.refetch()}>
@@ -200,9 +202,8 @@ export function WebhookLogs({
       </p>
       {retry.error ? (
         <ErrorPanel
-          status={isApiError(retry.error) ? retry.error.status : 500}
+          {...errorDetails(retry.error)}
           message={`Retry failed: ${retry.error.message}`}
-          retryAfter={isApiError(retry.error) ? retry.error.retryAfter : null}
           role="alert"
         />
       ) : null}

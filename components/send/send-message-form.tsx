@@ -16,9 +16,10 @@ import {
 import { sendTestMessage } from "@/lib/client/send-message";
 import { FOLLOW_TIMEOUT_MS, FOLLOW_VIEW, type FollowTarget } from "@/lib/logs/follow";
 import { logsQueryOptions } from "@/lib/logs/queries";
-import { statusCodeLabel, statusMeaning } from "@/lib/logs/status-meaning";
+import { statusMeaning } from "@/lib/logs/status-meaning";
 import type { FollowState } from "@/components/send/use-follow-deliveries";
 import { StatusBadge } from "@/components/logs/status-badge";
+import { Notice } from "@/components/ui/notice";
 import { buttonStyles, cardStyles, fieldErrorStyles, hintStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 
 export interface DemoChannelOption {
@@ -214,11 +215,10 @@ function SendError({ error }: { error: Error }) {
   const message = error instanceof ApiError ? error.message : "The message could not be sent. Try again.";
   const retryAfter = error instanceof ApiError ? error.retryAfter : null;
   return (
-    <div className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
-      <p className="font-semibold">Not sent</p>
+    <Notice tone="error" title="Not sent">
       <p>{message}</p>
       {retryAfter ? <p>Try again in about {retryAfter} seconds.</p> : null}
-    </div>
+    </Notice>
   );
 }
 
@@ -276,18 +276,21 @@ function Landed({ deliveries, onShowDelivery }: { deliveries: WebhookLog[]; onSh
         {deliveries.length === 1 ? "Its delivery has landed" : `${deliveries.length} deliveries have landed`}; highlighted in the log table.
       </p>
       <ul className="space-y-1">
-        {deliveries.map((log) => (
-          <li key={log.id} className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={log.status} />
-            <span>
-              {log.statusCode === 0 ? statusCodeLabel(0) : statusMeaning(log.statusCode).title}
-              {log.status === "Failed" ? ` — ${statusMeaning(log.statusCode).cause}` : ""}
-            </span>
-            <button type="button" className={buttonStyles.small} onClick={() => onShowDelivery(log.id)}>
-              Details<span className="sr-only"> of this delivery</span>
-            </button>
-          </li>
-        ))}
+        {deliveries.map((log) => {
+          const meaning = statusMeaning(log.statusCode);
+          return (
+            <li key={log.id} className="flex flex-wrap items-center gap-2">
+              <StatusBadge status={log.status} />
+              <span>
+                {meaning.title}
+                {log.status === "Failed" ? ` — ${meaning.cause}` : ""}
+              </span>
+              <button type="button" className={buttonStyles.small} onClick={() => onShowDelivery(log.id)}>
+                Details<span className="sr-only"> of this delivery</span>
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

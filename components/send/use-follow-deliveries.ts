@@ -4,7 +4,7 @@ import type { WebhookLog } from "@/lib/hub/schemas";
 import { FOLLOW_POLL_MS, FOLLOW_TIMEOUT_MS, FOLLOW_VIEW, matchDeliveries, type FollowTarget } from "@/lib/logs/follow";
 import { logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
 
-export type FollowPhase = "idle" | "waiting" | "landed" | "timed_out";
+type FollowPhase = "idle" | "waiting" | "landed" | "timed_out";
 
 export interface FollowState {
   phase: FollowPhase;
@@ -46,9 +46,8 @@ export function useFollowDeliveries(webhookId: string, target: FollowTarget | nu
   const landedCount = deliveries.length;
   useEffect(() => {
     if (landedCount === 0) return;
-    // The table and the Errors count now differ from the hub: refresh them.
-    void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId), exact: true });
-    void queryClient.invalidateQueries({ queryKey: webhookKeys.logs(webhookId) });
+    // The table and the Errors count now differ from the hub: refresh them (the webhook and every view of its logs).
+    void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) });
   }, [landedCount, queryClient, webhookId]);
 
   return { phase, target, deliveries };

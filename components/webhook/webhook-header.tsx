@@ -1,23 +1,15 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { Webhook } from "@/lib/hub/schemas";
 import { rememberWebhook } from "@/lib/client/local-store";
-import { AUTO_REFRESH_MS, webhookQueryOptions } from "@/lib/logs/queries";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
 
 const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;
 
 /** The webhook: endpoint, event type, Active/Inactive, Errors, and every field the API returned. */
-export function WebhookHeader({ webhookId, autoRefresh }: { webhookId: string; autoRefresh: boolean }) {
-  const { data: webhook } = useQuery({
-    ...webhookQueryOptions(webhookId),
-    refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
-    refetchIntervalInBackground: false,
-  });
-
+export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webhook: Webhook | undefined }) {
   const id = webhook?.id;
   const endpoint = webhook?.endpoint;
   const eventType = webhook?.eventType;

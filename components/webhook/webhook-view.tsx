@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { FollowTarget } from "@/lib/logs/follow";
 import type { LogViewState } from "@/lib/logs/search-params";
-import { webhookQueryOptions } from "@/lib/logs/queries";
+import { AUTO_REFRESH_MS, webhookQueryOptions } from "@/lib/logs/queries";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
 import { LogViewUrlWatcher, readLogView, setLogView } from "@/components/logs/use-log-view";
 import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
@@ -29,7 +29,7 @@ export function WebhookView({
   const [autoRefresh, setAutoRefresh] = useState(false);
   const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
   const follow = useFollowDeliveries(webhookId, followTarget);
-  const { data: webhook } = useQuery(webhookQueryOptions(webhookId));
+  const { data: webhook } = useQuery({ ...webhookQueryOptions(webhookId), refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false });
 
   const highlightIds = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
 
@@ -43,7 +43,7 @@ export function WebhookView({
   return (
     <div className="space-y-5">
       <LogViewUrlWatcher />
-      <WebhookHeader webhookId={webhookId} autoRefresh={autoRefresh} />
+      <WebhookHeader webhookId={webhookId} webhook={webhook} />
       <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
         <WebhookLogs
           webhookId={webhookId}

@@ -32,7 +32,7 @@ export function isApiError(value: unknown): value is ApiError {
 }
 
 /** Words for a status when the answer did not carry a message of its own. */
-export function fallbackMessage(status: number, retryAfter: number | null = null): string {
+function fallbackMessage(status: number, retryAfter: number | null = null): string {
   switch (status) {
     case 0:
       return "The console could not be reached. Check your network connection, then try again.";
@@ -84,7 +84,7 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, code, message, { retryAfter, fields });
 }
 
-export interface ApiRequestInit {
+interface ApiRequestInit {
   method?: "GET" | "POST" | "DELETE";
   body?: unknown;
   signal?: AbortSignal;

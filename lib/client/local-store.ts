@@ -96,7 +96,7 @@ export function parseLastChannel(json: unknown): LastChannel | null {
   return { channelKind: channelKind.slice(0, 32), from: from.slice(0, 36) };
 }
 
-export function readRecentWebhooks(): RecentWebhook[] {
+function readRecentWebhooks(): RecentWebhook[] {
   return readParsed(RECENT_KEY, parseRecent);
 }
 
@@ -109,7 +109,7 @@ export function forgetRecentWebhooks(): void {
   write(RECENT_KEY, []);
 }
 
-export function readLastChannel(): LastChannel | null {
+function readLastChannel(): LastChannel | null {
   return readParsed(CHANNEL_KEY, parseLastChannel);
 }
 

@@ -7,7 +7,7 @@ import { endSession, isApiError } from "@/lib/client/api";
  */
 
 /** Hydrated data is fresh this long, so the client does not refetch what the server just sent. */
-export const STALE_TIME_MS = 30_000;
+const STALE_TIME_MS = 30_000;
 const MAX_RETRIES = 2;
 
 /** GETs are retried on network errors and 5xx only: a 4xx will not get better by asking again. */

@@ -2,7 +2,7 @@ import { apiRequest } from "@/lib/client/api";
 import { messageBody, type MessageFormValues } from "@/lib/client/message-rules";
 
 /** What `POST /api/messages/{channelKind}` answers: the hub's answer, and its message id when it names one. */
-export interface SendMessageAnswer {
+interface SendMessageAnswer {
   messageId: string | null;
   answer: unknown;
 }

@@ -51,9 +51,9 @@ export class AppError extends Error {
     return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
   }
 
-  toResponse(init: { headers?: HeadersInit } = {}): Response {
-    const headers = new Headers(init.headers);
-    headers.set("Cache-Control", "no-store");
+  /** The JSON error answer (`Cache-Control: no-store` is added by defineRoute, like every answer's). */
+  toResponse(): Response {
+    const headers = new Headers();
     if (this.retryAfter !== undefined) headers.set("Retry-After", String(Math.max(1, Math.ceil(this.retryAfter))));
     return Response.json(this.toBody(), { status: this.status, headers });
   }

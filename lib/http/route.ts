@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { AppError, isAppError } from "@/lib/http/app-error";
 import { DEFAULT_BODY_LIMIT_BYTES, isJsonContentType, parseJsonBody, parseQuery, parseWith } from "@/lib/http/parse";
-import { STATE_CHANGING_METHODS, assertSameOrigin } from "@/lib/http/same-origin";
+import { STATE_CHANGING_METHODS, assertSameOrigin, warnIfCookieWillBeDropped } from "@/lib/http/same-origin";
 import { clientAddress, type RateLimiter } from "@/lib/http/rate-limit";
 import {
   clearedSessionCookie,
@@ -32,7 +32,7 @@ export interface RouteSession {
   state(): Promise<SessionState>;
   /** The signed-in key, or a 401 AppError (and the cookie is cleared). */
   apiKey(): Promise<string>;
-  /** Seals `apiKey` into a fresh session cookie sent with this answer. */
+  /** Seals `apiKey` into a fresh session cookie sent with this answer (and warns, once, if the browser will drop it). */
   signIn(apiKey: string): Promise<SessionData>;
   /** Clears the session cookie in this answer. */
   end(): void;
@@ -110,17 +110,10 @@ function pathOf(request: Request): string {
   }
 }
 
+/** Handlers answer with mutable headers (`json()`, `new Response`), never `Response.redirect`. */
 function finish(response: Response, session: RequestSession): Response {
-  let headers = response.headers;
-  try {
-    headers.set("Cache-Control", "no-store");
-  } catch {
-    // Immutable headers (Response.redirect): copy into a mutable response.
-    response = new Response(response.body, response);
-    headers = response.headers;
-    headers.set("Cache-Control", "no-store");
-  }
-  for (const cookie of session.setCookies) headers.append("Set-Cookie", cookie);
+  response.headers.set("Cache-Control", "no-store");
+  for (const cookie of session.setCookies) response.headers.append("Set-Cookie", cookie);
   return response;
 }
 
@@ -149,6 +142,7 @@ class RequestSession implements RouteSession {
     const { setCookie, data } = await sessionCookie(apiKey);
     this.setCookies.length = 0;
     this.setCookies.push(setCookie);
+    warnIfCookieWillBeDropped(this.request);
     return data;
   }
 

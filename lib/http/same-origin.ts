@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/http/app-error";
 import { serverConfig } from "@/lib/config/server-config";
+import { firstValue, requestScheme } from "@/lib/http/forwarded";
 
 /**
  * CSRF defence for state-changing routes (POST, PUT, PATCH, DELETE), on top of SameSite=Lax.
@@ -20,15 +21,15 @@ import { serverConfig } from "@/lib/config/server-config";
  * own host is not a cross-site attacker.
  */
 
-function firstValue(header: string | null): string | null {
-  const first = header?.split(",")[0]?.trim();
-  return first ? first : null;
+/** True when the browser marks the request `Sec-Fetch-Site: cross-site` or `same-site` (another origin). */
+export function isCrossSiteFetch(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  return site === "cross-site" || site === "same-site";
 }
 
 /** Why a same-origin check failed, or null when it passed. Exposed for tests. */
 export function crossOriginReason(request: Request): string | null {
-  const site = request.headers.get("sec-fetch-site");
-  if (site === "cross-site" || site === "same-site") return `the browser marked it ${site}`;
+  if (isCrossSiteFetch(request)) return `the browser marked it ${request.headers.get("sec-fetch-site")}`;
 
   const origin = request.headers.get("origin");
   if (origin !== null) return isOurOrigin(request, origin) ? null : `its Origin ${describe(origin)} is not this console`;
@@ -111,9 +112,8 @@ let warnedInsecure = false;
  */
 export function warnIfCookieWillBeDropped(request: Request): void {
   if (warnedInsecure || !serverConfig().cookieSecure) return;
-  const proto = firstValue(request.headers.get("x-forwarded-proto")) ?? new URL(request.url).protocol.replace(":", "");
   const host = request.headers.get("host") ?? "";
-  if (proto === "http" && !isLoopbackHost(host)) {
+  if (requestScheme(request) === "http" && !isLoopbackHost(host)) {
     warnedInsecure = true;
     console.warn(
       `[console] A sign-in came over plain http to ${host.slice(0, 100)}: browsers drop the Secure session cookie there, so the person will not stay signed in. ` +

@@ -23,6 +23,7 @@ import {
 
 /** Who is calling and when to give up. */
 export interface HubCall {
+  /** Sent as `x-api-key`; empty for the sandbox's admin routes, which take none. */
   apiKey: string;
   /** Aborted when the browser goes away: the upstream call is cancelled too. */
   signal?: AbortSignal;
@@ -34,8 +35,6 @@ export const MAX_UPSTREAM_BODY_BYTES = 8 * 1024 * 1024;
 interface RequestSpec<S extends z.ZodType> {
   method?: "GET" | "POST";
   path: string;
-  /** Sent as `x-api-key`; the sandbox's admin routes take none. */
-  apiKey?: string;
   /** Extra request headers (the sandbox admin token). */
   headers?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
@@ -61,22 +60,25 @@ function segment(value: string, schema: z.ZodType<string>, name: string): string
   return encodeURIComponent(value);
 }
 
+/** What a 404 on a webhook's paths means, said to a person. */
+function webhookNotFound(webhookId: string): string {
+  return `No webhook ${webhookId} was found for this API key. Check the ID, or sign in with the key of the application that owns it.`;
+}
+
 export async function getWebhook(call: HubCall, webhookId: string): Promise<Webhook> {
   return hubRequest(call, {
-    apiKey: call.apiKey,
     path: `/v1/organization/webhook/${segment(webhookId, idSchema, "webhookId")}`,
     schema: webhookSchema,
-    notFound: `No webhook ${webhookId} was found for this API key. Check the ID, or sign in with the key of the application that owns it.`,
+    notFound: webhookNotFound(webhookId),
   });
 }
 
 export async function listWebhookLogs(call: HubCall, webhookId: string, query: WebhookLogQuery): Promise<WebhookLogPage> {
   return hubRequest(call, {
-    apiKey: call.apiKey,
     path: `/v1/organization/webhook/${segment(webhookId, idSchema, "webhookId")}/webhook-log`,
     query: { offset: query.offset, limit: query.limit, status: query.status },
     schema: webhookLogPageSchema,
-    notFound: `No webhook ${webhookId} was found for this API key. Check the ID, or sign in with the key of the application that owns it.`,
+    notFound: webhookNotFound(webhookId),
   });
 }
 
@@ -93,7 +95,6 @@ export interface SendMessageResult {
 export async function sendMessage(call: HubCall, channelKind: string, message: SendMessage): Promise<SendMessageResult> {
   const answer = await hubRequest(call, {
     method: "POST",
-    apiKey: call.apiKey,
     path: `/v1/communication/${segment(channelKind, channelKindSchema, "channelKind")}/message`,
     body: message,
     schema: sendMessageAnswerSchema,
@@ -106,7 +107,7 @@ export async function sendMessage(call: HubCall, channelKind: string, message: S
  * Retry of one delivery. The spec says a log's `id` is "used for retry" but shows neither the
  * path nor the payload (spec 4.4), so this answers 501 today. When the API documents it:
  * replace the throw with
- *   `return hubRequest(call, { method: "POST", apiKey: call.apiKey, path: <the path>, schema: <its answer>, notFound: … })`
+ *   `return hubRequest(call, { method: "POST", path: <the path>, schema: <its answer>, notFound: … })`
  * and the route, the UI's Retry button and the tests that expect 501 are all that change.
  */
 export async function retryWebhookLog(call: HubCall, webhookId: string, logId: string): Promise<never> {
@@ -155,11 +156,9 @@ export async function fetchSandboxDemo(signal?: AbortSignal): Promise<SandboxDem
   );
 }
 
-const idLike = z.guid();
-
 function messageIdOf(answer: Record<string, unknown> | null): string | null {
   for (const candidate of [answer?.messageId, answer?.id]) {
-    if (idLike.safeParse(candidate).success) return candidate as string;
+    if (idSchema.safeParse(candidate).success) return candidate as string;
   }
   return null;
 }
@@ -180,7 +179,7 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
   const timeout = AbortSignal.timeout(hubTimeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
   const headers: Record<string, string> = { ...spec.headers, accept: "application/json" };
-  if (spec.apiKey) headers["x-api-key"] = spec.apiKey;
+  if (call.apiKey) headers["x-api-key"] = call.apiKey;
   if (spec.body !== undefined) headers["content-type"] = "application/json";
 
   let response: UpstreamAnswer;
@@ -191,7 +190,7 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
   }
   const { text } = response;
 
-  if (!response.ok) throw statusError(response, text, spec);
+  if (!response.ok) throw statusError(response, text, spec, call.apiKey);
   return parseAnswer(text, spec.schema);
 }
 
@@ -301,7 +300,7 @@ function transportError(error: unknown, timeout: AbortSignal, clientSignal: Abor
   );
 }
 
-function statusError(response: UpstreamAnswer, text: string, spec: Pick<RequestSpec<z.ZodType>, "notFound" | "unauthorized" | "apiKey">): AppError {
+function statusError(response: UpstreamAnswer, text: string, spec: Pick<RequestSpec<z.ZodType>, "notFound" | "unauthorized">, apiKey: string): AppError {
   const status = response.status;
   if ((status === 401 || status === 403) && spec.unauthorized) return new AppError("upstream_error", spec.unauthorized);
   if (status === 401) {
@@ -328,7 +327,7 @@ function statusError(response: UpstreamAnswer, text: string, spec: Pick<RequestS
     );
   }
   if (status === 400 || status === 422) {
-    const detail = upstreamMessage(text, spec.apiKey);
+    const detail = upstreamMessage(text, apiKey);
     return new AppError("bad_request", `The Messaging Hub refused the request${detail ? `: ${detail}` : "."}`);
   }
   if (status >= 500) {
@@ -355,7 +354,7 @@ const upstreamErrorSchema = z.looseObject({
 });
 
 /** A short, key-free reason from an upstream error answer, when it gives one. */
-function upstreamMessage(text: string, apiKey: string | undefined): string | null {
+function upstreamMessage(text: string, apiKey: string): string | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -13,7 +13,7 @@ import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { READY_LINE_PREFIX } from "../sandbox/config";
-import { consoleCommand, consoleUrl, parseMode, sandboxCommand, usesSandbox, type Command, type Env } from "./plan";
+import { consoleCommand, consoleHost, consolePort, consoleUrl, parseMode, sandboxCommand, usesSandbox, type Command, type Env } from "./plan";
 
 const ROOT = path.resolve(__dirname, "../..");
 const SANDBOX_START_TIMEOUT_MS = 30_000;
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     warn("Usage: tsx lib/launch/main.ts dev|start   (npm run dev, npm start)");
     process.exit(2);
   }
-  const env: Env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const env: Env = { ...process.env };
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
@@ -171,11 +171,8 @@ async function main(): Promise<void> {
   }
   if (stopping) return;
 
-  const command = consoleCommand(mode, env, ROOT, sandboxUrl);
-  const nextChild = start("console", command, false);
-  const port = Number(command.args[2]);
-  const host = env.HOST?.trim() && env.HOST.trim() !== "0.0.0.0" && env.HOST.trim() !== "::" ? env.HOST.trim() : "127.0.0.1";
-  if (!(await waitForPort(port, host, nextChild))) return;
+  const nextChild = start("console", consoleCommand(mode, env, ROOT, sandboxUrl), false);
+  if (!(await waitForPort(Number(consolePort(env)), consoleHost(env) ?? "127.0.0.1", nextChild))) return;
 
   const hint = sandboxUrl
     ? await signInHint(sandboxUrl, env)

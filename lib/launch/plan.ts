@@ -53,9 +53,15 @@ export function consolePort(env: Env): string {
   return env.PORT?.trim() || DEFAULT_CONSOLE_PORT;
 }
 
+/** The interface HOST names, or undefined when the console listens on all of them (unset, 0.0.0.0, ::). */
+export function consoleHost(env: Env): string | undefined {
+  const host = env.HOST?.trim();
+  return !host || host === "0.0.0.0" || host === "::" ? undefined : host;
+}
+
 /** The address a person opens: localhost unless HOST names a specific interface. */
 export function consoleUrl(env: Env): string {
-  const host = env.HOST?.trim();
-  const shown = !host || host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  const host = consoleHost(env);
+  const shown = !host ? "localhost" : host.includes(":") ? `[${host}]` : host;
   return `http://${shown}:${consolePort(env)}`;
 }

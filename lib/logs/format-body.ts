@@ -6,9 +6,9 @@
 
 /** Bodies above this are shown raw: pretty-printing them would block the page. */
 export const PRETTY_PRINT_MAX_CHARS = 1_000_000;
-export const PREVIEW_MAX_CHARS = 120;
+const PREVIEW_MAX_CHARS = 120;
 
-export interface FormattedBody {
+interface FormattedBody {
   /** What to show. */
   text: string;
   /** "json" when it parsed and was pretty-printed; "empty" for no body; else "raw". */

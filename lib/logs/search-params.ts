@@ -15,9 +15,9 @@ export type LogStatusFilter = (typeof LOG_STATUS_FILTERS)[number];
 export const PAGE_SIZES = [10, 20, 50] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 /** The API's own default (spec part 4.2), so a bare URL asks for what the API would give. */
-export const DEFAULT_PAGE_SIZE: PageSize = 20;
+const DEFAULT_PAGE_SIZE: PageSize = 20;
 /** Far past any real history; keeps `offset` a safe integer. */
-export const MAX_PAGE = 1_000_000;
+const MAX_PAGE = 1_000_000;
 
 export interface LogViewState {
   /** null: all statuses. */
@@ -49,7 +49,7 @@ export function webhookIdFrom(input: string): string | null {
 }
 
 /** What Next gives a page as `searchParams`, or what the browser has in `location.search`. */
-export type SearchParamsInput =
+type SearchParamsInput =
   | URLSearchParams
   | { get(name: string): string | null }
   | Record<string, string | string[] | undefined>;
@@ -119,7 +119,7 @@ export function logsQueryState(state: LogViewState): string {
   return serializeLogSearchParams({ ...state, log: null });
 }
 
-export interface LogsApiQuery {
+interface LogsApiQuery {
   offset: number;
   limit: number;
   status?: LogStatusFilter;

@@ -4,9 +4,9 @@
  * HTTP status classes, said for the person who owns the customer endpoint.
  */
 
-export type StatusClass = "none" | "success" | "informational" | "redirect" | "client-error" | "server-error" | "unknown";
+type StatusClass = "none" | "success" | "informational" | "redirect" | "client-error" | "server-error" | "unknown";
 
-export interface StatusMeaning {
+interface StatusMeaning {
   statusCode: number;
   class: StatusClass;
   /** Short name, e.g. "No connection", "HTTP 404 Not Found". */

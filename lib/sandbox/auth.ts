@@ -32,10 +32,8 @@ export function authenticate(req: IncomingMessage, store: Store): string {
   return applicationId;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
-
 export function isLoopback(address: string | undefined): boolean {
-  return address !== undefined && (LOOPBACK.has(address) || address.startsWith("127.") || address.startsWith("::ffff:127."));
+  return address !== undefined && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
 }
 
 /** Throws unless the caller may use the admin routes. */

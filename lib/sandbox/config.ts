@@ -8,7 +8,7 @@ import { faultSettingsFromEnv, parseFaultSettings, type FaultSettings, type Faul
 /** The first line `npm run sandbox` prints, followed by the URL (the launcher and tests read the port from it). */
 export const READY_LINE_PREFIX = "Messaging Hub sandbox listening on ";
 
-export const SEED_MODES = ["demo", "none"] as const;
+const SEED_MODES = ["demo", "none"] as const;
 export type SeedMode = (typeof SEED_MODES)[number];
 
 export interface SandboxOptions {

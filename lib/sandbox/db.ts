@@ -95,7 +95,7 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Opens (creating the folder and file when needed) and migrates the database. */
 export function openDatabase(dbPath: string): Db {

@@ -23,7 +23,7 @@ export interface DeliveryWorkerOptions {
 }
 
 /** The JSON body POSTed to the endpoint (documented in lib/sandbox/README.md). */
-export function eventPayload(job: DeliveryJob) {
+function eventPayload(job: DeliveryJob) {
   return {
     eventType: job.eventType,
     messageId: job.messageId,
@@ -36,7 +36,7 @@ export function eventPayload(job: DeliveryJob) {
   };
 }
 
-export const USER_AGENT = "MessagingHubSandbox/1.0";
+const USER_AGENT = "MessagingHubSandbox/1.0";
 
 interface WebhookQueue {
   webhookId: string;

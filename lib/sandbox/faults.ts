@@ -9,13 +9,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { sendJson } from "./http";
+import { sendJson, sendText } from "./http";
 import { Prng } from "./prng";
 
 /** The part of the sandbox that faults may touch: the spec's routes. */
-export const SPEC_PATH_PREFIX = "/v1/";
+const SPEC_PATH_PREFIX = "/v1/";
 /** Longest added latency (ms). */
-export const MAX_FAULT_LATENCY_MS = 60_000;
+const MAX_FAULT_LATENCY_MS = 60_000;
 
 /** `200` → { min: 200, max: 200 }; `"200-800"` → { min: 200, max: 800 }; anything else is left for zod to refuse. */
 function toRange(value: unknown): unknown {
@@ -114,7 +114,7 @@ export interface FaultSettingsInput {
 }
 
 /** The environment variable of each setting (README.md beside this file, "Fault injection"). */
-export const FAULT_ENV = {
+const FAULT_ENV = {
   latencyMs: "SANDBOX_FAULT_LATENCY_MS",
   errorRate: "SANDBOX_FAULT_ERROR_RATE",
   rateLimitRate: "SANDBOX_FAULT_RATE_LIMIT_RATE",
@@ -154,10 +154,12 @@ export function faultSettingsFromEnv(env: Readonly<Record<string, string | undef
   return { issues };
 }
 
-/** The settings as JSON, in the shape PUT takes (a fixed latency as a number, a range as `"min-max"`). */
-export function faultSettingsJson(settings: FaultSettings) {
-  const { min, max } = settings.latencyMs;
-  return { ...settings, latencyMs: min === max ? min : `${min}-${max}` };
+/** A fixed latency as a number, a range as `"min-max"`. */
+const latencyJson = ({ min, max }: FaultSettings["latencyMs"]) => (min === max ? min : `${min}-${max}`);
+
+/** The settings as JSON, in the shape PUT takes. */
+function faultSettingsJson(settings: FaultSettings) {
+  return { ...settings, latencyMs: latencyJson(settings.latencyMs) };
 }
 
 export function faultsActive(settings: FaultSettings): boolean {
@@ -172,9 +174,8 @@ export function faultsActive(settings: FaultSettings): boolean {
 /** One line for people: what is on, or "off". */
 export function describeFaults(settings: FaultSettings): string {
   if (!faultsActive(settings)) return "off";
-  const { min, max } = settings.latencyMs;
   const parts: string[] = [];
-  if (max > 0) parts.push(`latency ${min === max ? min : `${min}-${max}`} ms`);
+  if (settings.latencyMs.max > 0) parts.push(`latency ${latencyJson(settings.latencyMs)} ms`);
   if (settings.errorRate > 0) parts.push(`error rate ${settings.errorRate} (500/503)`);
   if (settings.rateLimitRate > 0)
     parts.push(`429 rate ${settings.rateLimitRate} (Retry-After ${settings.retryAfterSeconds})`);
@@ -183,11 +184,11 @@ export function describeFaults(settings: FaultSettings): string {
   return `${parts.join(", ")} on ${settings.pathPrefix}*${settings.seed === NO_FAULTS.seed ? "" : ` (seed ${settings.seed})`}`;
 }
 
-export type FaultKind = "error" | "rate_limit" | "garble";
+type FaultKind = "error" | "rate_limit" | "garble";
 const GARBLE_KINDS = ["html", "cut_json", "wrong_shape"] as const;
 
 /** How many requests were in scope, delayed, and answered with each fault since the settings were last set. */
-export interface FaultCounts {
+interface FaultCounts {
   requests: number;
   delayed: number;
   errors: number;
@@ -210,7 +211,6 @@ export class FaultInjector {
   private current: FaultSettings = NO_FAULTS;
   private prng = new Prng(NO_FAULTS.seed);
   private counts = zeroCounts();
-  private garbled = 0;
 
   constructor(
     initial: FaultSettings = NO_FAULTS,
@@ -232,7 +232,6 @@ export class FaultInjector {
     this.current = settings;
     this.prng = new Prng(settings.seed);
     this.counts = zeroCounts();
-    this.garbled = 0;
     if (!quiet) this.log(`sandbox: fault injection ${describeFaults(settings)}`);
   }
 
@@ -258,12 +257,8 @@ export class FaultInjector {
    * it, so nothing is stored), `false` when the handler should run.
    */
   async intercept(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
-    if (
-      !this.active ||
-      !pathname.startsWith(SPEC_PATH_PREFIX) ||
-      !pathname.startsWith(this.current.pathPrefix)
-    )
-      return false;
+    // pathPrefix starts with SPEC_PATH_PREFIX (the schema says so): only spec routes are faulted.
+    if (!this.active || !pathname.startsWith(this.current.pathPrefix)) return false;
     const plan = this.plan();
     this.counts.requests++;
     if (plan.delayMs > 0) {
@@ -304,8 +299,7 @@ export class FaultInjector {
         { ...header, "retry-after": String(seconds) },
       );
     } else {
-      this.counts.garbled++;
-      const kind = GARBLE_KINDS[this.garbled++ % GARBLE_KINDS.length] ?? "html";
+      const kind = GARBLE_KINDS[this.counts.garbled++ % GARBLE_KINDS.length] ?? "html";
       sendGarbled(res, kind, header);
     }
     return true;
@@ -331,14 +325,7 @@ function sendGarbled(
     ],
   } as const;
   const [type, text] = bodies[kind];
-  res.writeHead(200, {
-    "content-type": type,
-    "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store",
-    "x-sandbox-garble": kind,
-    ...header,
-  });
-  res.end(text);
+  sendText(res, 200, type, text, { "cache-control": "no-store", "x-sandbox-garble": kind, ...header });
 }
 
 /** Waits `ms`, or less when the response closes first (the caller went away, or the server stops). */

@@ -7,9 +7,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 
 /** Largest request body accepted (413 past it). */
-export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 
-export interface FieldIssue {
+interface FieldIssue {
   path: string;
   message: string;
 }
@@ -32,15 +32,20 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-    "cache-control": "no-store",
-    ...headers,
-  });
+/** Answers `text` with its `content-type` and `content-length`, then `headers`. */
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  text: string,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  sendText(res, status, "application/json; charset=utf-8", JSON.stringify(body), { "cache-control": "no-store", ...headers });
 }
 
 export function sendError(res: ServerResponse, error: HttpError) {
@@ -48,7 +53,7 @@ export function sendError(res: ServerResponse, error: HttpError) {
 }
 
 /** The zod issues as `{ path, message }`; an issue about the value as a whole gets the path `root`. */
-export function issuesOf(error: z.ZodError, root: string): FieldIssue[] {
+function issuesOf(error: z.ZodError, root: string): FieldIssue[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || root, message: issue.message }));
 }
 

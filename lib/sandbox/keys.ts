@@ -5,7 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Prefix of keys the sandbox generates; the demo key has its own (see seed.ts). */
-export const API_KEY_PREFIX = "mh_sbx_";
+const API_KEY_PREFIX = "mh_sbx_";
 
 /**
  * What the sandbox accepts as a well-formed key: 16 to 256 visible ASCII characters.

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { secretsEqual } from "./keys";
-import { HttpError, sendJson, type Router } from "./http";
+import { HttpError, sendJson, sendText, type Router } from "./http";
 
 export const RECEIVERS_PATH = "/_sandbox/receivers";
 
@@ -23,17 +23,19 @@ export const SECRET_HEADER = "x-webhook-secret";
 /** The secret the `unauthorized` receiver accepts. Demo webhooks are given other secrets, so it answers 401. */
 export const RECEIVER_EXPECTED_SECRET = "whsec_demo_receiver_expects_this_secret";
 
+/** The URL of the receiver `name` (e.g. `ok`) on the sandbox listening at `baseUrl`. */
+export const receiverUrl = (baseUrl: string, name: string) => `${baseUrl}${RECEIVERS_PATH}/${name}`;
+
+/** What the `unauthorized` receiver answers without the expected secret (also the demo history's 401 body). */
+export const UNAUTHORIZED_BODY = { error: "unauthorized", message: `invalid or missing ${SECRET_HEADER} header` };
+
 const MAX_SLOW_MS = 60_000;
 const MAX_BIG_BYTES = 10 * 1024 * 1024;
 /** A hanging request is let go after this long, so nothing leaks if the caller never gives up. */
 const HANG_LIMIT_MS = 10 * 60_000;
 
-function send(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body), ...headers });
-  res.end(body);
-}
-
-const notFoundHtml = (path: string) =>
+/** The 404 page the `not-found` receiver answers (also the body of the demo history's 404 logs). */
+export const notFoundHtml = (path: string) =>
   `<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Error</title></head>\n<body><pre>Cannot POST ${path}</pre></body>\n</html>\n`;
 
 const errorHtml = () =>
@@ -53,11 +55,11 @@ function answerStatus(req: IncomingMessage, res: ServerResponse, status: number)
   if (status >= 200 && status < 300) {
     sendJson(res, status, { received: true });
   } else if (status >= 300 && status < 400) {
-    send(res, status, "text/plain; charset=utf-8", `Redirecting to https://example.invalid/moved`, {
+    sendText(res, status, "text/plain; charset=utf-8", `Redirecting to https://example.invalid/moved`, {
       location: "https://example.invalid/moved",
     });
   } else {
-    send(res, status, "text/plain; charset=utf-8", `Receiver answered ${status} as asked (${req.url ?? ""}).`);
+    sendText(res, status, "text/plain; charset=utf-8", `Receiver answered ${status} as asked (${req.url ?? ""}).`);
   }
 }
 
@@ -76,22 +78,22 @@ export function addReceiverRoutes(router: Router): void {
       sendJson(res, 200, { received: true });
       return;
     }
-    sendJson(res, 401, { error: "unauthorized", message: `invalid or missing ${SECRET_HEADER} header` });
+    sendJson(res, 401, UNAUTHORIZED_BODY);
   });
 
   router.add("POST", at("not-found"), ({ req, res }) => {
     req.resume();
-    send(res, 404, "text/html; charset=utf-8", notFoundHtml("/webhooks/messages"));
+    sendText(res, 404, "text/html; charset=utf-8", notFoundHtml("/webhooks/messages"));
   });
 
   router.add("POST", at("error"), ({ req, res }) => {
     req.resume();
-    send(res, 500, "text/html; charset=utf-8", errorHtml());
+    sendText(res, 500, "text/html; charset=utf-8", errorHtml());
   });
 
   router.add("POST", at("hang"), ({ req, res }) => {
     req.resume();
-    const timer = setTimeout(() => send(res, 504, "text/plain", "hang receiver gave up"), HANG_LIMIT_MS);
+    const timer = setTimeout(() => sendText(res, 504, "text/plain", "hang receiver gave up"), HANG_LIMIT_MS);
     timer.unref();
     res.on("close", () => clearTimeout(timer));
   });
@@ -116,6 +118,6 @@ export function addReceiverRoutes(router: Router): void {
   router.add("POST", at("big"), ({ req, res, url }) => {
     req.resume();
     const bytes = intParam(url, "bytes", 200 * 1024, 0, MAX_BIG_BYTES);
-    send(res, 200, "text/plain; charset=utf-8", "x".repeat(bytes));
+    sendText(res, 200, "text/plain; charset=utf-8", "x".repeat(bytes));
   });
 }

@@ -104,9 +104,7 @@ export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeli
     "/_sandbox/applications/:applicationId/api-key",
     guarded(({ res, params }) => {
       const app = application(params.applicationId);
-      const apiKey = store.rotateApiKey(app.id);
-      if (!apiKey) throw new HttpError(404, "application_not_found", `No application with id ${app.id} in this sandbox.`);
-      sendJson(res, 200, { apiKey });
+      sendJson(res, 200, { apiKey: store.rotateApiKey(app.id) });
     }),
   );
 

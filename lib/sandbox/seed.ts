@@ -6,7 +6,7 @@
  * The receivers live on this server, whose port may change between runs: `pointDemoAtReceivers`
  * rewrites the demo endpoints from the listening port at every start.
  */
-import { RECEIVERS_PATH } from "./receivers";
+import { notFoundHtml, receiverUrl, UNAUTHORIZED_BODY } from "./receivers";
 import { Prng } from "./prng";
 import type { Channel, Store } from "./store";
 
@@ -38,8 +38,8 @@ interface DemoWebhookPlan {
 }
 
 /** Number of past messages in the seeded history, spread over HISTORY_DAYS. */
-export const HISTORY_MESSAGES = 120;
-export const HISTORY_DAYS = 7;
+const HISTORY_MESSAGES = 120;
+const HISTORY_DAYS = 7;
 
 export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
   {
@@ -127,7 +127,7 @@ export function demoInfo(store: Store): DemoInfo | undefined {
   return {
     apiKey: DEMO_API_KEY,
     applicationId,
-    keyIsCurrent: store.keyIsCurrent(applicationId, DEMO_API_KEY),
+    keyIsCurrent: store.applicationIdForKey(DEMO_API_KEY) === applicationId,
     channels: store.listChannels(applicationId).map(({ id, kind }) => ({ id, kind })),
     webhooks: store
       .listWebhooks(applicationId)
@@ -139,7 +139,7 @@ export function demoInfo(store: Store): DemoInfo | undefined {
 /** Points the demo webhooks at the receivers of the server listening at `baseUrl` (any port). */
 export function pointDemoAtReceivers(store: Store, baseUrl: string): void {
   const applicationId = store.getMeta(META_DEMO_APPLICATION);
-  if (applicationId) store.rewriteDemoEndpoints(applicationId, (receiver) => `${baseUrl}${RECEIVERS_PATH}/${receiver}`);
+  if (applicationId) store.rewriteDemoEndpoints(applicationId, receiverUrl(baseUrl, ""));
 }
 
 /** Loads the demo data into an empty database. `baseUrl` is where this server's receivers listen. */
@@ -153,7 +153,7 @@ export function seedDemo(store: Store, baseUrl: string, now: Date = new Date()):
       store.createWebhook({
         id: plan.id,
         applicationId: DEMO_APPLICATION_ID,
-        endpoint: plan.endpoint ?? `${baseUrl}${RECEIVERS_PATH}/${plan.receiver ?? "ok"}`,
+        endpoint: plan.endpoint ?? receiverUrl(baseUrl, plan.receiver ?? "ok"),
         eventType: "Message",
         active: plan.active,
         description: plan.description,
@@ -248,11 +248,11 @@ function historyBody(plan: DemoWebhookPlan, statusCode: number, newest: boolean,
     case 400:
       return '{"error":"bad_request","message":"unexpected payload: content.body is required"}';
     case 401:
-      return '{"error":"unauthorized","message":"invalid or missing x-webhook-secret header"}';
+      return JSON.stringify(UNAUTHORIZED_BODY);
     case 403:
       return '{"error":"forbidden","message":"IP address not allowed"}';
     case 404:
-      return "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Error</title></head>\n<body><pre>Cannot POST /webhooks/messages</pre></body>\n</html>\n";
+      return notFoundHtml("/webhooks/messages");
     case 405:
       return "Method Not Allowed";
     case 410:

@@ -118,8 +118,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const url = `http://${urlHost(config.host)}:${address.port}`;
   try {
+    // A fresh demo already points at this server's receivers; an existing one is pointed at them.
     if (config.seed === "demo" && store.isEmpty()) seedDemo(store, url);
-    pointDemoAtReceivers(store, url);
+    else pointDemoAtReceivers(store, url);
     worker.start();
   } catch (error) {
     server.close();

@@ -131,8 +131,8 @@ const listLogsSql = (filter: string, direction: "DESC" | "ASC") =>
 export const LIST_LOGS_SQL = listLogsSql("", "DESC");
 export const LIST_LOGS_BY_STATUS_SQL = listLogsSql(" AND status = ?", "DESC");
 
-function toWebhook(row: WebhookDbRow | undefined): Webhook | undefined {
-  return row && { ...row, active: row.active === 1 };
+function toWebhook(row: WebhookDbRow): Webhook {
+  return { ...row, active: row.active === 1 };
 }
 
 function parseContent(json: string): Record<string, unknown> {
@@ -176,7 +176,10 @@ export function createStore(db: Db) {
 
   // ---- webhooks -----------------------------------------------------------------------------
 
-  const getWebhook = (id: string): Webhook | undefined => toWebhook(sql.getWebhook.get(id));
+  function getWebhook(id: string): Webhook | undefined {
+    const row = sql.getWebhook.get(id);
+    return row && toWebhook(row);
+  }
 
   function createWebhook(input: NewWebhook): Webhook {
     const id = input.id ?? randomUUID();
@@ -197,8 +200,7 @@ export function createStore(db: Db) {
     return webhook;
   }
 
-  const listWebhooks = (applicationId: string): Webhook[] =>
-    sql.listWebhooks.all(applicationId).map((row) => ({ ...row, active: row.active === 1 }));
+  const listWebhooks = (applicationId: string): Webhook[] => sql.listWebhooks.all(applicationId).map(toWebhook);
 
   /** Changes `active` and/or `endpoint`. A hand-set endpoint is no longer rewritten as a demo receiver. */
   function updateWebhook(id: string, patch: { active?: boolean; endpoint?: string }): Webhook | undefined {
@@ -207,12 +209,9 @@ export function createStore(db: Db) {
     return result.changes === 1 ? getWebhook(id) : undefined;
   }
 
-  /** Points every demo webhook of the application at its receiver route on this server. */
-  const rewriteDemoEndpoints = db.transaction((applicationId: string, receiverUrl: (receiver: string) => string) => {
-    for (const webhook of listWebhooks(applicationId)) {
-      if (webhook.demoReceiver) sql.setDemoEndpoint.run(receiverUrl(webhook.demoReceiver), webhook.id);
-    }
-  });
+  /** Points every demo webhook of the application at its receiver route: `receiversUrl` followed by the receiver's name. */
+  const rewriteDemoEndpoints = (applicationId: string, receiversUrl: string): void =>
+    void sql.rewriteDemoEndpoints.run(receiversUrl, applicationId);
 
   // ---- webhook logs -------------------------------------------------------------------------
 
@@ -295,9 +294,6 @@ export function createStore(db: Db) {
     getApplication: (id: string): Application | undefined => sql.getApplication.get(id),
     /** The application whose key this is, if any. */
     applicationIdForKey: (apiKey: string): string | undefined => sql.applicationByKey.get(hashApiKey(apiKey))?.id,
-    /** Whether `apiKey` is the application's current key. */
-    keyIsCurrent: (applicationId: string, apiKey: string): boolean =>
-      sql.applicationByKey.get(hashApiKey(apiKey))?.id === applicationId,
     rotateApiKey,
     isEmpty: (): boolean => (sql.countApplications.get()?.n ?? 0) === 0,
     createChannel,
@@ -382,8 +378,8 @@ function prepareStatements(db: Db) {
          updated_date = @updatedDate
        WHERE id = @id`,
     ),
-    setDemoEndpoint: db.prepare<[string, string]>(
-      "UPDATE webhooks SET endpoint = ? WHERE id = ? AND demo_receiver IS NOT NULL",
+    rewriteDemoEndpoints: db.prepare<[string, string]>(
+      "UPDATE webhooks SET endpoint = ? || demo_receiver WHERE application_id = ? AND demo_receiver IS NOT NULL",
     ),
 
     listLogs: db.prepare<unknown[], WebhookLog>(LIST_LOGS_SQL),

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { cookies } from "next/headers";
+import { cache } from "react";
 import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
@@ -168,11 +169,15 @@ export function keyHint(apiKey: string): string {
   return apiKey.length > 8 ? apiKey.slice(-4) : "";
 }
 
-/** Server components: the session as the browser's cookie has it (read-only; pages cannot set cookies). */
-export async function getSession(): Promise<SessionState> {
+/**
+ * Server components: the session as the browser's cookie has it (read-only; pages cannot set
+ * cookies). Memoised per render (React `cache`), so the layout and the page unseal it once;
+ * outside a render it simply calls through.
+ */
+export const getSession = cache(async (): Promise<SessionState> => {
   const store = await cookies();
   return openSeal(store.get(sessionCookieName())?.value);
-}
+});
 
 export function apiKeyOf(state: SessionState): string {
   if (state.status === "signed_in") return state.data.apiKey;

@@ -269,14 +269,9 @@ async function browserFigures(consoleServer: Server, cookie: string, webhookId: 
   }
 }
 
-/** The "Status" filter: a native select (combobox) or a group of radio buttons. */
+/** The "Status" filter: a native select (combobox). */
 async function chooseStatus(page: Page, value: string): Promise<void> {
-  const select = page.getByRole("combobox", { name: "Status" });
-  if ((await select.count()) > 0) {
-    await select.selectOption(value);
-    return;
-  }
-  await page.getByRole("radio", { name: value }).click();
+  await page.getByRole("combobox", { name: "Status" }).selectOption(value);
 }
 
 function memoryFigure(consoleServer: Server, sandbox: Server): Figure {

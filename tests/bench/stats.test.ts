@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { abbaOrder, median, percentile, ratio, summarize } from "./stats";
+import { abbaOrder, median, percentile, ratio } from "./stats";
 
 describe("percentile", () => {
   it("interpolates between closest ranks", () => {
@@ -26,17 +26,10 @@ describe("percentile", () => {
   });
 });
 
-describe("median and summarize", () => {
+describe("median", () => {
   it("median of odd and even counts", () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([1, 2, 3, 10])).toBe(2.5);
-  });
-
-  it("summarizes", () => {
-    const s = summarize([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(s).toMatchObject({ count: 10, p50: 5.5, mean: 5.5 });
-    expect(s.p90).toBeCloseTo(9.1);
-    expect(s.p99).toBeCloseTo(9.91);
   });
 });
 

@@ -37,21 +37,3 @@ export function abbaOrder(rounds: number): Array<"A" | "B"> {
   for (let i = 0; i < rounds; i++) order.push(...(i % 2 === 0 ? (["A", "B"] as const) : (["B", "A"] as const)));
   return order;
 }
-
-export interface Summary {
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  mean: number;
-}
-
-export function summarize(samples: readonly number[]): Summary {
-  return {
-    count: samples.length,
-    p50: percentile(samples, 0.5),
-    p90: percentile(samples, 0.9),
-    p99: percentile(samples, 0.99),
-    mean: samples.reduce((sum, x) => sum + x, 0) / samples.length,
-  };
-}

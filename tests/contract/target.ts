@@ -20,7 +20,7 @@
  * Rules that need the sandbox's admin routes (rotating a key, webhooks at chosen endpoints) are
  * skipped there, each saying why.
  */
-import { RECEIVERS_PATH } from "../../lib/sandbox/receivers";
+import { receiverUrl as receiverAt } from "../../lib/sandbox/receivers";
 import { HubApi, SandboxAdmin } from "../sandbox/support/clients";
 import { startTestSandbox } from "../sandbox/support/sandbox";
 
@@ -91,7 +91,7 @@ function externalTarget(): ContractTarget {
 async function sandboxTarget(): Promise<ContractTarget> {
   // 1.5 s: local receivers answer well within it even on a busy machine; the hang receiver waits it out.
   const { sandbox, admin } = await startTestSandbox({ deliveryTimeoutMs: 1500 });
-  const receiverUrl = (name: string) => `${sandbox.url}${RECEIVERS_PATH}/${name}`;
+  const receiverUrl = (name: string) => receiverAt(sandbox.url, name);
   const app = await admin.application("whatsapp");
   const webhook = await admin.createWebhook(app.id, { endpoint: receiverUrl("ok") });
   const api = new HubApi(sandbox.url, app.apiKey);

@@ -55,11 +55,11 @@ test.describe("signing in and out", () => {
     await expect(page).toHaveURL(/\/login/);
   });
 
-  test("Sign out ends the session everywhere", async ({ page, signInWithDemoKey, sandbox }) => {
+  test("Sign out ends the session everywhere", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
     await signInWithDemoKey();
     const webhook = await sandbox.demoWebhook("200");
     await page.goto(`/webhooks/${webhook.id}`);
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await webhookPage.signOut.click();
     await expect(page).toHaveURL(/\/login\?reason=signed_out$/);
     await expect(page.getByText("You have signed out")).toBeVisible();
     const cookies = await page.context().cookies();

@@ -1,6 +1,12 @@
 import { WebhookPage } from "./fixtures/pages";
 import { expect, test } from "./fixtures/test";
 
+/** A request for the first page (offset 0) of the logs filtered by `status`. */
+function isFirstPageOf(url: string, status: string): boolean {
+  const u = new URL(url);
+  return u.pathname.endsWith("/logs") && u.searchParams.get("status") === status && u.searchParams.get("offset") === "0";
+}
+
 test.describe("the log table", () => {
   // A zone that is not UTC, so local times differ from the UTC the server renders.
   test.use({ timezoneId: "America/Sao_Paulo" });
@@ -59,10 +65,6 @@ test.describe("the log table", () => {
     await webhookPage.goto(webhook.id);
     await webhookPage.remembered(webhook.id); // hydrated: the select has its handlers
     const firstPages: string[] = [];
-    const isFirstPageOf = (url: string, status: string) => {
-      const u = new URL(url);
-      return u.pathname.endsWith("/logs") && u.searchParams.get("status") === status && u.searchParams.get("offset") === "0";
-    };
     page.on("request", (request) => {
       for (const status of ["Failed", "Success"]) if (isFirstPageOf(request.url(), status)) firstPages.push(status);
     });
@@ -85,16 +87,12 @@ test.describe("the log table", () => {
     const webhook = await sandbox.demoWebhook("200");
     await webhookPage.goto(webhook.id);
     await webhookPage.remembered(webhook.id);
-    const failedFirstPage = (url: string) => {
-      const u = new URL(url);
-      return u.pathname.endsWith("/logs") && u.searchParams.get("status") === "Failed" && u.searchParams.get("offset") === "0";
-    };
-    const prefetched = page.waitForResponse((response) => failedFirstPage(response.url()), { timeout: 5000 });
+    const prefetched = page.waitForResponse((response) => isFirstPageOf(response.url(), "Failed"), { timeout: 5000 });
     await webhookPage.statusFilter.hover();
     await prefetched;
 
     await page.getByRole("button", { name: "Refresh", exact: true }).click();
-    const refetched = page.waitForRequest((request) => failedFirstPage(request.url()), { timeout: 5000 });
+    const refetched = page.waitForRequest((request) => isFirstPageOf(request.url(), "Failed"), { timeout: 5000 });
     await webhookPage.statusFilter.selectOption("Failed");
     await refetched;
     await expect.poll(async () => new Set(await webhookPage.column("Status"))).toEqual(new Set(["✕Failed"]));

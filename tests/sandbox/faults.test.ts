@@ -15,7 +15,7 @@ import {
   parseFaultSettings,
   type FaultSettingsInput,
 } from "../../lib/sandbox/faults";
-import { RECEIVERS_PATH } from "../../lib/sandbox/receivers";
+import { receiverUrl } from "../../lib/sandbox/receivers";
 import { requestJson, type HubApi } from "./support/clients";
 import { spawnSandbox } from "./support/child";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
@@ -110,7 +110,7 @@ describe("faults at run time (/_sandbox/faults)", () => {
     t = await startTestSandbox();
     app = await t.admin.application("whatsapp");
     api = t.api(app.apiKey);
-    webhookId = (await t.admin.createWebhook(app.id, { endpoint: `${t.sandbox.url}${RECEIVERS_PATH}/ok` }))
+    webhookId = (await t.admin.createWebhook(app.id, { endpoint: receiverUrl(t.sandbox.url, "ok") }))
       .id;
     await api.send("whatsapp", message());
     await t.sandbox.whenIdle();
@@ -165,7 +165,7 @@ describe("faults at run time (/_sandbox/faults)", () => {
     expect((await requestJson(`${t.sandbox.url}/_sandbox/health`)).status).toBe(200);
     expect((await t.admin.stats()).messages).toBeGreaterThan(0);
     expect(
-      (await requestJson(`${t.sandbox.url}${RECEIVERS_PATH}/ok`, { method: "POST", body: {} })).status,
+      (await requestJson(receiverUrl(t.sandbox.url, "ok"), { method: "POST", body: {} })).status,
     ).toBe(200);
     expect(Date.now() - started).toBeLessThan(300);
     // A message queued before the faults were switched on is delivered to its receiver as usual.

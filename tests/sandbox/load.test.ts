@@ -6,8 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { webhookLogPageSchema, webhookSchema, type WebhookLog } from "../../lib/hub/schemas";
-import { RECEIVERS_PATH } from "../../lib/sandbox/receivers";
+import { webhookSchema, type WebhookLog } from "../../lib/hub/schemas";
+import { receiverUrl } from "../../lib/sandbox/receivers";
 import { closedPort, startReceiver, type TestReceiver } from "./support/receiver";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
 
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 it("1,000 messages from 20 concurrent clients: exactly 1,000 logs per active webhook, numberOfErrors = Failed", async () => {
   const app = await t.admin.application("sms");
-  const receiver = (name: string) => `${t.sandbox.url}${RECEIVERS_PATH}/${name}`;
+  const receiver = (name: string) => receiverUrl(t.sandbox.url, name);
   const active = [
     await t.admin.createWebhook(app.id, { endpoint: receiver("ok") }),
     await t.admin.createWebhook(app.id, { endpoint: `http://127.0.0.1:${await closedPort()}/hook` }),
@@ -66,7 +66,7 @@ it("1,000 messages from 20 concurrent clients: exactly 1,000 logs per active web
   for (const webhook of active) {
     const logs: WebhookLog[] = [];
     for (let offset = 0; offset < MESSAGES; offset += 50) {
-      const page = webhookLogPageSchema.parse((await api.listLogs(webhook.id, { offset, limit: 50 })).body);
+      const page = await api.logPage(webhook.id, { offset, limit: 50 });
       expect(page.pagination).toMatchObject({ total: MESSAGES, totalPages: MESSAGES / 50 });
       logs.push(...page.data);
     }

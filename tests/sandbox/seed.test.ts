@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookLogPageSchema, webhookSchema, type WebhookLog } from "../../lib/hub/schemas";
+import { webhookSchema, type WebhookLog } from "../../lib/hub/schemas";
 import { CLOSED_PORT_ENDPOINT, DEMO_API_KEY, DEMO_APPLICATION_ID, DEMO_CHANNELS, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
 import { requestJson, SandboxAdmin } from "./support/clients";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
@@ -34,11 +34,7 @@ afterAll(() => t.sandbox.close({ graceMs: 0 }));
 
 const demoApi = () => t.api(DEMO_API_KEY);
 
-async function firstPage(webhookId: string, query = "limit=50") {
-  const answer = await demoApi().listLogs(webhookId, query);
-  expect(answer.status).toBe(200);
-  return webhookLogPageSchema.parse(answer.body);
-}
+const firstPage = (webhookId: string, query = "limit=50") => demoApi().logPage(webhookId, query);
 
 describe("demo seed", () => {
   it("GET /_sandbox/demo has exactly the shape the console uses", async () => {
@@ -112,9 +108,9 @@ describe("demo seed", () => {
   it("is deterministic: another sandbox seeds the same log ids", async () => {
     const other = await startTestSandbox({ seed: "demo" });
     try {
-      const ids = async (url: string) =>
-        webhookLogPageSchema.parse((await requestJson(`${url}/v1/organization/webhook/${DEMO_WEBHOOKS[1]?.id}/webhook-log?limit=50&offset=20`, { headers: { "x-api-key": DEMO_API_KEY } })).body).data.map((l) => l.id);
-      expect(await ids(other.sandbox.url)).toEqual(await ids(t.sandbox.url));
+      const ids = async (on: TestSandbox) =>
+        (await on.api(DEMO_API_KEY).logPage(DEMO_WEBHOOKS[1]?.id ?? "", "limit=50&offset=20")).data.map((l) => l.id);
+      expect(await ids(other)).toEqual(await ids(t));
     } finally {
       await other.sandbox.close({ graceMs: 0 });
     }

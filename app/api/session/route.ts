@@ -1,16 +1,13 @@
 import { defineRoute, json } from "@/lib/http/route";
 import { signInLimiter } from "@/lib/http/rate-limit";
-import { warnIfCookieWillBeDropped } from "@/lib/http/same-origin";
-import { signInSchema, type SessionAnswer } from "@/app/api/session/schema";
+import { signInSchema, signedInAnswer, type SessionAnswer } from "@/app/api/session/schema";
 
 /** Sign in: seal the key in the session cookie. The answer never contains the key. */
 export const POST = defineRoute({
   body: signInSchema,
   rateLimit: signInLimiter,
-  async handle({ request, body, session }) {
-    const data = await session.signIn(body.apiKey);
-    warnIfCookieWillBeDropped(request);
-    return json({ signedIn: true, keyHint: data.keyHint || null } satisfies SessionAnswer);
+  async handle({ body, session }) {
+    return json(signedInAnswer(await session.signIn(body.apiKey)));
   },
 });
 
@@ -18,7 +15,7 @@ export const POST = defineRoute({
 export const GET = defineRoute({
   async handle({ session }) {
     const state = await session.state();
-    if (state.status === "signed_in") return json({ signedIn: true, keyHint: state.data.keyHint || null } satisfies SessionAnswer);
+    if (state.status === "signed_in") return json(signedInAnswer(state.data));
     if (state.status === "ended") session.end();
     return json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
   },

@@ -25,3 +25,8 @@ export interface SessionAnswer {
   /** Last 4 characters of the key, or null (signed out, or a key too short to hint). */
   keyHint: string | null;
 }
+
+/** The answer once signed in: the key's hint only ("" for a short key becomes null). */
+export function signedInAnswer(data: { keyHint: string }): SessionAnswer {
+  return { signedIn: true, keyHint: data.keyHint || null };
+}

@@ -3,6 +3,7 @@ import { E2E_SESSION_SECRET } from "../../../playwright.config";
 import { signedInContext } from "../../bench/browser";
 import { demo, signIn } from "../../bench/hub";
 import { freePort, startConsoleProcess, type Server } from "../../bench/servers";
+import { SANDBOX_URL } from "../fixtures/sandbox";
 
 /**
  * Scale out: the console keeps no state of its own, so two instances that share SESSION_SECRET
@@ -10,8 +11,6 @@ import { freePort, startConsoleProcess, type Server } from "../../bench/servers"
  * the one the Playwright config starts; this spec starts B from the same build with the same
  * secret, and C with another secret, which must not open A's cookies.
  */
-
-const sandboxUrl = `http://127.0.0.1:${process.env.E2E_SANDBOX_PORT ?? 4100}`;
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
@@ -24,16 +23,16 @@ let cookieA: string;
 
 test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(120_000);
-  const found = await demo(sandboxUrl);
+  const found = await demo(SANDBOX_URL);
   demoKey = found.apiKey;
   webhookId = found.webhookIds[0] ?? "";
   expect(webhookId, "the demo seed has webhooks").not.toBe("");
   [instanceB, instanceC] = await Promise.all([
-    startConsoleProcess({ name: "console B", port: await freePort(), hubBaseUrl: sandboxUrl, sessionSecret: E2E_SESSION_SECRET }),
+    startConsoleProcess({ name: "console B", port: await freePort(), hubBaseUrl: SANDBOX_URL, sessionSecret: E2E_SESSION_SECRET }),
     startConsoleProcess({
       name: "console C (another secret)",
       port: await freePort(),
-      hubBaseUrl: sandboxUrl,
+      hubBaseUrl: SANDBOX_URL,
       sessionSecret: "another-secret-entirely-0123456789abcdef",
     }),
   ]);

@@ -4,11 +4,12 @@
  * upstream faults on and off while both run (faults-sandbox.spec.ts, ui-recovery.spec.ts).
  */
 import type { FaultSettingsInput } from "../../../lib/sandbox/faults";
+import { DEMO_API_KEY, DEMO_WEBHOOKS } from "../../../lib/sandbox/seed";
 import { sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } from "./support";
 
-export const DEMO_KEY = "mh_demo_4f7d2c9a8b1e6f3d5a7c9e1b2d4f6a8c";
+export const DEMO_KEY = DEMO_API_KEY;
 /** The demo webhook whose endpoint answers 200 (120 past logs, 14 Failed). */
-export const DEMO_WEBHOOK = "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a01";
+export const DEMO_WEBHOOK = DEMO_WEBHOOKS[0]!.id;
 
 /** `GET /_sandbox/faults`, the parts the specs read. */
 export interface FaultState {

@@ -7,13 +7,15 @@
  * a scripted 401) stays in faults.spec.ts, on a fake upstream.
  */
 import { expect, test } from "@playwright/test";
+import { DEMO_CHANNELS } from "../../../lib/sandbox/seed";
+import { signIn } from "../../bench/hub";
 import { DEMO_KEY, DEMO_WEBHOOK as WEBHOOK, startFaultStack, type FaultStack } from "./fault-stack";
-import { sandboxAdmin, signInCookie } from "./support";
+import { sandboxAdmin } from "./support";
 
 const CONSOLE_PORT = 3165;
 const SANDBOX_PORT = 4165;
 const HUB_TIMEOUT_MS = 1500;
-const CHANNEL = { id: "7b2e9d41-0c6a-4f58-8e13-2a9c4d6b1e01", kind: "whatsapp" };
+const CHANNEL = DEMO_CHANNELS[0];
 
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 
@@ -32,7 +34,7 @@ test.beforeAll(async () => {
     sandboxPort: SANDBOX_PORT,
     hubTimeoutMs: HUB_TIMEOUT_MS,
   });
-  cookie = await signInCookie(stack.console.url, DEMO_KEY);
+  cookie = await signIn(stack.console.url, DEMO_KEY);
 });
 
 test.afterAll(async () => {

@@ -9,7 +9,8 @@
 import { request as httpRequest } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
 import { fakeLogPage, fakeWebhook, sendJson, startFakeUpstream, type FakeUpstream } from "../../../lib/hub/testing/fake-upstream";
-import { signInCookie, spawnConsole, startConsole, type ServerProcess } from "./support";
+import { signIn } from "../../bench/hub";
+import { spawnConsole, startConsole, type ServerProcess } from "./support";
 
 const CONSOLE_PORT = 3162;
 const BOOT_PORT = 3163;
@@ -26,7 +27,7 @@ let cookie: string;
 test.beforeAll(async () => {
   upstream = await startFakeUpstream();
   consoleServer = await startConsole(CONSOLE_PORT, { HUB_BASE_URL: upstream.url, HUB_TIMEOUT_MS: String(HUB_TIMEOUT_MS) });
-  cookie = await signInCookie(consoleServer.url, KEY);
+  cookie = await signIn(consoleServer.url, KEY);
 });
 
 test.afterAll(async () => {

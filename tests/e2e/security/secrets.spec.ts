@@ -8,6 +8,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { LoginPage } from "../fixtures/pages";
 import { DIST_DIR, sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } from "./support";
 
 const CONSOLE_PORT = 3160;
@@ -236,9 +237,9 @@ test("the sandbox demo key, used through the demo sign-in, never reaches the bro
   const seen: Seen[] = [];
   record(context, seen, () => false);
   const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByRole("button", { name: "Use sandbox demo key" }).click();
-  await page.waitForURL((url) => url.pathname !== "/login");
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signInWithDemoKey();
   for (const webhook of demo.webhooks.slice(0, 3)) {
     await page.goto(`/webhooks/${webhook.id}`);
     await page.waitForLoadState("networkidle");

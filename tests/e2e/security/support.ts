@@ -4,6 +4,7 @@
  * each a child process on 127.0.0.1 whose stdout/stderr is kept. Ports: 3160-3169 / 4160-4179.
  */
 import path from "node:path";
+import { READY_LINE_PREFIX } from "../../../lib/sandbox/config";
 import { NEXT_BIN, ROOT, SANDBOX_ARGS, answers, spawnServer, waitUntilReady, type ServerProcess as Process } from "../../support/server-process";
 
 export const DIST_DIR = path.resolve(ROOT, process.env.NEXT_DIST_DIR || ".next");
@@ -40,7 +41,7 @@ export async function startSandboxProcess(port: number, env: Record<string, stri
     }),
     port,
   );
-  await waitUntilReady(server, async () => server.output().includes("sandbox listening on"));
+  await waitUntilReady(server, async () => server.output().includes(READY_LINE_PREFIX));
   return server;
 }
 
@@ -53,15 +54,4 @@ export async function sandboxAdmin<T>(sandbox: ServerProcess, method: string, ro
   });
   if (!response.ok) throw new Error(`${method} ${route} → ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
-}
-
-/** Signs in through the console's API (not the UI) and returns the Cookie header value. */
-export async function signInCookie(consoleUrl: string, apiKey: string): Promise<string> {
-  const response = await fetch(`${consoleUrl}/api/session`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: consoleUrl },
-    body: JSON.stringify({ apiKey }),
-  });
-  if (!response.ok) throw new Error(`sign-in → ${response.status} ${await response.text()}`);
-  return response.headers.get("set-cookie")!.split(";")[0]!;
 }

@@ -2,6 +2,8 @@
  * Clients for tests: the sandbox's admin routes, and the spec's routes with an API key.
  * Plain fetch; answers are returned raw (status + parsed JSON) for the tests to check.
  */
+import { webhookLogPageSchema, type WebhookLogPage } from "../../../lib/hub/schemas";
+
 export interface JsonAnswer<T = unknown> {
   status: number;
   headers: Headers;
@@ -127,6 +129,15 @@ export class HubApi {
     return requestJson(`${this.baseUrl}/v1/organization/webhook/${webhookId}/webhook-log${search ? `?${search}` : ""}`, {
       headers: this.headers(),
     });
+  }
+
+  /** One page of the webhook's logs, parsed; throws unless the answer is 200. */
+  async logPage(webhookId: string, query: Record<string, string | number> | string = {}): Promise<WebhookLogPage> {
+    const answer = await this.listLogs(webhookId, query);
+    if (answer.status !== 200) {
+      throw new Error(`listing the logs of ${webhookId} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    }
+    return webhookLogPageSchema.parse(answer.body);
   }
 
   send(channelKind: string, body: unknown, headers: Record<string, string> = {}) {

@@ -25,8 +25,10 @@ interface Props {
 function settle(result: PromiseSettledResult<unknown>): unknown {
   if (result.status === "fulfilled") return null;
   const error = result.reason;
-  if (isAppError(error) && error.code === "unauthorized") redirectToSignIn("key_rejected");
-  if (isAppError(error) && error.code === "not_found") notFound();
+  if (isAppError(error)) {
+    if (error.code === "unauthorized") redirectToSignIn("key_rejected");
+    if (error.code === "not_found") notFound();
+  }
   return error;
 }
 
@@ -44,9 +46,12 @@ export default async function WebhookPage({ params, searchParams }: Props) {
 
   const queryClient = getQueryClient();
   const call = { apiKey };
-  const [webhookResult, logsResult, demo] = await Promise.allSettled([
-    queryClient.fetchQuery({ ...webhookQueryOptions(webhookId), queryFn: () => getWebhook(call, webhookId) }),
-    queryClient.fetchQuery({ ...logsQueryOptions(webhookId, view), queryFn: () => listWebhookLogs(call, webhookId, toApiQuery(view)) }),
+  // getSandboxDemo never rejects (any failure is null), so it is awaited beside the settled pair.
+  const [[webhookResult, logsResult], demo] = await Promise.all([
+    Promise.allSettled([
+      queryClient.fetchQuery({ ...webhookQueryOptions(webhookId), queryFn: () => getWebhook(call, webhookId) }),
+      queryClient.fetchQuery({ ...logsQueryOptions(webhookId, view), queryFn: () => listWebhookLogs(call, webhookId, toApiQuery(view)) }),
+    ]),
     getSandboxDemo(),
   ]);
 
@@ -55,16 +60,15 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   settle(logsResult);
 
   if (webhookError) {
-    const status = isAppError(webhookError) ? webhookError.status : 500;
-    const message = isAppError(webhookError) ? webhookError.message : "The console failed while loading this webhook.";
-    if (!isAppError(webhookError)) console.error("[console] loading webhook page failed", webhookError);
+    const appError = isAppError(webhookError) ? webhookError : null;
+    if (!appError) console.error("[console] loading webhook page failed", webhookError);
     return (
       <div className="mx-auto max-w-2xl space-y-4">
         <h1 className="text-xl font-semibold">Webhook {webhookId}</h1>
         <ErrorPanel
-          status={status}
-          message={message}
-          retryAfter={isAppError(webhookError) ? webhookError.retryAfter : null}
+          status={appError ? appError.status : 500}
+          message={appError ? appError.message : "The console failed while loading this webhook."}
+          retryAfter={appError ? appError.retryAfter : null}
           actions={
             <>
               <RefreshButton />
@@ -78,7 +82,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
     );
   }
 
-  const demoChannels = demo.status === "fulfilled" && demo.value ? demo.value.channels : [];
+  const demoChannels = demo ? demo.channels : [];
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <WebhookView webhookId={webhookId} initialView={view} demoChannels={demoChannels} />

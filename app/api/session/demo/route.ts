@@ -1,15 +1,14 @@
 import { AppError } from "@/lib/http/app-error";
 import { defineRoute, json } from "@/lib/http/route";
 import { signInLimiter } from "@/lib/http/rate-limit";
-import { warnIfCookieWillBeDropped } from "@/lib/http/same-origin";
 import { serverConfig } from "@/lib/config/server-config";
 import { fetchSandboxDemo } from "@/lib/hub/client";
-import type { SessionAnswer } from "@/app/api/session/schema";
+import { signedInAnswer } from "@/app/api/session/schema";
 
 /** Sandbox mode only: sign in with the sandbox's demo key, fetched server-side (the browser never sees it). */
 export const POST = defineRoute({
   rateLimit: signInLimiter,
-  async handle({ request, session, signal }) {
+  async handle({ session, signal }) {
     if (!serverConfig().sandboxMode) {
       throw new AppError(
         "not_found",
@@ -17,8 +16,6 @@ export const POST = defineRoute({
       );
     }
     const { apiKey } = await fetchSandboxDemo(signal);
-    const data = await session.signIn(apiKey);
-    warnIfCookieWillBeDropped(request);
-    return json({ signedIn: true, keyHint: data.keyHint || null } satisfies SessionAnswer);
+    return json(signedInAnswer(await session.signIn(apiKey)));
   },
 });

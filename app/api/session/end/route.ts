@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/http/app-error";
 import { defineRoute } from "@/lib/http/route";
+import { isCrossSiteFetch } from "@/lib/http/same-origin";
 import { SIGN_IN_REASONS } from "@/lib/session/redirect";
 
 const querySchema = z.object({
@@ -21,9 +22,8 @@ const querySchema = z.object({
 export const GET = defineRoute({
   query: querySchema,
   async handle({ request, query, session }) {
-    const site = request.headers.get("sec-fetch-site");
     const navigation = request.headers.get("sec-fetch-mode") === "navigate" && request.headers.get("sec-fetch-dest") === "document";
-    if ((site === "cross-site" || site === "same-site") && !navigation) {
+    if (isCrossSiteFetch(request) && !navigation) {
       throw new AppError("forbidden", "Refused a cross-site request to end the session. Use the console's own Sign out button.");
     }
     session.end();
