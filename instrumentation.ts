@@ -5,7 +5,7 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
-    const { checkConfigAtBoot } = await import("@/lib/config/boot");
+    const { checkConfigAtBoot } = await import("@/lib/server/boot");
     checkConfigAtBoot();
   }
 }

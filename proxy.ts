@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { contentSecurityPolicy, newNonce } from "@/lib/http/csp";
-import { requestScheme } from "@/lib/http/forwarded";
+import { contentSecurityPolicy, newNonce } from "@/lib/server/http/csp";
+import { requestScheme } from "@/lib/server/http/forwarded";
 
 /**
  * Runs before every page (not /api, not static files): a fresh CSP nonce per request, passed to

@@ -2,7 +2,7 @@
 
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { getQueryClient } from "@/lib/client/query-client";
+import { getQueryClient } from "@/lib/browser/query-client";
 
 /** The browser's one QueryClient (a fresh one per request while rendering on the server). */
 export function Providers({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { apiRequest, SESSION_END_PATH } from "@/lib/client/api";
+import { apiRequest, SESSION_END_PATH } from "@/lib/browser/api";
 import { buttonStyles } from "@/components/ui/styles";
 
 /** Ends the session (`DELETE /api/session`) and lands on /login with a full page load, dropping every cached answer. */

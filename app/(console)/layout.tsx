@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
-import { serverConfig } from "@/lib/config/server-config";
-import { getSession } from "@/lib/session/session";
+import { serverConfig } from "@/lib/server/config";
+import { getSession } from "@/lib/server/session/session";
 import { Providers } from "@/app/providers";
 
 /** The signed-in part of the console. Each page checks the session itself (a layout is not a boundary). */

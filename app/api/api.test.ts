@@ -4,10 +4,10 @@
  * CSRF, input, session and fault rules.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { stubEnv } from "@/lib/config/testing";
-import { fakeUpstreamPerTest } from "@/lib/hub/testing/with-fake-upstream";
-import { signInLimiter } from "@/lib/http/rate-limit";
-import { fakeLogPage, fakeWebhook, sendJson, type FakeUpstream } from "@/lib/hub/testing/fake-upstream";
+import { stubEnv } from "@/tests/support/env";
+import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+import { signInLimiter } from "@/lib/server/http/rate-limit";
+import { fakeLogPage, fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import * as sessionRoute from "@/app/api/session/route";
 import * as demoRoute from "@/app/api/session/demo/route";
 import * as endRoute from "@/app/api/session/end/route";

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/login/login-form";
 import { Notice, type NoticeTone } from "@/components/ui/notice";
-import { serverConfig } from "@/lib/config/server-config";
-import { safeNextPath } from "@/lib/client/safe-next";
-import { getSession } from "@/lib/session/session";
+import { serverConfig } from "@/lib/server/config";
+import { safeNextPath } from "@/lib/domain/safe-next";
+import { getSession } from "@/lib/server/session/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 

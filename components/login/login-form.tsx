@@ -1,8 +1,8 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { ApiError, apiRequest } from "@/lib/client/api";
-import { useHydrated } from "@/lib/client/use-hydrated";
+import { ApiError, apiRequest } from "@/lib/browser/api";
+import { useHydrated } from "@/lib/browser/use-hydrated";
 import { buttonStyles, fieldErrorStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { Notice } from "@/components/ui/notice";
 

@@ -1,10 +1,10 @@
 "use client";
 
 import { createColumnHelper } from "@tanstack/react-table";
-import type { WebhookLog } from "@/lib/hub/schemas";
-import { previewBody } from "@/lib/logs/format-body";
-import { RETRY_SUPPORTED } from "@/lib/logs/retry";
-import { reasonPhrase, statusCodeLabel } from "@/lib/logs/status-meaning";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { previewBody } from "@/lib/domain/format-body";
+import { RETRY_SUPPORTED } from "@/lib/browser/retry";
+import { reasonPhrase, statusCodeLabel } from "@/lib/domain/status-meaning";
 import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { buttonStyles } from "@/components/ui/styles";

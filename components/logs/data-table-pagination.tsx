@@ -1,7 +1,7 @@
 "use client";
 
 import type { Table } from "@tanstack/react-table";
-import type { WebhookLog } from "@/lib/hub/schemas";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { buttonStyles } from "@/components/ui/styles";
 
 /** First/previous/next/last page and where you are. The table's state is the URL's (manualPagination). */

@@ -1,8 +1,8 @@
 "use client";
 
 import { useId } from "react";
-import { LOG_STATUS_FILTERS, PAGE_SIZES, type LogStatusFilter, type LogViewState, type PageSize } from "@/lib/logs/search-params";
-import { AUTO_REFRESH_MS } from "@/lib/logs/queries";
+import { LOG_STATUS_FILTERS, PAGE_SIZES, type LogStatusFilter, type LogViewState, type PageSize } from "@/lib/domain/log-view";
+import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
 import { buttonStyles, selectStyles } from "@/components/ui/styles";
 
 /** Filter, page size, live refresh. */

@@ -2,7 +2,7 @@
 
 import { flexRender, type Cell, type Table } from "@tanstack/react-table";
 import { memo, type MouseEvent, type ReactNode } from "react";
-import type { WebhookLog } from "@/lib/hub/schemas";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { cardStyles } from "@/components/ui/styles";
 
 /** The Response column takes the width left over and truncates; the others keep to one line. */

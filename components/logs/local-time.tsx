@@ -1,7 +1,7 @@
 "use client";
 
-import { useHydrated } from "@/lib/client/use-hydrated";
-import { formatLocal, formatUtc } from "@/lib/logs/format-time";
+import { useHydrated } from "@/lib/browser/use-hydrated";
+import { formatLocal, formatUtc } from "@/lib/domain/format-time";
 
 /**
  * A timestamp in the viewer's time zone, with the exact UTC time on hover. The server (and the

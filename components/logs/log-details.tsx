@@ -1,11 +1,11 @@
 "use client";
 
 import { useId, useMemo, useRef, useState, type ReactNode } from "react";
-import type { WebhookLog } from "@/lib/hub/schemas";
-import { formatBody, formatBytes } from "@/lib/logs/format-body";
-import { formatUtc } from "@/lib/logs/format-time";
-import { RETRY_SUPPORTED, RETRY_UNAVAILABLE_REASON } from "@/lib/logs/retry";
-import { statusMeaning } from "@/lib/logs/status-meaning";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { formatBody, formatBytes } from "@/lib/domain/format-body";
+import { formatUtc } from "@/lib/domain/format-time";
+import { RETRY_SUPPORTED, RETRY_UNAVAILABLE_REASON } from "@/lib/browser/retry";
+import { statusMeaning } from "@/lib/domain/status-meaning";
 import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { DescriptionItem } from "@/components/ui/description-item";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import type { WebhookLog } from "@/lib/hub/schemas";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { buttonStyles } from "@/components/ui/styles";
 
 type LogDetailsModule = typeof import("@/components/logs/log-details");

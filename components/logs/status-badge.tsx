@@ -1,4 +1,4 @@
-import type { LogStatus } from "@/lib/hub/schemas";
+import type { LogStatus } from "@/lib/domain/api-limits";
 
 const styles: Record<LogStatus, string> = {
   Success: "bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800",

@@ -1,6 +1,6 @@
 import { useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
-import { parseLogSearchParams, serializeLogSearchParams, type LogViewState } from "@/lib/logs/search-params";
+import { parseLogSearchParams, serializeLogSearchParams, type LogViewState } from "@/lib/domain/log-view";
 
 type SetLogView = (patch: Partial<LogViewState>, options?: { history?: "push" | "replace" }) => void;
 

@@ -4,11 +4,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClie
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
 import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, type ReactNode } from "react";
-import type { WebhookLog, WebhookLogPage } from "@/lib/hub/schemas";
-import { isApiError } from "@/lib/client/api";
-import { AUTO_REFRESH_MS, logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
-import { RETRY_UNAVAILABLE_REASON, retryDelivery } from "@/lib/logs/retry";
-import { LOG_STATUS_FILTERS, webhookViewHref, type LogViewState, type PageSize } from "@/lib/logs/search-params";
+import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
+import { isApiError } from "@/lib/browser/api";
+import { logsQueryOptions } from "@/lib/browser/queries";
+import { AUTO_REFRESH_MS, webhookKeys } from "@/lib/domain/query-keys";
+import { RETRY_UNAVAILABLE_REASON, retryDelivery } from "@/lib/browser/retry";
+import { LOG_STATUS_FILTERS, webhookViewHref, type LogViewState, type PageSize } from "@/lib/domain/log-view";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
 import { LogDialog, preloadLogDetails } from "@/components/logs/log-dialog";

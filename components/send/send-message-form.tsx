@@ -2,21 +2,19 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type FormEvent } from "react";
-import type { WebhookLog } from "@/lib/hub/schemas";
-import { ApiError, isApiError } from "@/lib/client/api";
-import { rememberChannel, useLastChannel } from "@/lib/client/local-store";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { ApiError, isApiError } from "@/lib/browser/api";
+import { rememberChannel, useLastChannel } from "@/lib/browser/local-store";
+import { CHANNEL_KIND_PATTERN, MESSAGE_TEXT_MAX, MESSAGE_TO_MAX } from "@/lib/domain/api-limits";
 import {
-  CHANNEL_KIND_PATTERN,
-  MESSAGE_TEXT_MAX,
-  MESSAGE_TO_MAX,
   validateMessageForm,
   type MessageFormErrors,
   type MessageFormValues,
-} from "@/lib/client/message-rules";
-import { sendTestMessage } from "@/lib/client/send-message";
-import { FOLLOW_TIMEOUT_MS, FOLLOW_VIEW, type FollowTarget } from "@/lib/logs/follow";
-import { logsQueryOptions } from "@/lib/logs/queries";
-import { statusMeaning } from "@/lib/logs/status-meaning";
+} from "@/lib/domain/message-rules";
+import { sendTestMessage } from "@/lib/browser/send-message";
+import { FOLLOW_TIMEOUT_MS, FOLLOW_VIEW, type FollowTarget } from "@/lib/domain/follow";
+import { logsQueryOptions } from "@/lib/browser/queries";
+import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { FollowState } from "@/components/send/use-follow-deliveries";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { Notice } from "@/components/ui/notice";

@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import type { WebhookLog } from "@/lib/hub/schemas";
-import { FOLLOW_POLL_MS, FOLLOW_TIMEOUT_MS, FOLLOW_VIEW, matchDeliveries, type FollowTarget } from "@/lib/logs/follow";
-import { logsQueryOptions, webhookKeys } from "@/lib/logs/queries";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { FOLLOW_POLL_MS, FOLLOW_TIMEOUT_MS, FOLLOW_VIEW, matchDeliveries, type FollowTarget } from "@/lib/domain/follow";
+import { logsQueryOptions } from "@/lib/browser/queries";
+import { webhookKeys } from "@/lib/domain/query-keys";
 
 type FollowPhase = "idle" | "waiting" | "landed" | "timed_out";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { Webhook } from "@/lib/hub/schemas";
-import { rememberWebhook } from "@/lib/client/local-store";
+import type { Webhook } from "@/lib/domain/hub-schemas";
+import { rememberWebhook } from "@/lib/browser/local-store";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
 

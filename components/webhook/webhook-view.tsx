@@ -2,9 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import type { FollowTarget } from "@/lib/logs/follow";
-import type { LogViewState } from "@/lib/logs/search-params";
-import { AUTO_REFRESH_MS, webhookQueryOptions } from "@/lib/logs/queries";
+import type { FollowTarget } from "@/lib/domain/follow";
+import type { LogViewState } from "@/lib/domain/log-view";
+import { webhookQueryOptions } from "@/lib/browser/queries";
+import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
 import { LogViewUrlWatcher, readLogView, setLogView } from "@/components/logs/use-log-view";
 import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";

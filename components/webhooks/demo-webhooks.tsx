@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { cardStyles, buttonStyles } from "@/components/ui/styles";
-import { webhookViewHref } from "@/lib/logs/search-params";
-import type { DemoWebhook } from "@/lib/logs/sandbox-demo";
+import { webhookViewHref } from "@/lib/domain/log-view";
+import type { DemoWebhook } from "@/lib/domain/sandbox-demo";
 
 /** Sandbox mode: the demo application's webhooks, one per outcome of spec part 6. */
 export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import { buttonStyles, cardStyles, fieldErrorStyles, hintStyles, inputStyles, labelStyles } from "@/components/ui/styles";
-import { webhookIdFrom, webhookViewHref } from "@/lib/logs/search-params";
+import { webhookIdFrom, webhookViewHref } from "@/lib/domain/log-view";
 
 export function OpenWebhookForm() {
   const id = useId();

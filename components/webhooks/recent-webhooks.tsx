@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { buttonStyles, cardStyles } from "@/components/ui/styles";
-import { forgetRecentWebhooks, useRecentWebhooks } from "@/lib/client/local-store";
-import { webhookViewHref } from "@/lib/logs/search-params";
+import { forgetRecentWebhooks, useRecentWebhooks } from "@/lib/browser/local-store";
+import { webhookViewHref } from "@/lib/domain/log-view";
 
 /** The webhooks opened recently in this browser (ids and endpoints only; never the key). */
 export function RecentWebhooks() {

@@ -3,7 +3,7 @@
  * `requireAdmin` except `/_sandbox/health` (and the receivers, in receivers.ts).
  */
 import { z } from "zod";
-import { channelKindSchema, idSchema } from "../hub/schemas";
+import { channelKindSchema, idSchema } from "../domain/hub-schemas";
 import { requireAdmin } from "./auth";
 import { faultSettingsSchema, NO_FAULTS, type FaultInjector } from "./faults";
 import { HttpError, parseOr400, readJsonBody, sendJson, type Handler, type RequestContext, type Router } from "./http";

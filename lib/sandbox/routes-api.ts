@@ -7,7 +7,7 @@ import {
   idSchema,
   sendMessageSchema,
   webhookLogQuerySchema,
-} from "../hub/schemas";
+} from "../domain/hub-schemas";
 import { authenticate } from "./auth";
 import { HttpError, parseOr400, readJsonBody, sendJson, type Router } from "./http";
 import type { Store, Webhook } from "./store";

@@ -4,7 +4,7 @@
  * completion and the webhook's counters) are one transaction each.
  */
 import { randomUUID } from "node:crypto";
-import type { LogStatus } from "../hub/schemas";
+import type { LogStatus } from "../domain/api-limits";
 import type { Db } from "./db";
 import { generateApiKey, generateWebhookSecret, hashApiKey } from "./keys";
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookSchema } from "../../lib/hub/schemas";
+import { webhookSchema } from "../../lib/domain/hub-schemas";
 import { HubApi } from "../sandbox/support/clients";
 import { SKIP_NEEDS_ADMIN, SKIP_NEEDS_FOREIGN, setUpTarget, type ContractTarget } from "./target";
 

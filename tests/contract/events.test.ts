@@ -4,7 +4,7 @@
  * webhooks at the sandbox's own receivers; against another API, only sending (when allowed).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookSchema, type WebhookLog } from "../../lib/hub/schemas";
+import { webhookSchema, type WebhookLog } from "../../lib/domain/hub-schemas";
 import { HubApi, waitFor } from "../sandbox/support/clients";
 import { startReceiver, type TestReceiver } from "../sandbox/support/receiver";
 import { SKIP_NEEDS_ADMIN, SKIP_NEEDS_SEND, setUpTarget, type ContractTarget, type SandboxPowers } from "./target";

@@ -3,14 +3,13 @@
  * Runs against the in-process sandbox, or any API (see target.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOG_LIMIT_DEFAULT, LOG_LIMIT_MAX } from "../../lib/domain/api-limits";
 import {
-  LOG_LIMIT_DEFAULT,
-  LOG_LIMIT_MAX,
   webhookLogPageSchema,
   webhookLogSchema,
   webhookSchema,
   type WebhookLogPage,
-} from "../../lib/hub/schemas";
+} from "../../lib/domain/hub-schemas";
 import { setUpTarget, type ContractTarget } from "./target";
 
 let target: ContractTarget;

@@ -1,7 +1,7 @@
 /** The `/_sandbox/*` admin routes: the guard, key rotation, creating and changing things. */
 import type { IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookSchema } from "../../lib/hub/schemas";
+import { webhookSchema } from "../../lib/domain/hub-schemas";
 import { isLoopback, requireAdmin } from "../../lib/sandbox/auth";
 import { HttpError } from "../../lib/sandbox/http";
 import { requestJson } from "./support/clients";

@@ -3,7 +3,7 @@
  * input validation, the channel_kind rule, routing, what is never shown, how keys are stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookSchema } from "../../lib/hub/schemas";
+import { webhookSchema } from "../../lib/domain/hub-schemas";
 import { hashApiKey } from "../../lib/sandbox/keys";
 import { receiverUrl } from "../../lib/sandbox/receivers";
 import { requestJson, type HubApi } from "./support/clients";

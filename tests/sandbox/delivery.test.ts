@@ -3,7 +3,7 @@
  * header, truncation, which webhooks get deliveries, and numberOfErrors.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookSchema, type WebhookLog } from "../../lib/hub/schemas";
+import { webhookSchema, type WebhookLog } from "../../lib/domain/hub-schemas";
 import { RESPONSE_BODY_MAX_BYTES, TRUNCATION_MARKER_PREFIX } from "../../lib/sandbox/attempt";
 import { RECEIVER_EXPECTED_SECRET, receiverUrl as receiverAt, SECRET_HEADER } from "../../lib/sandbox/receivers";
 import { waitFor, type HubApi } from "./support/clients";

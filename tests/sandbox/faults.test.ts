@@ -4,7 +4,7 @@
  * faulted request changes nothing; the same seed gives the same sequence.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { webhookLogPageSchema, webhookSchema } from "../../lib/hub/schemas";
+import { webhookLogPageSchema, webhookSchema } from "../../lib/domain/hub-schemas";
 import { optionsFromEnv } from "../../lib/sandbox/config";
 import {
   describeFaults,

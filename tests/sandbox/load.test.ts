@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { webhookSchema, type WebhookLog } from "../../lib/hub/schemas";
+import { webhookSchema, type WebhookLog } from "../../lib/domain/hub-schemas";
 import { receiverUrl } from "../../lib/sandbox/receivers";
 import { closedPort, startReceiver, type TestReceiver } from "./support/receiver";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";

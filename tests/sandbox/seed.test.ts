@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookSchema, type WebhookLog } from "../../lib/hub/schemas";
+import { webhookSchema, type WebhookLog } from "../../lib/domain/hub-schemas";
 import { CLOSED_PORT_ENDPOINT, DEMO_API_KEY, DEMO_APPLICATION_ID, DEMO_CHANNELS, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
 import { requestJson, SandboxAdmin } from "./support/clients";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { DemoWebhooks } from "@/components/webhooks/demo-webhooks";
 import { OpenWebhookForm } from "@/components/webhooks/open-webhook-form";
 import { RecentWebhooks } from "@/components/webhooks/recent-webhooks";
-import { getSandboxDemo } from "@/lib/logs/sandbox-demo";
-import { requireSignedInPage } from "@/lib/session/redirect";
+import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
+import { requireSignedInPage } from "@/lib/server/session/redirect";
 
 export const metadata: Metadata = { title: "Webhooks" };
 

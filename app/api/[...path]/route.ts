@@ -1,5 +1,5 @@
-import { AppError } from "@/lib/http/app-error";
-import { defineRoute } from "@/lib/http/route";
+import { AppError } from "@/lib/server/app-error";
+import { defineRoute } from "@/lib/server/http/route";
 
 /** Any /api path no route matches: a JSON 404 like every other answer of the console's API. */
 const notFound = defineRoute({

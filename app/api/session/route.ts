@@ -1,5 +1,5 @@
-import { defineRoute, json } from "@/lib/http/route";
-import { signInLimiter } from "@/lib/http/rate-limit";
+import { defineRoute, json } from "@/lib/server/http/route";
+import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { signInSchema, signedInAnswer, type SessionAnswer } from "@/app/api/session/schema";
 
 /** Sign in: seal the key in the session cookie. The answer never contains the key. */

@@ -8,7 +8,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
-import { fakeLogPage, fakeWebhook, sendJson, startFakeUpstream, type FakeUpstream } from "../../../lib/hub/testing/fake-upstream";
+import { fakeLogPage, fakeWebhook, sendJson, startFakeUpstream, type FakeUpstream } from "../../support/fake-upstream";
 import { signIn } from "../../bench/hub";
 import { spawnConsole, startConsole, type ServerProcess } from "./support";
 

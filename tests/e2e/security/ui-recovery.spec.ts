@@ -16,7 +16,7 @@ const HUB_TIMEOUT_MS = 1500;
 const ENDPOINT = new RegExp(`^http://127\\.0\\.0\\.1:${SANDBOX_PORT}/_sandbox/receivers/ok$`);
 /** Faults on this webhook's logs only: the page's other calls (the webhook, the send form) stay healthy. */
 const LOGS_PATH = `/v1/organization/webhook/${WEBHOOK}/webhook-log`;
-/** 5xx and timeouts are retried twice with backoff before the UI shows them (lib/client/query-client.ts). */
+/** 5xx and timeouts are retried twice with backoff before the UI shows them (lib/browser/query-client.ts). */
 const AFTER_RETRIES = { timeout: 25_000 };
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });

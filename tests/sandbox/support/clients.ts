@@ -2,7 +2,7 @@
  * Clients for tests: the sandbox's admin routes, and the spec's routes with an API key.
  * Plain fetch; answers are returned raw (status + parsed JSON) for the tests to check.
  */
-import { webhookLogPageSchema, type WebhookLogPage } from "../../../lib/hub/schemas";
+import { webhookLogPageSchema, type WebhookLogPage } from "../../../lib/domain/hub-schemas";
 
 export interface JsonAnswer<T = unknown> {
   status: number;

@@ -1,18 +1,18 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
+import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
 import { ErrorPanel } from "@/components/errors/error-panel";
 import { RefreshButton } from "@/components/errors/refresh-button";
 import { buttonStyles } from "@/components/ui/styles";
 import { WebhookView } from "@/components/webhook/webhook-view";
-import { isAppError } from "@/lib/http/app-error";
-import { getWebhook, listWebhookLogs } from "@/lib/hub/client";
-import { getQueryClient } from "@/lib/client/query-client";
-import { logsQueryOptions, webhookQueryOptions } from "@/lib/logs/queries";
-import { getSandboxDemo } from "@/lib/logs/sandbox-demo";
-import { isUuidShape, parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/logs/search-params";
-import { redirectToSignIn, requireSignedInPage } from "@/lib/session/redirect";
+import { isAppError } from "@/lib/server/app-error";
+import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
+import { webhookKeys } from "@/lib/domain/query-keys";
+import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
+import { isUuidShape } from "@/lib/domain/api-limits";
+import { parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
+import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
 
 export const metadata: Metadata = { title: "Webhook deliveries" };
 
@@ -44,16 +44,16 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   if (!isUuidShape(webhookId)) notFound();
   const { apiKey } = await requireSignedInPage(webhookViewHref(webhookId, view));
 
-  const queryClient = getQueryClient();
   const call = { apiKey };
   // getSandboxDemo never rejects (any failure is null), so it is awaited beside the settled pair.
   const [[webhookResult, logsResult], demo] = await Promise.all([
-    Promise.allSettled([
-      queryClient.fetchQuery({ ...webhookQueryOptions(webhookId), queryFn: () => getWebhook(call, webhookId) }),
-      queryClient.fetchQuery({ ...logsQueryOptions(webhookId, view), queryFn: () => listWebhookLogs(call, webhookId, toApiQuery(view)) }),
-    ]),
+    Promise.allSettled([getWebhook(call, webhookId), listWebhookLogs(call, webhookId, toApiQuery(view))]),
     getSandboxDemo(),
   ]);
+  // The browser's queries start from what the server fetched, under the same keys.
+  const queryClient = new QueryClient();
+  if (webhookResult.status === "fulfilled") queryClient.setQueryData(webhookKeys.webhook(webhookId), webhookResult.value);
+  if (logsResult.status === "fulfilled") queryClient.setQueryData(webhookKeys.logPage(webhookId, view), logsResult.value);
 
   const webhookError = settle(webhookResult);
   // A logs failure alone is left to the browser: its query retries and shows the error with "Try again".

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineRoute, json } from "@/lib/http/route";
-import { sendMessage } from "@/lib/hub/client";
-import { channelKindSchema, sendMessageSchema } from "@/lib/hub/schemas";
+import { defineRoute, json } from "@/lib/server/http/route";
+import { sendMessage } from "@/lib/server/hub/client";
+import { channelKindSchema, sendMessageSchema } from "@/lib/domain/hub-schemas";
 
 const paramsSchema = z.strictObject({ channelKind: channelKindSchema });
 

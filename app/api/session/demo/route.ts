@@ -1,8 +1,8 @@
-import { AppError } from "@/lib/http/app-error";
-import { defineRoute, json } from "@/lib/http/route";
-import { signInLimiter } from "@/lib/http/rate-limit";
-import { serverConfig } from "@/lib/config/server-config";
-import { fetchSandboxDemo } from "@/lib/hub/client";
+import { AppError } from "@/lib/server/app-error";
+import { defineRoute, json } from "@/lib/server/http/route";
+import { signInLimiter } from "@/lib/server/http/rate-limit";
+import { serverConfig } from "@/lib/server/config";
+import { fetchSandboxDemo } from "@/lib/server/hub/client";
 import { signedInAnswer } from "@/app/api/session/schema";
 
 /** Sandbox mode only: sign in with the sandbox's demo key, fetched server-side (the browser never sees it). */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { AppError } from "@/lib/http/app-error";
-import { defineRoute } from "@/lib/http/route";
-import { isCrossSiteFetch } from "@/lib/http/same-origin";
-import { SIGN_IN_REASONS } from "@/lib/session/redirect";
+import { AppError } from "@/lib/server/app-error";
+import { defineRoute } from "@/lib/server/http/route";
+import { isCrossSiteFetch } from "@/lib/server/http/same-origin";
+import { SIGN_IN_REASONS } from "@/lib/server/session/redirect";
 
 const querySchema = z.object({
   // An unknown reason is dropped rather than refused: this is a browser navigation.

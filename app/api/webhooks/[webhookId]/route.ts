@@ -1,5 +1,5 @@
-import { defineRoute, json } from "@/lib/http/route";
-import { getWebhook } from "@/lib/hub/client";
+import { defineRoute, json } from "@/lib/server/http/route";
+import { getWebhook } from "@/lib/server/hub/client";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 
 /** The webhook object, as the hub has it (unknown fields kept). */

@@ -1,6 +1,6 @@
-import { defineRoute, json } from "@/lib/http/route";
-import { listWebhookLogs } from "@/lib/hub/client";
-import { webhookLogQuerySchema } from "@/lib/hub/schemas";
+import { defineRoute, json } from "@/lib/server/http/route";
+import { listWebhookLogs } from "@/lib/server/hub/client";
+import { webhookLogQuerySchema } from "@/lib/domain/hub-schemas";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 
 /** One page of a webhook's delivery logs: `{ data, pagination }`; `offset`, `limit` (1..50), `status`. */

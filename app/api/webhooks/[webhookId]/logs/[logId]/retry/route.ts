@@ -1,5 +1,5 @@
-import { defineRoute } from "@/lib/http/route";
-import { retryWebhookLog } from "@/lib/hub/client";
+import { defineRoute } from "@/lib/server/http/route";
+import { retryWebhookLog } from "@/lib/server/hub/client";
 import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
 
 /** Retry one delivery: 501 `not_supported` until the API shows how (see `retryWebhookLog`). */

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_LOG_VIEW,
+  apiQueryString,
+  logsQueryState,
+  parseLogSearchParams,
+  serializeLogSearchParams,
+  toApiQuery,
+  webhookIdFrom,
+  webhookViewHref,
+} from "@/lib/domain/log-view";
+import { isUuidShape } from "@/lib/domain/api-limits";
+
+const LOG = "0b7d4c1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e";
+
+describe("parseLogSearchParams", () => {
+  it("gives the defaults for an empty query", () => {
+    expect(parseLogSearchParams(new URLSearchParams())).toEqual(DEFAULT_LOG_VIEW);
+    expect(parseLogSearchParams({})).toEqual({ status: null, page: 1, limit: 20, log: null });
+  });
+
+  it("reads every field from URLSearchParams and from Next's searchParams object", () => {
+    const expected = { status: "Failed", page: 3, limit: 50, log: LOG };
+    expect(parseLogSearchParams(new URLSearchParams(`status=Failed&page=3&limit=50&log=${LOG}`))).toEqual(expected);
+    expect(parseLogSearchParams({ status: "Failed", page: "3", limit: "50", log: LOG })).toEqual(expected);
+  });
+
+  it("takes the first of repeated params", () => {
+    expect(parseLogSearchParams({ page: ["2", "9"], status: ["Success", "Failed"] })).toMatchObject({ page: 2, status: "Success" });
+  });
+
+  it("accepts the status in any case", () => {
+    expect(parseLogSearchParams({ status: "failed" }).status).toBe("Failed");
+    expect(parseLogSearchParams({ status: "SUCCESS" }).status).toBe("Success");
+  });
+
+  it.each([
+    ["status", "Pending", "status", null],
+    ["status", "", "status", null],
+    ["page", "0", "page", 1],
+    ["page", "-2", "page", 1],
+    ["page", "2.5", "page", 1],
+    ["page", "abc", "page", 1],
+    ["page", "1e3", "page", 1],
+    ["page", "99999999", "page", 1],
+    ["limit", "30", "limit", 20],
+    ["limit", "500", "limit", 20],
+    ["limit", "ten", "limit", 20],
+    ["log", "not-a-uuid", "log", null],
+    ["log", `${LOG}x`, "log", null],
+  ])("falls back to the default for %s=%s", (name, value, field, expected) => {
+    expect(parseLogSearchParams({ [name]: value })[field as keyof typeof DEFAULT_LOG_VIEW]).toBe(expected);
+  });
+
+  it("accepts every page size the UI offers", () => {
+    for (const limit of [10, 20, 50]) expect(parseLogSearchParams({ limit: String(limit) }).limit).toBe(limit);
+  });
+});
+
+describe("serializeLogSearchParams", () => {
+  it("leaves defaults out", () => {
+    expect(serializeLogSearchParams(DEFAULT_LOG_VIEW)).toBe("");
+  });
+
+  it("writes a fixed order", () => {
+    expect(serializeLogSearchParams({ log: LOG, limit: 10, page: 4, status: "Success" })).toBe(`status=Success&page=4&limit=10&log=${LOG}`);
+  });
+
+  it("round-trips through parse", () => {
+    const states = [
+      DEFAULT_LOG_VIEW,
+      { status: "Failed" as const, page: 7, limit: 50 as const, log: null },
+      { status: null, page: 1, limit: 10 as const, log: LOG },
+    ];
+    for (const state of states) {
+      expect(parseLogSearchParams(new URLSearchParams(serializeLogSearchParams(state)))).toEqual(state);
+    }
+  });
+});
+
+describe("links and API queries", () => {
+  it("builds a webhook view href", () => {
+    expect(webhookViewHref("abc")).toBe("/webhooks/abc");
+    expect(webhookViewHref("abc", { status: "Failed", log: LOG })).toBe(`/webhooks/abc?status=Failed&log=${LOG}`);
+  });
+
+  it("keeps the open log out of the logs query key", () => {
+    expect(logsQueryState({ ...DEFAULT_LOG_VIEW, page: 2, log: LOG })).toBe("page=2");
+  });
+
+  it("turns a page into offset and limit", () => {
+    expect(toApiQuery({ status: null, page: 1, limit: 20 })).toEqual({ offset: 0, limit: 20 });
+    expect(toApiQuery({ status: "Failed", page: 3, limit: 50 })).toEqual({ offset: 100, limit: 50, status: "Failed" });
+    expect(apiQueryString(toApiQuery({ status: "Success", page: 2, limit: 10 }))).toBe("offset=10&limit=10&status=Success");
+  });
+
+  it("checks the UUID shape like the server does", () => {
+    expect(isUuidShape(LOG)).toBe(true);
+    expect(isUuidShape(LOG.toUpperCase())).toBe(true);
+    expect(isUuidShape("0b7d4c1e2f3a4b5c8d9e0f1a2b3c4d5e")).toBe(false);
+    expect(isUuidShape(` ${LOG}`)).toBe(false);
+  });
+});
+
+describe("webhookIdFrom", () => {
+  it("takes an ID, trimmed", () => {
+    expect(webhookIdFrom(` ${LOG}\n`)).toBe(LOG);
+  });
+
+  it("finds the ID in a pasted link", () => {
+    expect(webhookIdFrom(`http://localhost:3000/webhooks/${LOG}?status=Failed`)).toBe(LOG);
+    expect(webhookIdFrom(`/webhooks/${LOG}`)).toBe(LOG);
+  });
+
+  it("refuses anything else", () => {
+    expect(webhookIdFrom("webhook-1")).toBeNull();
+    expect(webhookIdFrom(`id=${LOG}`)).toBeNull();
+    expect(webhookIdFrom("")).toBeNull();
+  });
+});

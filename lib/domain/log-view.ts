@@ -1,0 +1,135 @@
+/**
+ * The state of a webhook's log view, as it lives in the URL:
+ * `/webhooks/{id}?status=Failed&page=3&limit=50&log=<logId>`.
+ *
+ * One parser and one serializer, shared by the page (server prefetch), the client components
+ * (`useLogView` reads the address bar, `setLogView` writes it) and every link, so a copied link
+ * reopens the same view. Plain TypeScript on purpose: this module is in the client bundle, and
+ * zod is not.
+ */
+import { LOG_LIMIT_DEFAULT, LOG_STATUSES, findUuid, isUuidShape, type LogStatus } from "@/lib/domain/api-limits";
+
+export const LOG_STATUS_FILTERS = LOG_STATUSES;
+export type LogStatusFilter = LogStatus;
+
+/** The "Rows per page" choices; the API allows at most 50 (spec part 8). */
+export const PAGE_SIZES = [10, 20, 50] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+/** The API's own default (spec part 4.2), so a bare URL asks for what the API would give. */
+const DEFAULT_PAGE_SIZE: PageSize = LOG_LIMIT_DEFAULT;
+/** Far past any real history; keeps `offset` a safe integer. */
+const MAX_PAGE = 1_000_000;
+
+export interface LogViewState {
+  /** null: all statuses. */
+  status: LogStatusFilter | null;
+  /** 1-based. */
+  page: number;
+  limit: PageSize;
+  /** The log whose details are open, or null. */
+  log: string | null;
+}
+
+export const DEFAULT_LOG_VIEW: LogViewState = { status: null, page: 1, limit: DEFAULT_PAGE_SIZE, log: null };
+
+
+/** What a person typed in "Webhook ID": the ID itself, or a pasted link whose path holds it. */
+export function webhookIdFrom(input: string): string | null {
+  const value = input.trim();
+  if (isUuidShape(value)) return value;
+  if (/^https?:\/\//i.test(value) || value.startsWith("/")) return findUuid(value);
+  return null;
+}
+
+/** What Next gives a page as `searchParams`, or what the browser has in `location.search`. */
+type SearchParamsInput =
+  | URLSearchParams
+  | { get(name: string): string | null }
+  | Record<string, string | string[] | undefined>;
+
+function read(input: SearchParamsInput, name: string): string | null {
+  if (typeof (input as { get?: unknown }).get === "function") {
+    return (input as { get(name: string): string | null }).get(name);
+  }
+  const value = (input as Record<string, string | string[] | undefined>)[name];
+  if (Array.isArray(value)) return value[0] ?? null;
+  return value ?? null;
+}
+
+function parseStatus(raw: string | null): LogStatusFilter | null {
+  if (!raw) return null;
+  const lower = raw.trim().toLowerCase();
+  return LOG_STATUS_FILTERS.find((status) => status.toLowerCase() === lower) ?? null;
+}
+
+function parsePage(raw: string | null): number {
+  if (!raw || !/^\d{1,7}$/.test(raw.trim())) return 1;
+  const page = Number(raw.trim());
+  return Math.min(Math.max(page, 1), MAX_PAGE);
+}
+
+function parseLimit(raw: string | null): PageSize {
+  const value = Number(raw?.trim());
+  return PAGE_SIZES.find((size) => size === value) ?? DEFAULT_PAGE_SIZE;
+}
+
+function parseLog(raw: string | null): string | null {
+  const value = raw?.trim();
+  return value && isUuidShape(value) ? value : null;
+}
+
+/**
+ * Reads the view from search params. Never throws: anything unreadable falls back to its
+ * default, so a hand-edited link still opens a sensible view.
+ */
+export function parseLogSearchParams(input: SearchParamsInput): LogViewState {
+  return {
+    status: parseStatus(read(input, "status")),
+    page: parsePage(read(input, "page")),
+    limit: parseLimit(read(input, "limit")),
+    log: parseLog(read(input, "log")),
+  };
+}
+
+/** Canonical query string (no leading `?`), defaults left out, in a fixed order. */
+export function serializeLogSearchParams(state: LogViewState): string {
+  const params = new URLSearchParams();
+  if (state.status) params.set("status", state.status);
+  if (state.page !== 1) params.set("page", String(state.page));
+  if (state.limit !== DEFAULT_PAGE_SIZE) params.set("limit", String(state.limit));
+  if (state.log) params.set("log", state.log);
+  return params.toString();
+}
+
+/** The console's own URL of a webhook's view. */
+export function webhookViewHref(webhookId: string, state: Partial<LogViewState> = {}): string {
+  const query = serializeLogSearchParams({ ...DEFAULT_LOG_VIEW, ...state });
+  return `/webhooks/${encodeURIComponent(webhookId)}${query ? `?${query}` : ""}`;
+}
+
+/** The part of the view the logs query depends on (an open dialog does not refetch). */
+export function logsQueryState(state: LogViewState): string {
+  return serializeLogSearchParams({ ...state, log: null });
+}
+
+interface LogsApiQuery {
+  offset: number;
+  limit: number;
+  status?: LogStatusFilter;
+}
+
+/** The API's query (spec part 4.2) for a view. */
+export function toApiQuery(state: Pick<LogViewState, "status" | "page" | "limit">): LogsApiQuery {
+  return {
+    offset: (state.page - 1) * state.limit,
+    limit: state.limit,
+    ...(state.status ? { status: state.status } : {}),
+  };
+}
+
+/** `offset=…&limit=…[&status=…]` for the console's logs route. */
+export function apiQueryString(query: LogsApiQuery): string {
+  const params = new URLSearchParams({ offset: String(query.offset), limit: String(query.limit) });
+  if (query.status) params.set("status", query.status);
+  return params.toString();
+}

@@ -1,0 +1,18 @@
+/**
+ * Query keys of a webhook and its logs, shared by the server's prefetch and the browser's
+ * queries so both sides fill the same cache entries. A logs key is the serialized URL state.
+ */
+import { logsQueryState, type LogViewState } from "@/lib/domain/log-view";
+
+/**
+ * How often the log view refreshes itself when Auto-refresh is on, and how long a fetched page of
+ * logs counts as fresh: a view older than this (a page prefetched a while ago, one seen before)
+ * shows its cached rows at once and is fetched again in the background.
+ */
+export const AUTO_REFRESH_MS = 5000;
+
+export const webhookKeys = {
+  webhook: (webhookId: string) => ["webhooks", webhookId] as const,
+  logs: (webhookId: string) => ["webhooks", webhookId, "logs"] as const,
+  logPage: (webhookId: string, state: LogViewState) => ["webhooks", webhookId, "logs", logsQueryState(state)] as const,
+};

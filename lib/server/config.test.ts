@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { serverConfig, validateServerConfig } from "@/lib/server/config";
+import { restoreEnv, stubEnv as withEnv } from "@/tests/support/env";
+
+afterEach(() => {
+  restoreEnv();
+});
+
+const GOOD = "a-good-session-secret-of-32-chars!!";
+
+describe("validateServerConfig", () => {
+  it.each([
+    [{ SESSION_SECRET: "short" }, /SESSION_SECRET must be at least 32 characters \(it has 5\)/],
+    [{ SESSION_SECRET: GOOD, SESSION_SECRET_PREVIOUS: "tiny" }, /SESSION_SECRET_PREVIOUS entry 1 must be at least 32/],
+    [{ SESSION_SECRET: "", SESSION_SECRET_PREVIOUS: GOOD }, /SESSION_SECRET_PREVIOUS is set but SESSION_SECRET is not/],
+    [{ HUB_BASE_URL: "ftp://hub" }, /HUB_BASE_URL must start with https/],
+    [{ HUB_BASE_URL: "not a url" }, /HUB_BASE_URL must be an absolute/],
+    [{ HUB_BASE_URL: "https://user:pw@hub.example" }, /HUB_BASE_URL must be a plain base address/],
+    [{ HUB_TIMEOUT_MS: "-5" }, /HUB_TIMEOUT_MS must be a positive whole number/],
+    [{ SESSION_TTL_SECONDS: "abc" }, /SESSION_TTL_SECONDS must be a positive whole number/],
+    [{ SESSION_TTL_SECONDS: "30" }, /SESSION_TTL_SECONDS must be more than 60/],
+    [{ TRUST_PROXY: "yes" }, /TRUST_PROXY must be 1 or 0/],
+    [{ PUBLIC_ORIGIN: "https://console.example.com/path" }, /PUBLIC_ORIGIN entries must be bare origins/],
+    [{ SIGN_IN_RATE_LIMIT_PER_MINUTE: "0" }, /SIGN_IN_RATE_LIMIT_PER_MINUTE must be a positive/],
+  ])("refuses %j, naming the variable", (vars, message) => {
+    withEnv(vars);
+    expect(() => validateServerConfig()).toThrow(message);
+  });
+
+  it("accepts a sound configuration and orders secrets newest first, without duplicates", () => {
+    const older = "an-older-session-secret-32-chars!!!";
+    withEnv({ SESSION_SECRET: GOOD, SESSION_SECRET_PREVIOUS: ` ${older} , ${GOOD}`, PUBLIC_ORIGIN: "https://a.example, http://127.0.0.1:3000", HUB_BASE_URL: "http://127.0.0.1:4010///" });
+    expect(validateServerConfig().warnings).toEqual([]);
+    const config = serverConfig();
+    expect(config.sessionSecrets).toEqual([GOOD, older]);
+    expect(config.publicOrigins).toEqual(["https://a.example", "http://127.0.0.1:3000"]);
+    expect(config.hubBaseUrl).toBe("http://127.0.0.1:4010");
+  });
+
+  it("warns when production runs with SESSION_COOKIE_INSECURE=1", () => {
+    withEnv({ NODE_ENV: "production", SESSION_COOKIE_INSECURE: "1" });
+    expect(validateServerConfig().warnings.join()).toMatch(/SESSION_COOKIE_INSECURE/);
+    expect(serverConfig().cookieSecure).toBe(false);
+  });
+});

@@ -1,0 +1,164 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { AppError, isAppError } from "@/lib/server/app-error";
+import { DEFAULT_BODY_LIMIT_BYTES, isJsonContentType, parseJsonBody, parseQuery, parseWith } from "@/lib/server/http/parse";
+import { STATE_CHANGING_METHODS, assertSameOrigin, warnIfCookieWillBeDropped } from "@/lib/server/http/same-origin";
+import { clientAddress, type RateLimiter } from "@/lib/server/http/rate-limit";
+import {
+  clearedSessionCookie,
+  hasSessionCookie,
+  readSession,
+  sessionCookie,
+  apiKeyOf,
+  type SessionData,
+  type SessionState,
+} from "@/lib/server/session/session";
+
+/**
+ * The one way to write a route handler of the console's API.
+ *
+ * Order, always: same-origin check (state-changing methods) → rate limit (when given) → parse params → parse query →
+ * parse body → `handle` (which reads the session, then acts). Whatever `handle` throws becomes
+ * the JSON error answer: an AppError as it is, anything else a 500 logged without the API key.
+ * An `unauthorized` error also ends the session (the cookie is cleared in that same answer).
+ * Every answer is `Cache-Control: no-store`: they all depend on the session.
+ */
+
+type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export interface RouteSession {
+  /** The session as the request's cookie has it (read once per request). */
+  state(): Promise<SessionState>;
+  /** The signed-in key, or a 401 AppError (and the cookie is cleared). */
+  apiKey(): Promise<string>;
+  /** Seals `apiKey` into a fresh session cookie sent with this answer (and warns, once, if the browser will drop it). */
+  signIn(apiKey: string): Promise<SessionData>;
+  /** Clears the session cookie in this answer. */
+  end(): void;
+}
+
+export interface RouteInput<P, Q, B> {
+  request: Request;
+  params: P;
+  query: Q;
+  body: B;
+  session: RouteSession;
+  /** Aborted when the client goes away: pass it to upstream calls. */
+  signal: AbortSignal;
+}
+
+export interface RouteSpec<PS extends z.ZodType | undefined, QS extends z.ZodType | undefined, BS extends z.ZodType | undefined> {
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  bodyLimitBytes?: number;
+  /** Counts every attempt (valid or not) by client address; 429 with Retry-After over the limit. */
+  rateLimit?: RateLimiter;
+  handle(input: RouteInput<Parsed<PS>, Parsed<QS>, Parsed<BS>>): Promise<Response>;
+}
+
+/** What Next calls: `(request, { params })`, params a Promise (Next 15+). */
+export type RouteHandler = (request: Request, context?: { params?: Promise<unknown> }) => Promise<Response>;
+
+export function defineRoute<
+  PS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+  BS extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<PS, QS, BS>): RouteHandler {
+  return async (request, context) => {
+    const session = new RequestSession(request);
+    let response: Response;
+    try {
+      if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
+      spec.rateLimit?.hit(clientAddress(request));
+      const params = (spec.params ? parseWith(spec.params, (await context?.params) ?? {}, "path") : undefined) as Parsed<PS>;
+      const query = (spec.query ? parseQuery(new URL(request.url), spec.query) : undefined) as Parsed<QS>;
+      let body = undefined as Parsed<BS>;
+      if (spec.body) {
+        body = (await parseJsonBody(request, spec.body, spec.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES)) as Parsed<BS>;
+      } else if (request.headers.has("content-type") && !isJsonContentType(request.headers.get("content-type"))) {
+        throw new AppError("unsupported_media_type", "This route takes no body; send none, or JSON.");
+      }
+      response = await spec.handle({ request, params, query, body, session, signal: request.signal });
+    } catch (error) {
+      response = await errorResponse(error, request, session);
+    }
+    return finish(response, session);
+  };
+}
+
+async function errorResponse(error: unknown, request: Request, session: RequestSession): Promise<Response> {
+  if (isAppError(error)) {
+    if (error.code === "unauthorized" && hasSessionCookie(request)) session.end();
+    return error.toResponse();
+  }
+  const reference = randomUUID();
+  // Learn the session's key (if any) so the log line can be scrubbed of it, whenever it failed.
+  await session.state().catch(() => undefined);
+  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  console.error(`[console] unexpected error ${reference} in ${request.method} ${pathOf(request)}: ${session.scrub(detail)}`);
+  return new AppError("internal", `Something went wrong in the console (reference ${reference}). Try again; if it keeps happening, report the reference.`).toResponse();
+}
+
+/** The path only (a query could carry anything); never throws. */
+function pathOf(request: Request): string {
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    return "(unknown path)";
+  }
+}
+
+/** Handlers answer with mutable headers (`json()`, `new Response`), never `Response.redirect`. */
+function finish(response: Response, session: RequestSession): Response {
+  response.headers.set("Cache-Control", "no-store");
+  for (const cookie of session.setCookies) response.headers.append("Set-Cookie", cookie);
+  return response;
+}
+
+class RequestSession implements RouteSession {
+  readonly setCookies: string[] = [];
+  private cached?: Promise<SessionState>;
+  /** Keys this request has seen, so a log line can be scrubbed of them. */
+  private readonly secrets = new Set<string>();
+
+  constructor(private readonly request: Request) {}
+
+  state(): Promise<SessionState> {
+    this.cached ??= readSession(this.request).then((state) => {
+      if (state.status === "signed_in") this.secrets.add(state.data.apiKey);
+      return state;
+    });
+    return this.cached;
+  }
+
+  async apiKey(): Promise<string> {
+    return apiKeyOf(await this.state());
+  }
+
+  async signIn(apiKey: string): Promise<SessionData> {
+    this.secrets.add(apiKey);
+    const { setCookie, data } = await sessionCookie(apiKey);
+    this.setCookies.length = 0;
+    this.setCookies.push(setCookie);
+    warnIfCookieWillBeDropped(this.request);
+    return data;
+  }
+
+  end(): void {
+    this.setCookies.length = 0;
+    this.setCookies.push(clearedSessionCookie());
+  }
+
+  scrub(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join("[api key]");
+    return out;
+  }
+}
+
+/** A JSON answer (no-store is added by the wrapper). */
+export function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status });
+}

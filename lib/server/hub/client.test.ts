@@ -1,0 +1,262 @@
+/**
+ * The hub client's fault mapping, against a scripted upstream on 127.0.0.1 (fake-upstream.ts),
+ * and its happy paths against the real sandbox (started in-process on :memory:).
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { restoreEnv, stubEnv } from "@/tests/support/env";
+import { appErrorOf as failure } from "@/tests/support/app-error-of";
+import { MAX_UPSTREAM_BODY_BYTES, fetchSandboxDemo, getWebhook, listWebhookLogs, retryWebhookLog, sendMessage } from "@/lib/server/hub/client";
+import { fakeLogPage, fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
+import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+
+const KEY = "client-test-key-abcdef123456";
+const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
+const CHANNEL = "3e4f5a6b-7c8d-4e9f-8a1b-2c3d4e5f6a7b";
+const call = { apiKey: KEY };
+
+describe("hub client against a scripted upstream", () => {
+  const fake = fakeUpstreamPerTest({ HUB_TIMEOUT_MS: "500" });
+  let upstream: FakeUpstream;
+  beforeEach(() => {
+    upstream = fake.current;
+  });
+
+  it("sends x-api-key and accept, and keeps fields the spec does not show", async () => {
+    upstream.handle = (_req, res) => sendJson(res, 200, fakeWebhook());
+    const webhook = await getWebhook(call, WEBHOOK);
+    expect(webhook).toEqual(fakeWebhook());
+    expect(webhook.secretHint).toBe("x");
+    expect(upstream.requests[0]!.headers["x-api-key"]).toBe(KEY);
+    expect(upstream.requests[0]!.headers.accept).toBe("application/json");
+  });
+
+  it("lists logs with offset, limit and status, unknown fields kept", async () => {
+    upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
+    const page = await listWebhookLogs(call, WEBHOOK, { offset: 20, limit: 10, status: "Failed" });
+    expect(page.data[0]!.attempt).toBe(1);
+    expect(upstream.requests[0]!.url).toBe(`/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=20&limit=10&status=Failed`);
+  });
+
+  it("sends a message as JSON; the answer is kept and its messageId found (or null, for an empty body)", async () => {
+    upstream.handle = (_req, res) => sendJson(res, 200, { id: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", extra: [1] });
+    const result = await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } });
+    expect(result).toEqual({ messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", answer: { id: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", extra: [1] } });
+    expect(upstream.requests[0]!.headers["content-type"]).toBe("application/json");
+    upstream.handle = (_req, res) => {
+      res.writeHead(204);
+      res.end();
+    };
+    expect(await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } })).toEqual({ messageId: null, answer: null });
+  });
+
+  it("a kept-alive connection the hub drops as it is reused: the GET goes again on a fresh one; a POST never reuses one", async () => {
+    const served = new WeakSet<object>();
+    let handled = 0;
+    let postOnFreshConnection: boolean | undefined;
+    upstream.handle = (req, res) => {
+      handled += 1;
+      const reused = served.has(req.socket);
+      served.add(req.socket);
+      if (req.method === "POST") {
+        postOnFreshConnection = !reused;
+        return sendJson(res, 202, { messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c" });
+      }
+      // What a hub whose idle timeout just fired looks like to the console: the connection closes unanswered.
+      if (reused) return void req.socket.destroy();
+      sendJson(res, 200, fakeWebhook());
+    };
+    await getWebhook(call, WEBHOOK);
+    expect(await getWebhook(call, WEBHOOK)).toEqual(fakeWebhook());
+    expect(handled).toBe(3);
+    await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } });
+    expect(postOnFreshConnection).toBe(true);
+  });
+
+  it.each([
+    [401, "unauthorized", 401],
+    [403, "forbidden", 403],
+    [404, "not_found", 404],
+    [400, "bad_request", 400],
+    [422, "bad_request", 400],
+    [500, "upstream_error", 502],
+    [503, "upstream_error", 502],
+    [418, "upstream_error", 502],
+  ])("maps upstream %i to %s (%i)", async (status, code, ours) => {
+    upstream.handle = (_req, res) => sendJson(res, status, { message: "no" });
+    const error = await failure(() => getWebhook(call, WEBHOOK));
+    expect(error.code).toBe(code);
+    expect(error.status).toBe(ours);
+  });
+
+  it("maps 429 to rate_limited with Retry-After in seconds, from seconds or an HTTP date, bounded", async () => {
+    const retryAfter = async (header?: string) => {
+      upstream.handle = (_req, res) => sendJson(res, 429, {}, header === undefined ? {} : { "retry-after": header });
+      const error = await failure(() => getWebhook(call, WEBHOOK));
+      expect(error.status).toBe(429);
+      return error.retryAfter;
+    };
+    expect(await retryAfter("12")).toBe(12);
+    expect(await retryAfter("0.2")).toBe(1);
+    expect(await retryAfter(new Date(Date.now() + 30_000).toUTCString())).toBeGreaterThanOrEqual(29);
+    expect(await retryAfter("999999")).toBe(3600);
+    expect(await retryAfter("soon")).toBe(5);
+    expect(await retryAfter()).toBe(5);
+  });
+
+  it("does not follow redirects (a 3xx is an unexpected answer, 502)", async () => {
+    upstream.handle = (_req, res) => {
+      res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data" });
+      res.end();
+    };
+    const error = await failure(() => getWebhook(call, WEBHOOK));
+    expect(error.status).toBe(502);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it("times out after HUB_TIMEOUT_MS with 504, also when the body stalls after the headers", async () => {
+    upstream.handle = () => {};
+    let started = Date.now();
+    let error = await failure(() => getWebhook(call, WEBHOOK));
+    expect(error.code).toBe("upstream_timeout");
+    expect(error.status).toBe(504);
+    expect(Date.now() - started).toBeLessThan(1500);
+
+    upstream.handle = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"id":');
+    };
+    started = Date.now();
+    error = await failure(() => getWebhook(call, WEBHOOK));
+    expect(error.code).toBe("upstream_timeout");
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it("answers 502 for garbage, empty and schema-violating bodies", async () => {
+    for (const body of ["<html>", "", "null", "[]", '{"id":"not-a-uuid"}', JSON.stringify({ ...fakeWebhook(), active: "yes" })]) {
+      upstream.handle = (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(body);
+      };
+      const error = await failure(() => getWebhook(call, WEBHOOK));
+      expect(error.status, body).toBe(502);
+      expect(error.code).toBe("upstream_invalid");
+    }
+  });
+
+  it("refuses an oversized answer, declared or streamed, without buffering it all", async () => {
+    upstream.handle = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(MAX_UPSTREAM_BODY_BYTES + 1) });
+      res.write("[");
+    };
+    expect((await failure(() => getWebhook(call, WEBHOOK))).message).toMatch(/larger than 8 MiB/);
+
+    let written = 0;
+    upstream.handle = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(256 * 1024, 0x20);
+      const pump = () => {
+        while (written < MAX_UPSTREAM_BODY_BYTES * 4 && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        res.end();
+      };
+      pump();
+    };
+    expect((await failure(() => getWebhook(call, WEBHOOK))).message).toMatch(/larger than 8 MiB/);
+    expect(written).toBeLessThan(MAX_UPSTREAM_BODY_BYTES * 4);
+  });
+
+  it("cancels the upstream call when the caller's signal aborts", async () => {
+    upstream.handle = () => {};
+    const controller = new AbortController();
+    const arrived = upstream.nextRequest();
+    const pending = failure(() => getWebhook({ apiKey: KEY, signal: controller.signal }, WEBHOOK));
+    const recorded = await arrived;
+    controller.abort();
+    const error = await pending;
+    expect(error.code).not.toBe("upstream_timeout");
+    await vi.waitFor(() => expect(recorded.aborted).toBe(true), { timeout: 2000 });
+  });
+
+  it("is 502 when the hub cannot be reached or is not configured", async () => {
+    stubEnv({ HUB_BASE_URL: "http://127.0.0.1:1" });
+    expect((await failure(() => getWebhook(call, WEBHOOK))).code).toBe("upstream_unreachable");
+    stubEnv({ HUB_BASE_URL: "" });
+    expect((await failure(() => getWebhook(call, WEBHOOK))).message).toMatch(/HUB_BASE_URL is not set/);
+  });
+
+  it("refuses path segments that are not ids or channel kinds, sending nothing", async () => {
+    for (const work of [
+      () => getWebhook(call, "../admin"),
+      () => listWebhookLogs(call, `${WEBHOOK}/../x`, { offset: 0, limit: 20 }),
+      () => sendMessage(call, "../../v1", { from: CHANNEL, to: "1", content: { text: "x" } }),
+    ]) {
+      expect((await failure(work)).status).toBe(400);
+    }
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("keeps the key out of error messages, even when the hub echoes it", async () => {
+    upstream.handle = (_req, res) => sendJson(res, 400, { error: { message: `bad key ${KEY}\u0000 here` } });
+    const error = await failure(() => getWebhook(call, WEBHOOK));
+    expect(error.message).not.toContain(KEY);
+    expect(error.message).toContain("[key]");
+    expect(error.message).not.toContain("\u0000");
+  });
+
+  it("retry is not supported yet (501), and nothing is sent", async () => {
+    const error = await failure(() => retryWebhookLog(call, WEBHOOK, WEBHOOK));
+    expect(error.code).toBe("not_supported");
+    expect(error.status).toBe(501);
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("hub client against the sandbox", () => {
+  type Sandbox = Awaited<ReturnType<typeof import("@/lib/sandbox/server").startSandbox>>;
+  let sandbox: Sandbox;
+  let demoKey: string;
+  let webhookId: string;
+  let channel: { id: string; kind: string };
+
+  beforeAll(async () => {
+    const { startSandbox } = await import("@/lib/sandbox/server");
+    sandbox = await startSandbox({ port: 0, dbPath: ":memory:", seed: "demo", deliveryTimeoutMs: 300, log: () => {} });
+    const demo = sandbox.demo()!;
+    demoKey = demo.apiKey;
+    webhookId = demo.webhooks[0]!.id;
+    channel = demo.channels[0]!;
+  });
+  afterAll(async () => {
+    await sandbox.close({ graceMs: 0 });
+  });
+  beforeEach(() => {
+    stubEnv({ HUB_BASE_URL: sandbox.url });
+  });
+  afterEach(() => {
+    restoreEnv();
+  });
+
+  it("reads the demo key from the admin route, then the webhook and its logs", async () => {
+    expect((await fetchSandboxDemo()).apiKey).toBe(demoKey);
+    const webhook = await getWebhook({ apiKey: demoKey }, webhookId);
+    expect(webhook.id).toBe(webhookId);
+    const page = await listWebhookLogs({ apiKey: demoKey }, webhookId, { offset: 0, limit: 5, status: "Failed" });
+    expect(page.data.length).toBeLessThanOrEqual(5);
+    expect(page.data.every((log) => log.status === "Failed")).toBe(true);
+    expect(page.pagination.limit).toBe(5);
+  });
+
+  it("sends a message and gets a message id back", async () => {
+    const result = await sendMessage({ apiKey: demoKey }, channel.kind, { from: channel.id, to: "5511999990000", content: { text: "client test" } });
+    expect(result.messageId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("maps the sandbox's 401 (wrong key) and 404 (unknown webhook, foreign channel)", async () => {
+    expect((await failure(() => getWebhook({ apiKey: "mh_wrong_key_000000000000" }, webhookId))).code).toBe("unauthorized");
+    expect((await failure(() => getWebhook({ apiKey: demoKey }, "00000000-0000-4000-8000-000000000000"))).code).toBe("not_found");
+    const foreign = { from: "00000000-0000-4000-8000-000000000001", to: "1", content: { text: "x" } };
+    expect((await failure(() => sendMessage({ apiKey: demoKey }, channel.kind, foreign))).code).toBe("not_found");
+  });
+});
