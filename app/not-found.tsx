@@ -11,7 +11,9 @@ export default async function NotFound() {
   return (
     <main id="main" className="mx-auto max-w-xl space-y-3 px-4 py-16">
       <h1 className="text-xl font-semibold">Page not found</h1>
-      <p className="text-sm text-zinc-700 dark:text-zinc-300">There is no page at this address in the Webhook Console.</p>
+      <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        There is no page at this address in the Webhook Console.
+      </p>
       <Link href="/webhooks" className={buttonStyles.link}>
         Go to webhooks
       </Link>

@@ -15,7 +15,10 @@ export function AppHeader({ keyHint, sandboxMode }: { keyHint: string | null; sa
           </span>
         ) : null}
         <nav aria-label="Main" className="text-sm">
-          <Link href="/webhooks" className="rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white">
+          <Link
+            href="/webhooks"
+            className="rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white"
+          >
             Webhooks
           </Link>
         </nav>

@@ -20,7 +20,13 @@ export function SignOutButton() {
   }
 
   return (
-    <button type="button" className={buttonStyles.secondary} onClick={signOut} disabled={pending} aria-busy={pending}>
+    <button
+      type="button"
+      className={buttonStyles.secondary}
+      onClick={signOut}
+      disabled={pending}
+      aria-busy={pending}
+    >
       {pending ? "Signing out…" : "Sign out"}
     </button>
   );

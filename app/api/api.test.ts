@@ -23,7 +23,11 @@ const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
 const LOG = "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
 const CHANNEL = "3e4f5a6b-7c8d-4e9f-8a1b-2c3d4e5f6a7b";
 
-const fake = fakeUpstreamPerTest({ SESSION_SECRET: "unit-test-session-secret-0123456789abcdef", HUB_TIMEOUT_MS: "800", HUB_SANDBOX: "" });
+const fake = fakeUpstreamPerTest({
+  SESSION_SECRET: "unit-test-session-secret-0123456789abcdef",
+  HUB_TIMEOUT_MS: "800",
+  HUB_SANDBOX: "",
+});
 let upstream: FakeUpstream;
 
 beforeEach(() => {
@@ -55,7 +59,9 @@ const ctx = (params: Record<string, string>) => ({ params: Promise.resolve(param
 
 /** Signs in through the real route; returns the Cookie header a browser would send back. */
 async function signIn(key = KEY): Promise<string> {
-  const response = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: key }, headers: { origin: ORIGIN } }));
+  const response = await sessionRoute.POST(
+    request("POST", "/api/session", { body: { apiKey: key }, headers: { origin: ORIGIN } }),
+  );
   expect(response.status).toBe(200);
   const setCookie = response.headers.get("set-cookie")!;
   return setCookie.split(";")[0]!;
@@ -67,7 +73,9 @@ function clearsCookie(response: Response): boolean {
 }
 
 async function errorOf(response: Response) {
-  const body = (await response.json()) as { error: { code: string; message: string; fields?: Record<string, string[]> } };
+  const body = (await response.json()) as {
+    error: { code: string; message: string; fields?: Record<string, string[]> };
+  };
   expect(Object.keys(body)).toEqual(["error"]);
   return body.error;
 }
@@ -95,7 +103,9 @@ describe("session routes", () => {
     expect(await who.json()).toEqual({ signedIn: true, keyHint: KEY.slice(-4) });
     expect(who.headers.get("cache-control")).toBe("no-store");
 
-    const out = await sessionRoute.DELETE(request("DELETE", "/api/session", { cookie, headers: { origin: ORIGIN } }));
+    const out = await sessionRoute.DELETE(
+      request("DELETE", "/api/session", { cookie, headers: { origin: ORIGIN } }),
+    );
     expect(out.status).toBe(200);
     expect(await out.json()).toEqual({ signedIn: false, keyHint: null });
     expect(clearsCookie(out)).toBe(true);
@@ -106,13 +116,17 @@ describe("session routes", () => {
     expect(await none.json()).toEqual({ signedIn: false, keyHint: null });
     expect(none.headers.get("set-cookie")).toBeNull();
 
-    const tampered = await sessionRoute.GET(request("GET", "/api/session", { cookie: "hub_console=Fe26.2*1*garbage" }));
+    const tampered = await sessionRoute.GET(
+      request("GET", "/api/session", { cookie: "hub_console=Fe26.2*1*garbage" }),
+    );
     expect(await tampered.json()).toEqual({ signedIn: false, keyHint: null });
     expect(clearsCookie(tampered)).toBe(true);
   });
 
   it("gives no hint for a key of 8 characters or fewer", async () => {
-    const response = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: "abcdefgh" } }));
+    const response = await sessionRoute.POST(
+      request("POST", "/api/session", { body: { apiKey: "abcdefgh" } }),
+    );
     expect(await response.json()).toEqual({ signedIn: true, keyHint: null });
   });
 
@@ -137,28 +151,45 @@ describe("session routes", () => {
   });
 
   it("trims whitespace pasted around the key", async () => {
-    const response = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: `  ${KEY}\n` } }));
+    const response = await sessionRoute.POST(
+      request("POST", "/api/session", { body: { apiKey: `  ${KEY}\n` } }),
+    );
     expect(response.status).toBe(200);
   });
 
   it("refuses non-JSON (415), malformed JSON (400) and oversized bodies (413)", async () => {
     const form = await sessionRoute.POST(
-      request("POST", "/api/session", { raw: `apiKey=${KEY}`, headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      request("POST", "/api/session", {
+        raw: `apiKey=${KEY}`,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
     );
     expect(form.status).toBe(415);
-    const plain = await sessionRoute.POST(request("POST", "/api/session", { raw: JSON.stringify({ apiKey: KEY }), headers: { "content-type": "text/plain" } }));
+    const plain = await sessionRoute.POST(
+      request("POST", "/api/session", {
+        raw: JSON.stringify({ apiKey: KEY }),
+        headers: { "content-type": "text/plain" },
+      }),
+    );
     expect(plain.status).toBe(415);
-    const none = await sessionRoute.POST(request("POST", "/api/session", { raw: JSON.stringify({ apiKey: KEY }) }));
+    const none = await sessionRoute.POST(
+      request("POST", "/api/session", { raw: JSON.stringify({ apiKey: KEY }) }),
+    );
     expect(none.status).toBe(415);
-    const broken = await sessionRoute.POST(request("POST", "/api/session", { raw: "{", headers: { "content-type": "application/json" } }));
+    const broken = await sessionRoute.POST(
+      request("POST", "/api/session", { raw: "{", headers: { "content-type": "application/json" } }),
+    );
     expect(broken.status).toBe(400);
-    const huge = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY, pad: "x".repeat(40_000) } }));
+    const huge = await sessionRoute.POST(
+      request("POST", "/api/session", { body: { apiKey: KEY, pad: "x".repeat(40_000) } }),
+    );
     expect(huge.status).toBe(413);
     expect((await errorOf(huge)).code).toBe("payload_too_large");
   });
 
   it("limits sign-ins per client address: 429 with Retry-After after 10 a minute", async () => {
-    const from = (ip: string) => request("POST", "/api/session", { body: { apiKey: KEY }, headers: { "x-forwarded-for": ip } });
+    const from = (ip: string) =>
+      request("POST", "/api/session", { body: { apiKey: KEY }, headers: { "x-forwarded-for": ip } });
     for (let i = 0; i < 10; i++) expect((await sessionRoute.POST(from("203.0.113.7"))).status).toBe(200);
     const limited = await sessionRoute.POST(from("203.0.113.7"));
     expect(limited.status).toBe(429);
@@ -171,7 +202,13 @@ describe("session routes", () => {
 
   it("counts invalid sign-in attempts against the limit", async () => {
     stubEnv({ SIGN_IN_RATE_LIMIT_PER_MINUTE: "2" });
-    const bad = () => sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: "" }, headers: { "x-forwarded-for": "198.51.100.1" } }));
+    const bad = () =>
+      sessionRoute.POST(
+        request("POST", "/api/session", {
+          body: { apiKey: "" },
+          headers: { "x-forwarded-for": "198.51.100.1" },
+        }),
+      );
     expect((await bad()).status).toBe(400);
     expect((await bad()).status).toBe(400);
     expect((await bad()).status).toBe(429);
@@ -199,7 +236,12 @@ describe("CSRF: state-changing routes refuse cross-site requests with 403", () =
   ];
   for (const [route, handler] of routes) {
     it.each(attacks)(`${route} refuses %s`, async (_name, headers) => {
-      const response = await handler()(request(route.split(" ")[0]!, "/api/x", { body: { apiKey: KEY, from: CHANNEL, to: "1", content: { text: "t" } }, headers }));
+      const response = await handler()(
+        request(route.split(" ")[0]!, "/api/x", {
+          body: { apiKey: KEY, from: CHANNEL, to: "1", content: { text: "t" } },
+          headers,
+        }),
+      );
       expect(response.status).toBe(403);
       expect((await errorOf(response)).code).toBe("forbidden");
       expect(upstream.requests).toHaveLength(0);
@@ -208,25 +250,56 @@ describe("CSRF: state-changing routes refuse cross-site requests with 403", () =
   }
 
   it("accepts our own Origin, Sec-Fetch-Site: same-origin, and non-browser clients", async () => {
-    const allowed: Record<string, string>[] = [{ origin: ORIGIN, "sec-fetch-site": "same-origin" }, { "sec-fetch-site": "same-origin" }, {}, { referer: `${ORIGIN}/login` }];
+    const allowed: Record<string, string>[] = [
+      { origin: ORIGIN, "sec-fetch-site": "same-origin" },
+      { "sec-fetch-site": "same-origin" },
+      {},
+      { referer: `${ORIGIN}/login` },
+    ];
     for (const headers of allowed) {
-      const response = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY }, headers }));
+      const response = await sessionRoute.POST(
+        request("POST", "/api/session", { body: { apiKey: KEY }, headers }),
+      );
       expect(response.status).toBe(200);
     }
   });
 
   it("uses X-Forwarded-Host/-Proto only with TRUST_PROXY=1", async () => {
-    const behindProxy = { host: "10.0.0.5:3000", "x-forwarded-host": "console.example.com", "x-forwarded-proto": "https", origin: "https://console.example.com" };
-    expect((await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY }, headers: behindProxy }))).status).toBe(403);
+    const behindProxy = {
+      host: "10.0.0.5:3000",
+      "x-forwarded-host": "console.example.com",
+      "x-forwarded-proto": "https",
+      origin: "https://console.example.com",
+    };
+    expect(
+      (
+        await sessionRoute.POST(
+          request("POST", "/api/session", { body: { apiKey: KEY }, headers: behindProxy }),
+        )
+      ).status,
+    ).toBe(403);
     stubEnv({ TRUST_PROXY: "1" });
-    expect((await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY }, headers: behindProxy }))).status).toBe(200);
+    expect(
+      (
+        await sessionRoute.POST(
+          request("POST", "/api/session", { body: { apiKey: KEY }, headers: behindProxy }),
+        )
+      ).status,
+    ).toBe(200);
     const downgraded = { ...behindProxy, origin: "http://console.example.com" };
-    expect((await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY }, headers: downgraded }))).status).toBe(403);
+    expect(
+      (
+        await sessionRoute.POST(
+          request("POST", "/api/session", { body: { apiKey: KEY }, headers: downgraded }),
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it("with PUBLIC_ORIGIN, accepts exactly the listed origins", async () => {
     stubEnv({ PUBLIC_ORIGIN: "https://console.example.com" });
-    const post = (origin: string) => sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY }, headers: { origin } }));
+    const post = (origin: string) =>
+      sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY }, headers: { origin } }));
     expect((await post("https://console.example.com")).status).toBe(200);
     expect((await post(ORIGIN)).status).toBe(403);
     expect((await post("http://console.example.com")).status).toBe(403);
@@ -236,7 +309,10 @@ describe("CSRF: state-changing routes refuse cross-site requests with 403", () =
 describe("GET /api/webhooks/{id}", () => {
   it("answers the webhook, unknown fields kept, with the key sent only upstream", async () => {
     const cookie = await signIn();
-    const response = await webhookRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }), ctx({ webhookId: WEBHOOK }));
+    const response = await webhookRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(JSON.parse(text)).toEqual(fakeWebhook());
@@ -248,14 +324,20 @@ describe("GET /api/webhooks/{id}", () => {
   });
 
   it("is 401 without a session, and nothing goes upstream", async () => {
-    const response = await webhookRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}`), ctx({ webhookId: WEBHOOK }));
+    const response = await webhookRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}`),
+      ctx({ webhookId: WEBHOOK }),
+    );
     expect(response.status).toBe(401);
     expect((await errorOf(response)).message).toMatch(/sign in/i);
     expect(upstream.requests).toHaveLength(0);
   });
 
   it("is 401 with an expired or tampered cookie, and clears it", async () => {
-    const response = await webhookRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}`, { cookie: "hub_console=not-a-seal" }), ctx({ webhookId: WEBHOOK }));
+    const response = await webhookRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}`, { cookie: "hub_console=not-a-seal" }),
+      ctx({ webhookId: WEBHOOK }),
+    );
     expect(response.status).toBe(401);
     expect(clearsCookie(response)).toBe(true);
     expect(upstream.requests).toHaveLength(0);
@@ -274,7 +356,10 @@ describe("GET /api/webhooks/{id}", () => {
     ["a very long value", "a".repeat(5000)],
   ])("refuses a webhook id that is %s: 400, nothing upstream", async (_name, webhookId) => {
     const cookie = await signIn();
-    const response = await webhookRoute.GET(request("GET", `/api/webhooks/x`, { cookie }), ctx({ webhookId }));
+    const response = await webhookRoute.GET(
+      request("GET", `/api/webhooks/x`, { cookie }),
+      ctx({ webhookId }),
+    );
     expect(response.status).toBe(400);
     const error = await errorOf(response);
     expect(error.code).toBe("bad_request");
@@ -299,14 +384,21 @@ describe("GET /api/webhooks/{id}/logs", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body).toEqual(fakeLogPage());
-    expect(upstream.requests[0]!.url).toBe(`/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=40&limit=20&status=Failed`);
+    expect(upstream.requests[0]!.url).toBe(
+      `/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=40&limit=20&status=Failed`,
+    );
   });
 
   it("applies the spec's defaults (offset 0, limit 20)", async () => {
     upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
     const cookie = await signIn();
-    await logsRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}/logs`, { cookie }), ctx({ webhookId: WEBHOOK }));
-    expect(upstream.requests[0]!.url).toBe(`/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=0&limit=20`);
+    await logsRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}/logs`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
+    expect(upstream.requests[0]!.url).toBe(
+      `/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=0&limit=20`,
+    );
   });
 
   it.each([
@@ -325,7 +417,10 @@ describe("GET /api/webhooks/{id}/logs", () => {
     ["a repeated parameter", "status=Failed&status=Success", "status"],
   ])("refuses %s: 400 naming the field, nothing upstream", async (_name, query, field) => {
     const cookie = await signIn();
-    const response = await logsRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}/logs?${query}`, { cookie }), ctx({ webhookId: WEBHOOK }));
+    const response = await logsRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}/logs?${query}`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.[field]).toBeDefined();
     expect(upstream.requests).toHaveLength(0);
@@ -337,12 +432,17 @@ describe("upstream faults become the documented answers", () => {
     upstream.handle = handle;
     const cookie = await signIn();
     const started = Date.now();
-    const response = await webhookRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }), ctx({ webhookId: WEBHOOK }));
+    const response = await webhookRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
     return { response, elapsed: Date.now() - started, error: await errorOf(response.clone()) };
   }
 
   it("upstream 401 → 401 and the session ends (cookie cleared)", async () => {
-    const { response, error } = await getWebhookWith((_req, res) => sendJson(res, 401, { message: "bad key" }));
+    const { response, error } = await getWebhookWith((_req, res) =>
+      sendJson(res, 401, { message: "bad key" }),
+    );
     expect(response.status).toBe(401);
     expect(error.code).toBe("unauthorized");
     expect(error.message).toMatch(/rejected your API key/);
@@ -357,7 +457,9 @@ describe("upstream faults become the documented answers", () => {
   });
 
   it("upstream 429 → 429 with its Retry-After", async () => {
-    const { response, error } = await getWebhookWith((_req, res) => sendJson(res, 429, {}, { "retry-after": "7" }));
+    const { response, error } = await getWebhookWith((_req, res) =>
+      sendJson(res, 429, {}, { "retry-after": "7" }),
+    );
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("7");
     expect(error.message).toMatch(/7 s/);
@@ -379,7 +481,9 @@ describe("upstream faults become the documented answers", () => {
   });
 
   it("a schema-violating answer → 502 naming the field", async () => {
-    const { response, error } = await getWebhookWith((_req, res) => sendJson(res, 200, { ...fakeWebhook(), numberOfErrors: "many" }));
+    const { response, error } = await getWebhookWith((_req, res) =>
+      sendJson(res, 200, { ...fakeWebhook(), numberOfErrors: "many" }),
+    );
     expect(response.status).toBe(502);
     expect(error.message).toMatch(/numberOfErrors/);
   });
@@ -397,7 +501,10 @@ describe("upstream faults become the documented answers", () => {
   it("an unreachable hub → 502", async () => {
     stubEnv({ HUB_BASE_URL: "http://127.0.0.1:1" });
     const cookie = await signIn();
-    const response = await webhookRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }), ctx({ webhookId: WEBHOOK }));
+    const response = await webhookRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
     expect(response.status).toBe(502);
     expect((await errorOf(response)).code).toBe("upstream_unreachable");
   });
@@ -409,7 +516,10 @@ describe("upstream faults become the documented answers", () => {
     const cookie = await signIn();
     const controller = new AbortController();
     const arrived = upstream.nextRequest();
-    const pending = webhookRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}`, { cookie, signal: controller.signal }), ctx({ webhookId: WEBHOOK }));
+    const pending = webhookRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}`, { cookie, signal: controller.signal }),
+      ctx({ webhookId: WEBHOOK }),
+    );
     const recorded = await arrived;
     controller.abort();
     const response = await pending;
@@ -418,7 +528,9 @@ describe("upstream faults become the documented answers", () => {
   });
 
   it("no error answer carries the key, even when the hub echoes it", async () => {
-    const { response } = await getWebhookWith((_req, res) => sendJson(res, 400, { message: `key ${KEY} is odd` }));
+    const { response } = await getWebhookWith((_req, res) =>
+      sendJson(res, 400, { message: `key ${KEY} is odd` }),
+    );
     const text = await response.text();
     expect(response.status).toBe(400);
     expect(text).not.toContain(KEY);
@@ -429,10 +541,15 @@ describe("POST /api/messages/{channelKind}", () => {
   const message = { from: CHANNEL, to: "5511999999999", content: { text: "hello" } };
 
   it("sends the message and answers 202 { messageId, answer }", async () => {
-    upstream.handle = (_req, res) => sendJson(res, 201, { messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", status: "queued" });
+    upstream.handle = (_req, res) =>
+      sendJson(res, 201, { messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", status: "queued" });
     const cookie = await signIn();
     const response = await messagesRoute.POST(
-      request("POST", "/api/messages/sms", { cookie, body: { ...message, extra: "dropped", content: { text: "hello", html: "<b>x</b>" } }, headers: { origin: ORIGIN } }),
+      request("POST", "/api/messages/sms", {
+        cookie,
+        body: { ...message, extra: "dropped", content: { text: "hello", html: "<b>x</b>" } },
+        headers: { origin: ORIGIN },
+      }),
       ctx({ channelKind: "sms" }),
     );
     expect(response.status).toBe(202);
@@ -450,7 +567,10 @@ describe("POST /api/messages/{channelKind}", () => {
   it("maps a 404 from the hub (channel of another application) to 404", async () => {
     upstream.handle = (_req, res) => sendJson(res, 404, {});
     const cookie = await signIn();
-    const response = await messagesRoute.POST(request("POST", "/api/messages/sms", { cookie, body: message }), ctx({ channelKind: "sms" }));
+    const response = await messagesRoute.POST(
+      request("POST", "/api/messages/sms", { cookie, body: message }),
+      ctx({ channelKind: "sms" }),
+    );
     expect(response.status).toBe(404);
     expect((await errorOf(response)).message).toContain(CHANNEL);
   });
@@ -466,7 +586,10 @@ describe("POST /api/messages/{channelKind}", () => {
     ["a leading digit", "1sms"],
   ])("refuses a channel kind that is %s: 400, nothing upstream", async (_name, channelKind) => {
     const cookie = await signIn();
-    const response = await messagesRoute.POST(request("POST", "/api/messages/x", { cookie, body: message }), ctx({ channelKind }));
+    const response = await messagesRoute.POST(
+      request("POST", "/api/messages/x", { cookie, body: message }),
+      ctx({ channelKind }),
+    );
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.channelKind).toBeDefined();
     expect(upstream.requests).toHaveLength(0);
@@ -480,7 +603,10 @@ describe("POST /api/messages/{channelKind}", () => {
     ["text too long", { ...message, content: { text: "x".repeat(4097) } }, "content.text"],
   ])("refuses a body with %s: 400 naming the field, nothing upstream", async (_name, body, field) => {
     const cookie = await signIn();
-    const response = await messagesRoute.POST(request("POST", "/api/messages/sms", { cookie, body }), ctx({ channelKind: "sms" }));
+    const response = await messagesRoute.POST(
+      request("POST", "/api/messages/sms", { cookie, body }),
+      ctx({ channelKind: "sms" }),
+    );
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.[field]).toBeDefined();
     expect(upstream.requests).toHaveLength(0);
@@ -489,7 +615,11 @@ describe("POST /api/messages/{channelKind}", () => {
   it("refuses other content types (415) and bodies over 32 KiB (413) before anything is sent", async () => {
     const cookie = await signIn();
     const plain = await messagesRoute.POST(
-      request("POST", "/api/messages/sms", { cookie, raw: JSON.stringify(message), headers: { "content-type": "text/plain" } }),
+      request("POST", "/api/messages/sms", {
+        cookie,
+        raw: JSON.stringify(message),
+        headers: { "content-type": "text/plain" },
+      }),
       ctx({ channelKind: "sms" }),
     );
     expect(plain.status).toBe(415);
@@ -502,7 +632,10 @@ describe("POST /api/messages/{channelKind}", () => {
   });
 
   it("is 401 without a session, after checking the input", async () => {
-    const response = await messagesRoute.POST(request("POST", "/api/messages/sms", { body: message }), ctx({ channelKind: "sms" }));
+    const response = await messagesRoute.POST(
+      request("POST", "/api/messages/sms", { body: message }),
+      ctx({ channelKind: "sms" }),
+    );
     expect(response.status).toBe(401);
     expect(upstream.requests).toHaveLength(0);
   });
@@ -511,7 +644,10 @@ describe("POST /api/messages/{channelKind}", () => {
 describe("POST /api/webhooks/{id}/logs/{logId}/retry", () => {
   it("answers 501 not_supported when signed in, sending nothing", async () => {
     const cookie = await signIn();
-    const response = await retryRoute.POST(request("POST", "/x", { cookie }), ctx({ webhookId: WEBHOOK, logId: LOG }));
+    const response = await retryRoute.POST(
+      request("POST", "/x", { cookie }),
+      ctx({ webhookId: WEBHOOK, logId: LOG }),
+    );
     expect(response.status).toBe(501);
     const error = await errorOf(response);
     expect(error.code).toBe("not_supported");
@@ -520,9 +656,14 @@ describe("POST /api/webhooks/{id}/logs/{logId}/retry", () => {
   });
 
   it("is 401 without a session and 400 for bad ids", async () => {
-    expect((await retryRoute.POST(request("POST", "/x"), ctx({ webhookId: WEBHOOK, logId: LOG }))).status).toBe(401);
+    expect(
+      (await retryRoute.POST(request("POST", "/x"), ctx({ webhookId: WEBHOOK, logId: LOG }))).status,
+    ).toBe(401);
     const cookie = await signIn();
-    const bad = await retryRoute.POST(request("POST", "/x", { cookie }), ctx({ webhookId: WEBHOOK, logId: "../x" }));
+    const bad = await retryRoute.POST(
+      request("POST", "/x", { cookie }),
+      ctx({ webhookId: WEBHOOK, logId: "../x" }),
+    );
     expect(bad.status).toBe(400);
     expect((await errorOf(bad)).fields?.logId).toBeDefined();
   });
@@ -538,8 +679,11 @@ describe("POST /api/session/demo", () => {
 
   it("in sandbox mode, signs in with the demo key fetched server-side (Bearer admin token)", async () => {
     stubEnv({ HUB_SANDBOX: "1", SANDBOX_ADMIN_TOKEN: "admin-token-123" });
-    upstream.handle = (_req, res) => sendJson(res, 200, { apiKey: KEY, applicationId: "a", channels: [], webhooks: [] });
-    const response = await demoRoute.POST(request("POST", "/api/session/demo", { headers: { origin: ORIGIN } }));
+    upstream.handle = (_req, res) =>
+      sendJson(res, 200, { apiKey: KEY, applicationId: "a", channels: [], webhooks: [] });
+    const response = await demoRoute.POST(
+      request("POST", "/api/session/demo", { headers: { origin: ORIGIN } }),
+    );
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(JSON.parse(text)).toEqual({ signedIn: true, keyHint: KEY.slice(-4) });
@@ -550,7 +694,10 @@ describe("POST /api/session/demo", () => {
 
     const cookie = response.headers.get("set-cookie")!.split(";")[0]!;
     upstream.handle = (_req, res) => sendJson(res, 200, fakeWebhook());
-    await webhookRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }), ctx({ webhookId: WEBHOOK }));
+    await webhookRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
     expect(upstream.requests[1]!.headers["x-api-key"]).toBe(KEY);
   });
 
@@ -566,7 +713,12 @@ describe("POST /api/session/demo", () => {
 describe("GET /api/session/end", () => {
   it("clears the cookie and redirects (303) to /login?reason=…", async () => {
     const cookie = await signIn();
-    const response = await endRoute.GET(request("GET", "/api/session/end?reason=key_rejected", { cookie, headers: { "sec-fetch-site": "same-origin" } }));
+    const response = await endRoute.GET(
+      request("GET", "/api/session/end?reason=key_rejected", {
+        cookie,
+        headers: { "sec-fetch-site": "same-origin" },
+      }),
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/login?reason=key_rejected");
     expect(clearsCookie(response)).toBe(true);
@@ -581,12 +733,20 @@ describe("GET /api/session/end", () => {
 
   it("refuses cross-site subresource calls, but serves a cross-site navigation", async () => {
     const image = await endRoute.GET(
-      request("GET", "/api/session/end?reason=expired", { headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" } }),
+      request("GET", "/api/session/end?reason=expired", {
+        headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" },
+      }),
     );
     expect(image.status).toBe(403);
     expect(image.headers.get("set-cookie")).toBeNull();
     const navigation = await endRoute.GET(
-      request("GET", "/api/session/end?reason=expired", { headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }),
+      request("GET", "/api/session/end?reason=expired", {
+        headers: {
+          "sec-fetch-site": "cross-site",
+          "sec-fetch-mode": "navigate",
+          "sec-fetch-dest": "document",
+        },
+      }),
     );
     expect(navigation.status).toBe(303);
   });
@@ -598,7 +758,11 @@ describe("unexpected errors", () => {
     const cookie = await signIn();
     // A request whose URL cannot be read makes the query parsing throw something that is not an AppError.
     const broken = new Request(`${ORIGIN}/api/webhooks/${WEBHOOK}`, { headers: { host: HOST, cookie } });
-    Object.defineProperty(broken, "url", { get: () => { throw new Error(`boom with ${KEY}`); } });
+    Object.defineProperty(broken, "url", {
+      get: () => {
+        throw new Error(`boom with ${KEY}`);
+      },
+    });
     const response = await logsRoute.GET(broken, ctx({ webhookId: WEBHOOK }));
     expect(response.status).toBe(500);
     const error = await errorOf(response);
@@ -617,7 +781,10 @@ describe("unknown /api paths", () => {
     const get = await catchAll.GET(request("GET", "/api/nope"), ctx({ path: "nope" }));
     expect(get.status).toBe(404);
     expect((await errorOf(get)).code).toBe("not_found");
-    const crossSite = await catchAll.POST(request("POST", "/api/nope", { headers: { "sec-fetch-site": "cross-site" } }), ctx({ path: "nope" }));
+    const crossSite = await catchAll.POST(
+      request("POST", "/api/nope", { headers: { "sec-fetch-site": "cross-site" } }),
+      ctx({ path: "nope" }),
+    );
     expect(crossSite.status).toBe(403);
   });
 });

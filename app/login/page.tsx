@@ -30,7 +30,11 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const reasonKey = first(params.reason);
   const reason = reasonKey ? REASONS[reasonKey] : undefined;
@@ -45,7 +49,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <p className="text-sm font-medium text-blue-700 dark:text-blue-400">Messaging Hub</p>
         <h1 className="text-2xl font-semibold tracking-tight">Sign in to the Webhook Console</h1>
         <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
-          See every delivery the hub made to your webhooks, find out why one failed, and send a test message to check a fix.
+          See every delivery the hub made to your webhooks, find out why one failed, and send a test message
+          to check a fix.
         </p>
       </div>
       {reason ? (
@@ -56,10 +61,15 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       <LoginForm next={next} sandboxMode={sandboxMode} />
       <div className="space-y-1 text-xs text-zinc-600 dark:text-zinc-400">
         <p>
-          Your key is the API Key of an application: in the Messaging Hub dashboard, open the application, then Settings, then API Key. It
-          is kept only in an encrypted, httpOnly session cookie of this console, never in the browser&apos;s storage.
+          Your key is the API Key of an application: in the Messaging Hub dashboard, open the application,
+          then Settings, then API Key. It is kept only in an encrypted, httpOnly session cookie of this
+          console, never in the browser&apos;s storage.
         </p>
-        {sandboxMode ? <p>This console runs on the local sandbox hub: the demo key signs you in to its demo application.</p> : null}
+        {sandboxMode ? (
+          <p>
+            This console runs on the local sandbox hub: the demo key signs you in to its demo application.
+          </p>
+        ) : null}
       </div>
     </main>
   );

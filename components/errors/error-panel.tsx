@@ -27,7 +27,11 @@ export function ErrorPanel({
   role?: "alert";
 }) {
   return (
-    <Notice tone={status === 429 || status === 504 ? "warning" : "error"} title={errorTitle(status)} role={role}>
+    <Notice
+      tone={status === 429 || status === 504 ? "warning" : "error"}
+      title={errorTitle(status)}
+      role={role}
+    >
       <p>{message}</p>
       {retryAfter ? <p>You can try again in about {retryAfter} seconds.</p> : null}
       {actions ? <div className="flex flex-wrap items-center gap-3 pt-1">{actions}</div> : null}

@@ -9,7 +9,12 @@ export function RefreshButton({ label = "Try again" }: { label?: string }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   return (
-    <button type="button" className={buttonStyles.primary} disabled={pending} onClick={() => startTransition(() => router.refresh())}>
+    <button
+      type="button"
+      className={buttonStyles.primary}
+      disabled={pending}
+      onClick={() => startTransition(() => router.refresh())}
+    >
       {pending ? "Trying again…" : label}
     </button>
   );

@@ -22,7 +22,10 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
     setPending(kind);
     setError(null);
     try {
-      await apiRequest(kind === "key" ? "/api/session" : "/api/session/demo", { method: "POST", body: kind === "key" ? { apiKey } : undefined });
+      await apiRequest(kind === "key" ? "/api/session" : "/api/session/demo", {
+        method: "POST",
+        body: kind === "key" ? { apiKey } : undefined,
+      });
       // A full page load: nothing cached for another key survives a sign-in.
       window.location.assign(next);
     } catch (caught) {
@@ -70,13 +73,22 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
             </p>
           ) : null}
         </div>
-        <button type="submit" className={`${buttonStyles.primary} w-full`} disabled={!hydrated || pending !== null}>
+        <button
+          type="submit"
+          className={`${buttonStyles.primary} w-full`}
+          disabled={!hydrated || pending !== null}
+        >
           {pending === "key" ? "Signing in…" : "Sign in"}
         </button>
       </form>
       {sandboxMode ? (
         <div className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
-          <button type="button" className={`${buttonStyles.secondary} w-full`} disabled={pending !== null} onClick={() => void signIn("demo")}>
+          <button
+            type="button"
+            className={`${buttonStyles.secondary} w-full`}
+            disabled={pending !== null}
+            onClick={() => void signIn("demo")}
+          >
             {pending === "demo" ? "Signing in…" : "Use sandbox demo key"}
           </button>
         </div>

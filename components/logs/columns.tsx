@@ -69,7 +69,12 @@ export function buildLogColumns({ onOpen, onRetry, retryReasonId }: ColumnAction
       header: () => <span className="sr-only">Actions</span>,
       cell: ({ row }) => (
         <div className="flex justify-end gap-1.5">
-          <button type="button" className={buttonStyles.small} data-details-for={row.original.id} onClick={() => onOpen(row.original.id)}>
+          <button
+            type="button"
+            className={buttonStyles.small}
+            data-details-for={row.original.id}
+            onClick={() => onOpen(row.original.id)}
+          >
             Details<span className="sr-only"> of the delivery sent at {row.original.sendAt}</span>
           </button>
           {row.original.status === "Failed" ? (

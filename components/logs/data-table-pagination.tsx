@@ -15,22 +15,44 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
   return (
     <nav aria-label="Log pages" className="flex flex-wrap items-center justify-between gap-3 text-sm">
       <p className="text-zinc-700 dark:text-zinc-300">
-        {total === 0 ? "No deliveries" : `Showing ${first}–${last} of ${total.toLocaleString("en")} deliveries`}
+        {total === 0
+          ? "No deliveries"
+          : `Showing ${first}–${last} of ${total.toLocaleString("en")} deliveries`}
       </p>
       <div className="flex items-center gap-1.5">
-        <button type="button" className={buttonStyles.secondary} onClick={() => table.firstPage()} disabled={!table.getCanPreviousPage()}>
+        <button
+          type="button"
+          className={buttonStyles.secondary}
+          onClick={() => table.firstPage()}
+          disabled={!table.getCanPreviousPage()}
+        >
           <span aria-hidden="true">«</span> First page
         </button>
-        <button type="button" className={buttonStyles.secondary} onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()}>
+        <button
+          type="button"
+          className={buttonStyles.secondary}
+          onClick={() => table.previousPage()}
+          disabled={!table.getCanPreviousPage()}
+        >
           <span aria-hidden="true">‹</span> Previous page
         </button>
         <span className="px-2 whitespace-nowrap tabular-nums" aria-live="polite">
           Page {page} of {pageCount}
         </span>
-        <button type="button" className={buttonStyles.secondary} onClick={() => table.nextPage()} disabled={!table.getCanNextPage()}>
+        <button
+          type="button"
+          className={buttonStyles.secondary}
+          onClick={() => table.nextPage()}
+          disabled={!table.getCanNextPage()}
+        >
           Next page <span aria-hidden="true">›</span>
         </button>
-        <button type="button" className={buttonStyles.secondary} onClick={() => table.lastPage()} disabled={!table.getCanNextPage()}>
+        <button
+          type="button"
+          className={buttonStyles.secondary}
+          onClick={() => table.lastPage()}
+          disabled={!table.getCanNextPage()}
+        >
           Last page <span aria-hidden="true">»</span>
         </button>
       </div>

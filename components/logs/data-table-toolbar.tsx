@@ -1,7 +1,13 @@
 "use client";
 
 import { useId } from "react";
-import { LOG_STATUS_FILTERS, PAGE_SIZES, type LogStatusFilter, type LogViewState, type PageSize } from "@/lib/domain/log-view";
+import {
+  LOG_STATUS_FILTERS,
+  PAGE_SIZES,
+  type LogStatusFilter,
+  type LogViewState,
+  type PageSize,
+} from "@/lib/domain/log-view";
 import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
 import { buttonStyles, selectStyles } from "@/components/ui/styles";
 
@@ -33,7 +39,10 @@ export function LogsToolbar({
         id={`${id}-status`}
         label="Status"
         value={view.status ?? ""}
-        options={[{ value: "", label: "All" }, ...LOG_STATUS_FILTERS.map((status) => ({ value: status, label: status }))]}
+        options={[
+          { value: "", label: "All" },
+          ...LOG_STATUS_FILTERS.map((status) => ({ value: status, label: status })),
+        ]}
         onChange={(value) => onStatusChange((value || null) as LogStatusFilter | null)}
         onIntent={onStatusIntent}
       />

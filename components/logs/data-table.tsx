@@ -36,7 +36,11 @@ export function LogsDataTable({
 
   return (
     <div onPointerEnter={onIntent} onFocus={onIntent} className={`${cardStyles} overflow-x-auto`}>
-      <table className="w-full border-collapse text-left text-sm" aria-busy={busy} aria-describedby="logs-caption">
+      <table
+        className="w-full border-collapse text-left text-sm"
+        aria-busy={busy}
+        aria-describedby="logs-caption"
+      >
         <caption id="logs-caption" className="sr-only">
           Delivery logs, newest first. Open a row for its response body and what its status means.
         </caption>
@@ -45,13 +49,17 @@ export function LogsDataTable({
             <tr key={group.id}>
               {group.headers.map((header) => (
                 <th key={header.id} scope="col" className={`px-3 py-2 ${columnClass(header.column.id)}`}>
-                  {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+                  {header.isPlaceholder
+                    ? null
+                    : flexRender(header.column.columnDef.header, header.getContext())}
                 </th>
               ))}
             </tr>
           ))}
         </thead>
-        <tbody className={`divide-y divide-zinc-200 dark:divide-zinc-800 ${busy ? "opacity-70 transition-opacity" : ""}`}>
+        <tbody
+          className={`divide-y divide-zinc-200 dark:divide-zinc-800 ${busy ? "opacity-70 transition-opacity" : ""}`}
+        >
           {rows.length === 0 ? (
             <tr>
               <td colSpan={columnCount} className="px-3 py-8 text-center">
@@ -60,7 +68,13 @@ export function LogsDataTable({
             </tr>
           ) : (
             rows.map((row) => (
-              <LogRow key={row.id} log={row.original} cells={row.getVisibleCells()} highlighted={highlightIds.has(row.original.id)} onOpen={onOpen} />
+              <LogRow
+                key={row.id}
+                log={row.original}
+                cells={row.getVisibleCells()}
+                highlighted={highlightIds.has(row.original.id)}
+                onOpen={onOpen}
+              />
             ))
           )}
         </tbody>

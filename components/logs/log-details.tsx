@@ -19,7 +19,12 @@ import { buttonStyles } from "@/components/ui/styles";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <DescriptionItem label={label} labelStyle="strong" className="min-w-0" valueClassName="mt-0.5 text-sm break-words">
+    <DescriptionItem
+      label={label}
+      labelStyle="strong"
+      className="min-w-0"
+      valueClassName="mt-0.5 text-sm break-words"
+    >
       {children}
     </DescriptionItem>
   );
@@ -64,7 +69,9 @@ export function LogDetails({ log, onRetry }: { log: WebhookLog; onRetry?: (log: 
             Retry
           </button>
           <p id={retryReasonId} className="text-xs text-zinc-600 dark:text-zinc-400">
-            {RETRY_SUPPORTED ? "Asks the hub to deliver this event again." : `${RETRY_UNAVAILABLE_REASON}. To deliver again, send a new test message.`}
+            {RETRY_SUPPORTED
+              ? "Asks the hub to deliver this event again."
+              : `${RETRY_UNAVAILABLE_REASON}. To deliver again, send a new test message.`}
           </p>
         </div>
       </section>
@@ -74,7 +81,9 @@ export function LogDetails({ log, onRetry }: { log: WebhookLog; onRetry?: (log: 
         <Field label="Log ID">
           <span className="font-mono text-xs">{log.id}</span>
         </Field>
-        <Field label="Message ID">{log.messageId ? <span className="font-mono text-xs">{log.messageId}</span> : "none"}</Field>
+        <Field label="Message ID">
+          {log.messageId ? <span className="font-mono text-xs">{log.messageId}</span> : "none"}
+        </Field>
         <Field label="Sent at">
           <Timestamp iso={log.sendAt} />
         </Field>
@@ -136,7 +145,12 @@ function ResponseBody({ body }: { body: string }) {
         <span className="text-xs text-zinc-600 dark:text-zinc-400">
           {formatBytes(formatted.bytes)} · {description}
         </span>
-        <button type="button" className={`${buttonStyles.small} ml-auto`} onClick={copy} disabled={formatted.kind === "empty"}>
+        <button
+          type="button"
+          className={`${buttonStyles.small} ml-auto`}
+          onClick={copy}
+          disabled={formatted.kind === "empty"}
+        >
           Copy
         </button>
         <span role="status" className="w-full text-xs text-emerald-800 dark:text-emerald-300">

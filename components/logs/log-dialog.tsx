@@ -91,8 +91,8 @@ export function LogDialog({
           {details === "failed" ? (
             <div role="alert" className="space-y-2 text-sm">
               <p>
-                The details view could not be loaded: the network failed, or the console was updated since this page was opened.
-                Reload the page to get it.
+                The details view could not be loaded: the network failed, or the console was updated since
+                this page was opened. Reload the page to get it.
               </p>
               <button type="button" className={buttonStyles.primary} onClick={() => window.location.reload()}>
                 Reload the page
@@ -104,8 +104,9 @@ export function LogDialog({
             <p role="status">Loading this delivery…</p>
           ) : (
             <p role="status" className="text-sm">
-              This delivery is not on the current page of logs: newer deliveries may have pushed it to a later page, or it belongs to
-              another webhook. Close this and look through the pages, or filter by status.
+              This delivery is not on the current page of logs: newer deliveries may have pushed it to a later
+              page, or it belongs to another webhook. Close this and look through the pages, or filter by
+              status.
             </p>
           )}
         </div>
@@ -113,4 +114,3 @@ export function LogDialog({
     </dialog>
   );
 }
-

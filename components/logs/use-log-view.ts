@@ -51,7 +51,10 @@ export const setLogView: SetLogView = (patch, options = {}) => {
  */
 export function useLogView(initial: LogViewState, pathname: string): LogViewState {
   const serverSearch = serializeLogSearchParams(initial);
-  const snapshot = useCallback(() => (window.location.pathname === pathname ? currentSearch() : serverSearch), [pathname, serverSearch]);
+  const snapshot = useCallback(
+    () => (window.location.pathname === pathname ? currentSearch() : serverSearch),
+    [pathname, serverSearch],
+  );
   const search = useSyncExternalStore(subscribe, snapshot, () => serverSearch);
   return useMemo(() => parseLogSearchParams(new URLSearchParams(search)), [search]);
 }

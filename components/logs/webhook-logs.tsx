@@ -1,6 +1,12 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
 import Link from "next/link";
 import { useCallback, useEffect, useId, useMemo, type ReactNode } from "react";
@@ -23,7 +29,9 @@ const NO_ROWS: WebhookLog[] = [];
 
 /** A log that is not on the current page may still be in another cached page (e.g. found by the send follow-up). */
 function findCachedLog(queryClient: QueryClient, webhookId: string, logId: string): WebhookLog | null {
-  for (const [, page] of queryClient.getQueriesData<WebhookLogPage>({ queryKey: webhookKeys.logs(webhookId) })) {
+  for (const [, page] of queryClient.getQueriesData<WebhookLogPage>({
+    queryKey: webhookKeys.logs(webhookId),
+  })) {
     const log = page?.data.find((item) => item.id === logId);
     if (log) return log;
   }
@@ -32,7 +40,9 @@ function findCachedLog(queryClient: QueryClient, webhookId: string, logId: strin
 
 /** What ErrorPanel needs of an error besides its message: 500 when it is not the console's own. */
 function errorDetails(error: Error) {
-  return isApiError(error) ? { status: error.status, retryAfter: error.retryAfter } : { status: 500, retryAfter: null };
+  return isApiError(error)
+    ? { status: error.status, retryAfter: error.retryAfter }
+    : { status: 500, retryAfter: null };
 }
 
 /** The log table with its toolbar, pagination, states, and the details dialog; all state in the URL. */
@@ -68,7 +78,9 @@ export function WebhookLogs({
   const pageNumber = view.page;
   useEffect(() => {
     if (!page || query.isPlaceholderData || pageNumber >= totalPages) return;
-    void queryClient.prefetchQuery(logsQueryOptions(webhookId, { status, limit, page: pageNumber + 1, log: null }));
+    void queryClient.prefetchQuery(
+      logsQueryOptions(webhookId, { status, limit, page: pageNumber + 1, log: null }),
+    );
   }, [page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
 
   // When the pointer or focus reaches the Status filter, fetch the first page of each other
@@ -78,7 +90,11 @@ export function WebhookLogs({
   const prefetchStatusViews = useCallback(() => {
     if (failing) return;
     for (const other of [null, ...LOG_STATUS_FILTERS]) {
-      if (other !== status) void queryClient.prefetchQuery({ ...logsQueryOptions(webhookId, { status: other, limit, page: 1, log: null }), retry: false });
+      if (other !== status)
+        void queryClient.prefetchQuery({
+          ...logsQueryOptions(webhookId, { status: other, limit, page: 1, log: null }),
+          retry: false,
+        });
     }
   }, [queryClient, webhookId, status, limit, failing]);
 
@@ -90,7 +106,10 @@ export function WebhookLogs({
   });
   const retryReasonId = useId();
   const onRetry = retry.mutate;
-  const columns = useMemo(() => buildLogColumns({ onOpen: openLog, onRetry, retryReasonId }), [openLog, onRetry, retryReasonId]);
+  const columns = useMemo(
+    () => buildLogColumns({ onOpen: openLog, onRetry, retryReasonId }),
+    [openLog, onRetry, retryReasonId],
+  );
 
   const pagination: PaginationState = { pageIndex: view.page - 1, pageSize: view.limit };
   // The console does not use the React Compiler; TanStack Table v8 re-renders through this component's own state.
@@ -112,10 +131,14 @@ export function WebhookLogs({
   function closeLog(logId: string) {
     setLogView({ log: null }, { history: "replace" });
     // Back to where the person was: the row's Details button.
-    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(logId)}"]`)?.focus());
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(logId)}"]`)?.focus(),
+    );
   }
 
-  const openLogData = view.log ? (rows.find((row) => row.id === view.log) ?? findCachedLog(queryClient, webhookId, view.log)) : null;
+  const openLogData = view.log
+    ? (rows.find((row) => row.id === view.log) ?? findCachedLog(queryClient, webhookId, view.log))
+    : null;
   const error = query.error;
 
   let emptyState: ReactNode;
@@ -147,7 +170,11 @@ export function WebhookLogs({
         <p>
           There is no page {view.page}: this view has {totalPages} {totalPages === 1 ? "page" : "pages"}.
         </p>
-        <button type="button" className={buttonStyles.secondary} onClick={() => setLogView({ page: totalPages, log: null })}>
+        <button
+          type="button"
+          className={buttonStyles.secondary}
+          onClick={() => setLogView({ page: totalPages, log: null })}
+        >
           Go to the last page
         </button>
       </div>
@@ -156,14 +183,21 @@ export function WebhookLogs({
     emptyState = (
       <div className="space-y-2">
         <p>No {view.status === "Failed" ? "failed" : "successful"} deliveries for this webhook.</p>
-        <button type="button" className={buttonStyles.secondary} onClick={() => setLogView({ status: null, page: 1, log: null })}>
+        <button
+          type="button"
+          className={buttonStyles.secondary}
+          onClick={() => setLogView({ status: null, page: 1, log: null })}
+        >
           Show all deliveries
         </button>
       </div>
     );
   } else {
     emptyState = (
-      <p>No deliveries recorded for this webhook yet. Send a test message to cause one; it appears here within seconds.</p>
+      <p>
+        No deliveries recorded for this webhook yet. Send a test message to cause one; it appears here within
+        seconds.
+      </p>
     );
   }
 
@@ -173,7 +207,9 @@ export function WebhookLogs({
         <h2 id="logs-heading" className="text-base font-semibold">
           Delivery logs
         </h2>
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">Newest first. Open a row to see the response and what its status means.</p>
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          Newest first. Open a row to see the response and what its status means.
+        </p>
       </div>
       <LogsToolbar
         view={view}
@@ -218,7 +254,14 @@ export function WebhookLogs({
       />
       <LogsPagination table={table} total={total} />
       {view.log ? (
-        <LogDialog key={view.log} logId={view.log} log={openLogData} loading={query.isPending || query.isPlaceholderData} onRetry={onRetry} onClose={() => closeLog(view.log!)} />
+        <LogDialog
+          key={view.log}
+          logId={view.log}
+          log={openLogData}
+          loading={query.isPending || query.isPlaceholderData}
+          onRetry={onRetry}
+          onClose={() => closeLog(view.log!)}
+        />
       ) : null}
     </section>
   );

@@ -18,7 +18,14 @@ import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { FollowState } from "@/components/send/use-follow-deliveries";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { Notice } from "@/components/ui/notice";
-import { buttonStyles, cardStyles, fieldErrorStyles, hintStyles, inputStyles, labelStyles } from "@/components/ui/styles";
+import {
+  buttonStyles,
+  cardStyles,
+  fieldErrorStyles,
+  hintStyles,
+  inputStyles,
+  labelStyles,
+} from "@/components/ui/styles";
 
 export interface DemoChannelOption {
   id: string;
@@ -28,7 +35,13 @@ export interface DemoChannelOption {
 type Field = keyof MessageFormValues;
 const FIELDS: Field[] = ["channelKind", "from", "to", "text"];
 /** The API's field names (`content.text`) to the form's. */
-const API_FIELD: Record<string, Field> = { channelKind: "channelKind", from: "from", to: "to", text: "text", "content.text": "text" };
+const API_FIELD: Record<string, Field> = {
+  channelKind: "channelKind",
+  from: "from",
+  to: "to",
+  text: "text",
+  "content.text": "text",
+};
 
 interface SendOutcome {
   messageId: string | null;
@@ -75,7 +88,9 @@ export function SendMessageForm({
   const mutation = useMutation({
     mutationFn: async (input: MessageFormValues): Promise<SendOutcome & { target: FollowTarget }> => {
       // Which logs exist before sending, to tell the new ones apart when the answer names no message id.
-      const before = await queryClient.fetchQuery({ ...logsQueryOptions(webhookId, FOLLOW_VIEW), staleTime: 0 }).catch(() => null);
+      const before = await queryClient
+        .fetchQuery({ ...logsQueryOptions(webhookId, FOLLOW_VIEW), staleTime: 0 })
+        .catch(() => null);
       const sentAt = Date.now();
       const answer = await sendTestMessage(input);
       return {
@@ -126,7 +141,9 @@ export function SendMessageForm({
         if (errors[name]) setErrors((current) => ({ ...current, [name]: undefined }));
       },
       "aria-invalid": errors[name] ? true : undefined,
-      "aria-describedby": [errors[name] ? `${id}-${name}-error` : "", `${id}-${name}-hint`].filter(Boolean).join(" "),
+      "aria-describedby": [errors[name] ? `${id}-${name}-error` : "", `${id}-${name}-hint`]
+        .filter(Boolean)
+        .join(" "),
     } as const;
   }
 
@@ -145,16 +162,31 @@ export function SendMessageForm({
           Send a test message
         </h2>
         <p className={hintStyles}>
-          The hub delivers a Message event to every active webhook of the key&apos;s application; this page then follows the delivery to this
-          webhook.
+          The hub delivers a Message event to every active webhook of the key&apos;s application; this page
+          then follows the delivery to this webhook.
         </p>
       </div>
-      <form ref={formRef} onSubmit={onSubmit} noValidate className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-1" aria-labelledby={`${id}-heading`}>
+      <form
+        ref={formRef}
+        onSubmit={onSubmit}
+        noValidate
+        className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-1"
+        aria-labelledby={`${id}-heading`}
+      >
         <div className="space-y-1">
           <label htmlFor={`${id}-channelKind`} className={labelStyles}>
             Channel kind
           </label>
-          <input {...field("channelKind")} type="text" required pattern={CHANNEL_KIND_PATTERN} maxLength={32} autoComplete="off" spellCheck={false} className={inputStyles} />
+          <input
+            {...field("channelKind")}
+            type="text"
+            required
+            pattern={CHANNEL_KIND_PATTERN}
+            maxLength={32}
+            autoComplete="off"
+            spellCheck={false}
+            className={inputStyles}
+          />
           <p id={`${id}-channelKind-hint`} className={hintStyles}>
             The path segment of the channel&apos;s kind, e.g. whatsapp.
           </p>
@@ -164,7 +196,15 @@ export function SendMessageForm({
           <label htmlFor={`${id}-from`} className={labelStyles}>
             From (channel ID)
           </label>
-          <input {...field("from")} type="text" required maxLength={36} autoComplete="off" spellCheck={false} className={`${inputStyles} font-mono`} />
+          <input
+            {...field("from")}
+            type="text"
+            required
+            maxLength={36}
+            autoComplete="off"
+            spellCheck={false}
+            className={`${inputStyles} font-mono`}
+          />
           <p id={`${id}-from-hint`} className={hintStyles}>
             {demoChannels.length > 0
               ? `Sandbox demo channels (demo key): ${demoChannels.map((channel) => `${channel.id} (${channel.kind})`).join(", ")}.`
@@ -176,7 +216,15 @@ export function SendMessageForm({
           <label htmlFor={`${id}-to`} className={labelStyles}>
             To
           </label>
-          <input {...field("to")} type="text" required maxLength={MESSAGE_TO_MAX} autoComplete="off" inputMode="tel" className={inputStyles} />
+          <input
+            {...field("to")}
+            type="text"
+            required
+            maxLength={MESSAGE_TO_MAX}
+            autoComplete="off"
+            inputMode="tel"
+            className={inputStyles}
+          />
           <p id={`${id}-to-hint`} className={hintStyles}>
             The recipient on the channel, e.g. a phone number.
           </p>
@@ -186,7 +234,13 @@ export function SendMessageForm({
           <label htmlFor={`${id}-text`} className={labelStyles}>
             Text
           </label>
-          <textarea {...field("text")} required maxLength={MESSAGE_TEXT_MAX} rows={2} className={inputStyles} />
+          <textarea
+            {...field("text")}
+            required
+            maxLength={MESSAGE_TEXT_MAX}
+            rows={2}
+            className={inputStyles}
+          />
           <p id={`${id}-text-hint`} className={hintStyles}>
             Up to {MESSAGE_TEXT_MAX.toLocaleString("en")} characters.
           </p>
@@ -202,7 +256,12 @@ export function SendMessageForm({
         {mutation.isPending ? <p>Sending the message to the Messaging Hub…</p> : null}
         {mutation.isError ? <SendError error={mutation.error} /> : null}
         {mutation.isSuccess ? (
-          <SendResult outcome={mutation.data} follow={follow} webhookActive={webhookActive} onShowDelivery={onShowDelivery} />
+          <SendResult
+            outcome={mutation.data}
+            follow={follow}
+            webhookActive={webhookActive}
+            onShowDelivery={onShowDelivery}
+          />
         ) : null}
       </div>
     </section>
@@ -238,7 +297,8 @@ function SendResult({
         <span className="font-semibold">Sent.</span>{" "}
         {outcome.messageId ? (
           <>
-            The Messaging Hub accepted it as message <span className="font-mono text-xs break-all">{outcome.messageId}</span>.
+            The Messaging Hub accepted it as message{" "}
+            <span className="font-mono text-xs break-all">{outcome.messageId}</span>.
           </>
         ) : (
           "The Messaging Hub accepted it (its answer named no message ID)."
@@ -246,7 +306,9 @@ function SendResult({
       </p>
       <details className="text-xs">
         <summary className="w-fit cursor-pointer">What the API answered</summary>
-        <pre className="mt-1 overflow-x-auto whitespace-pre-wrap">{JSON.stringify(outcome.answer, null, 2) ?? "(no body)"}</pre>
+        <pre className="mt-1 overflow-x-auto whitespace-pre-wrap">
+          {JSON.stringify(outcome.answer, null, 2) ?? "(no body)"}
+        </pre>
       </details>
       {current && follow.phase === "waiting" ? (
         <p>
@@ -254,10 +316,13 @@ function SendResult({
           {!webhookActive ? " This webhook is inactive, so none may come." : ""}
         </p>
       ) : null}
-      {current && follow.phase === "landed" ? <Landed deliveries={follow.deliveries} onShowDelivery={onShowDelivery} /> : null}
+      {current && follow.phase === "landed" ? (
+        <Landed deliveries={follow.deliveries} onShowDelivery={onShowDelivery} />
+      ) : null}
       {current && follow.phase === "timed_out" ? (
         <p className="text-amber-900 dark:text-amber-200">
-          No delivery of this message reached this webhook&apos;s log within {FOLLOW_TIMEOUT_MS / 1000} seconds.{" "}
+          No delivery of this message reached this webhook&apos;s log within {FOLLOW_TIMEOUT_MS / 1000}{" "}
+          seconds.{" "}
           {webhookActive
             ? "The hub may still be trying (a slow endpoint takes until its delivery timeout); turn on Auto-refresh to keep watching."
             : "This webhook is inactive, so the hub does not deliver to it."}
@@ -267,11 +332,18 @@ function SendResult({
   );
 }
 
-function Landed({ deliveries, onShowDelivery }: { deliveries: WebhookLog[]; onShowDelivery: (logId: string) => void }) {
+function Landed({
+  deliveries,
+  onShowDelivery,
+}: {
+  deliveries: WebhookLog[];
+  onShowDelivery: (logId: string) => void;
+}) {
   return (
     <div className="space-y-1">
       <p className="font-semibold">
-        {deliveries.length === 1 ? "Its delivery has landed" : `${deliveries.length} deliveries have landed`}; highlighted in the log table.
+        {deliveries.length === 1 ? "Its delivery has landed" : `${deliveries.length} deliveries have landed`};
+        highlighted in the log table.
       </p>
       <ul className="space-y-1">
         {deliveries.map((log) => {

@@ -1,7 +1,13 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { FOLLOW_POLL_MS, FOLLOW_TIMEOUT_MS, FOLLOW_VIEW, matchDeliveries, type FollowTarget } from "@/lib/domain/follow";
+import {
+  FOLLOW_POLL_MS,
+  FOLLOW_TIMEOUT_MS,
+  FOLLOW_VIEW,
+  matchDeliveries,
+  type FollowTarget,
+} from "@/lib/domain/follow";
 import { logsQueryOptions } from "@/lib/browser/queries";
 import { webhookKeys } from "@/lib/domain/query-keys";
 
@@ -34,8 +40,17 @@ export function useFollowDeliveries(webhookId: string, target: FollowTarget | nu
     },
   });
 
-  const deliveries = useMemo(() => (target && data ? matchDeliveries(data.data, target) : NONE), [data, target]);
-  const phase: FollowPhase = !target ? "idle" : deliveries.length > 0 ? "landed" : timedOutSend === target.sendId ? "timed_out" : "waiting";
+  const deliveries = useMemo(
+    () => (target && data ? matchDeliveries(data.data, target) : NONE),
+    [data, target],
+  );
+  const phase: FollowPhase = !target
+    ? "idle"
+    : deliveries.length > 0
+      ? "landed"
+      : timedOutSend === target.sendId
+        ? "timed_out"
+        : "waiting";
 
   useEffect(() => {
     if (!target || phase !== "waiting") return;

@@ -39,7 +39,11 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
           {webhook.eventType}
         </DescriptionItem>
         <DescriptionItem label="State" valueClassName="font-semibold">
-          {webhook.active ? <span className="text-emerald-800 dark:text-emerald-300">Active</span> : <span>Inactive</span>}
+          {webhook.active ? (
+            <span className="text-emerald-800 dark:text-emerald-300">Active</span>
+          ) : (
+            <span>Inactive</span>
+          )}
         </DescriptionItem>
         <DescriptionItem
           label="Errors"
@@ -52,7 +56,10 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
         </DescriptionItem>
       </dl>
       {!webhook.active ? (
-        <p className="text-sm text-zinc-700 dark:text-zinc-300">This webhook is inactive: the hub does not call its endpoint, so new messages cause no deliveries here.</p>
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+          This webhook is inactive: the hub does not call its endpoint, so new messages cause no deliveries
+          here.
+        </p>
       ) : null}
       <AllFields webhook={webhook} />
     </section>
@@ -64,14 +71,21 @@ function AllFields({ webhook }: { webhook: Webhook }) {
   return (
     <details className="group text-sm">
       <summary className="w-fit cursor-pointer rounded-sm font-medium text-blue-700 select-none dark:text-blue-400">
-        All fields <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">({entries.length}, as the API returned them)</span>
+        All fields{" "}
+        <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
+          ({entries.length}, as the API returned them)
+        </span>
       </summary>
       <dl className="mt-2 grid gap-x-6 gap-y-2 rounded-lg bg-zinc-50 p-3 sm:grid-cols-[max-content_1fr] dark:bg-zinc-800/60">
         {entries.map(([key, value]) => (
           <div key={key} className="contents">
             <dt className="font-mono text-xs font-semibold text-zinc-700 dark:text-zinc-300">{key}</dt>
             <dd className="min-w-0 font-mono text-xs break-all">
-              {SENSITIVE_KEY.test(key) && value !== null && value !== "" ? <HiddenValue value={value} /> : <FieldValue value={value} />}
+              {SENSITIVE_KEY.test(key) && value !== null && value !== "" ? (
+                <HiddenValue value={value} />
+              ) : (
+                <FieldValue value={value} />
+              )}
             </dd>
           </div>
         ))}
@@ -81,8 +95,10 @@ function AllFields({ webhook }: { webhook: Webhook }) {
 }
 
 function FieldValue({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <span className="text-zinc-600 dark:text-zinc-400">null</span>;
-  if (typeof value === "object") return <pre className="whitespace-pre-wrap">{JSON.stringify(value, null, 2)}</pre>;
+  if (value === null || value === undefined)
+    return <span className="text-zinc-600 dark:text-zinc-400">null</span>;
+  if (typeof value === "object")
+    return <pre className="whitespace-pre-wrap">{JSON.stringify(value, null, 2)}</pre>;
   return <>{String(value)}</>;
 }
 
@@ -91,8 +107,20 @@ function HiddenValue({ value }: { value: unknown }) {
   const [shown, setShown] = useState(false);
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      {shown ? <FieldValue value={value} /> : <span><span aria-hidden="true">••••••••</span><span className="sr-only">hidden</span></span>}
-      <button type="button" className={buttonStyles.small} onClick={() => setShown(!shown)} aria-pressed={shown}>
+      {shown ? (
+        <FieldValue value={value} />
+      ) : (
+        <span>
+          <span aria-hidden="true">••••••••</span>
+          <span className="sr-only">hidden</span>
+        </span>
+      )}
+      <button
+        type="button"
+        className={buttonStyles.small}
+        onClick={() => setShown(!shown)}
+        aria-pressed={shown}
+      >
         {shown ? "Hide" : "Show"}
       </button>
     </span>

@@ -30,7 +30,10 @@ export function WebhookView({
   const [autoRefresh, setAutoRefresh] = useState(false);
   const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
   const follow = useFollowDeliveries(webhookId, followTarget);
-  const { data: webhook } = useQuery({ ...webhookQueryOptions(webhookId), refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false });
+  const { data: webhook } = useQuery({
+    ...webhookQueryOptions(webhookId),
+    refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
+  });
 
   const highlightIds = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
 

@@ -12,7 +12,8 @@ export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {
         Sandbox demo webhooks
       </h2>
       <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-        The local sandbox&apos;s demo application has one webhook per kind of outcome. Sign in with the sandbox demo key to open them.
+        The local sandbox&apos;s demo application has one webhook per kind of outcome. Sign in with the
+        sandbox demo key to open them.
       </p>
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
         {webhooks.map((webhook) => (
@@ -20,8 +21,12 @@ export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {
             <Link href={webhookViewHref(webhook.id)} className={buttonStyles.link}>
               {webhook.label}
             </Link>
-            {!webhook.active ? <span className="text-xs font-medium text-zinc-600 dark:text-zinc-400">(inactive)</span> : null}
-            <span className="w-full font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{webhook.endpoint}</span>
+            {!webhook.active ? (
+              <span className="text-xs font-medium text-zinc-600 dark:text-zinc-400">(inactive)</span>
+            ) : null}
+            <span className="w-full font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
+              {webhook.endpoint}
+            </span>
           </li>
         ))}
       </ul>

@@ -2,7 +2,14 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
-import { buttonStyles, cardStyles, fieldErrorStyles, hintStyles, inputStyles, labelStyles } from "@/components/ui/styles";
+import {
+  buttonStyles,
+  cardStyles,
+  fieldErrorStyles,
+  hintStyles,
+  inputStyles,
+  labelStyles,
+} from "@/components/ui/styles";
 import { webhookIdFrom, webhookViewHref } from "@/lib/domain/log-view";
 
 export function OpenWebhookForm() {
@@ -20,7 +27,9 @@ export function OpenWebhookForm() {
     }
     const webhookId = webhookIdFrom(raw);
     if (!webhookId) {
-      setError("That is not a webhook ID. A webhook ID is a UUID: 32 hexadecimal digits in groups of 8-4-4-4-12, like 3f2b6c1e-8d4a-4f0b-9c2d-1a2b3c4d5e6f.");
+      setError(
+        "That is not a webhook ID. A webhook ID is a UUID: 32 hexadecimal digits in groups of 8-4-4-4-12, like 3f2b6c1e-8d4a-4f0b-9c2d-1a2b3c4d5e6f.",
+      );
       return;
     }
     setError(null);
@@ -29,7 +38,12 @@ export function OpenWebhookForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className={`${cardStyles} space-y-2 p-4`} aria-label="Open a webhook">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className={`${cardStyles} space-y-2 p-4`}
+      aria-label="Open a webhook"
+    >
       <label htmlFor={`${id}-webhook`} className={labelStyles}>
         Webhook ID
       </label>
@@ -52,7 +66,8 @@ export function OpenWebhookForm() {
         </button>
       </div>
       <p id={`${id}-hint`} className={hintStyles}>
-        The UUID of the webhook, from the Messaging Hub dashboard or from a delivery you received. A pasted console link works too.
+        The UUID of the webhook, from the Messaging Hub dashboard or from a delivery you received. A pasted
+        console link works too.
       </p>
       {error ? (
         <p id={`${id}-error`} className={fieldErrorStyles} role="alert">

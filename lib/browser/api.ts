@@ -16,7 +16,12 @@ export class ApiError extends Error {
   readonly retryAfter: number | null;
   readonly fields: FieldErrors | null;
 
-  constructor(status: number, code: string, message: string, options: { retryAfter?: number | null; fields?: FieldErrors | null } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { retryAfter?: number | null; fields?: FieldErrors | null } = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -52,7 +57,9 @@ function fallbackMessage(status: number, retryAfter: number | null = null): stri
     case 504:
       return "The Messaging Hub did not answer in time. It may be slow or overloaded; try again in a moment.";
     default:
-      return status >= 500 ? `The console failed with HTTP ${status}. Try again in a moment.` : `The request failed with HTTP ${status}.`;
+      return status >= 500
+        ? `The console failed with HTTP ${status}. Try again in a moment.`
+        : `The request failed with HTTP ${status}.`;
   }
 }
 
@@ -69,7 +76,10 @@ async function toApiError(response: Response): Promise<ApiError> {
   }
   const error = body?.error;
   const code = typeof error?.code === "string" ? error.code : `http_${response.status}`;
-  const message = typeof error?.message === "string" && error.message ? error.message : fallbackMessage(response.status, retryAfter);
+  const message =
+    typeof error?.message === "string" && error.message
+      ? error.message
+      : fallbackMessage(response.status, retryAfter);
   const fields = error?.fields && typeof error.fields === "object" ? (error.fields as FieldErrors) : null;
   return new ApiError(response.status, code, message, { retryAfter, fields });
 }
@@ -86,7 +96,10 @@ export async function apiRequest<T>(path: string, init: ApiRequestInit = {}): Pr
   try {
     response = await fetch(path, {
       method: init.method ?? "GET",
-      headers: init.body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      headers:
+        init.body === undefined
+          ? { accept: "application/json" }
+          : { accept: "application/json", "content-type": "application/json" },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: init.signal,
       credentials: "same-origin",
@@ -103,7 +116,11 @@ export async function apiRequest<T>(path: string, init: ApiRequestInit = {}): Pr
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new ApiError(response.status, "invalid_answer", "The console answered with something that is not JSON. Try again.");
+    throw new ApiError(
+      response.status,
+      "invalid_answer",
+      "The console answered with something that is not JSON. Try again.",
+    );
   }
 }
 

@@ -24,6 +24,8 @@ export function logsQueryOptions(webhookId: string, state: LogViewState) {
     queryKey: webhookKeys.logPage(webhookId, state),
     staleTime: AUTO_REFRESH_MS,
     queryFn: ({ signal }) =>
-      apiRequest<WebhookLogPage>(`${webhookApiPath(webhookId)}/logs?${apiQueryString(toApiQuery(state))}`, { signal }),
+      apiRequest<WebhookLogPage>(`${webhookApiPath(webhookId)}/logs?${apiQueryString(toApiQuery(state))}`, {
+        signal,
+      }),
   });
 }

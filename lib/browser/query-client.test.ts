@@ -12,7 +12,8 @@ describe("shouldRetry", () => {
   });
 
   it("never retries a 4xx", () => {
-    for (const status of [400, 401, 404, 429]) expect(shouldRetry(0, new ApiError(status, "x", "x"))).toBe(false);
+    for (const status of [400, 401, 404, 429])
+      expect(shouldRetry(0, new ApiError(status, "x", "x"))).toBe(false);
   });
 
   it("backs off exponentially up to a cap", () => {

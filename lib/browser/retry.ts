@@ -12,5 +12,7 @@ export const RETRY_SUPPORTED = false;
 export const RETRY_UNAVAILABLE_REASON = "The Messaging Hub API does not offer retry yet";
 
 export function retryDelivery(webhookId: string, logId: string): Promise<unknown> {
-  return apiRequest(`${webhookApiPath(webhookId)}/logs/${encodeURIComponent(logId)}/retry`, { method: "POST" });
+  return apiRequest(`${webhookApiPath(webhookId)}/logs/${encodeURIComponent(logId)}/retry`, {
+    method: "POST",
+  });
 }

@@ -8,10 +8,13 @@ interface SendMessageAnswer {
 }
 
 export async function sendTestMessage(values: MessageFormValues): Promise<SendMessageAnswer> {
-  const answer = await apiRequest<Partial<SendMessageAnswer> | null>(`/api/messages/${encodeURIComponent(values.channelKind.trim())}`, {
-    method: "POST",
-    body: messageBody(values),
-  });
+  const answer = await apiRequest<Partial<SendMessageAnswer> | null>(
+    `/api/messages/${encodeURIComponent(values.channelKind.trim())}`,
+    {
+      method: "POST",
+      body: messageBody(values),
+    },
+  );
   return {
     messageId: typeof answer?.messageId === "string" ? answer.messageId : null,
     answer: answer?.answer ?? answer,

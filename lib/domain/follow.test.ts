@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { matchDeliveries, type FollowTarget } from "@/lib/domain/follow";
 
-const webhook = { id: "00000000-0000-4000-8000-000000000001", endpoint: "https://example.test/hook", eventType: "Message" };
+const webhook = {
+  id: "00000000-0000-4000-8000-000000000001",
+  endpoint: "https://example.test/hook",
+  eventType: "Message",
+};
 
 function log(id: string, messageId: string | null, createdDate = "2025-11-21T16:00:00Z"): WebhookLog {
   return {

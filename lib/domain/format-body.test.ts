@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { PRETTY_PRINT_MAX_CHARS, formatBody, formatBytes, previewBody, utf8Length } from "@/lib/domain/format-body";
+import {
+  PRETTY_PRINT_MAX_CHARS,
+  formatBody,
+  formatBytes,
+  previewBody,
+  utf8Length,
+} from "@/lib/domain/format-body";
 
 describe("formatBody", () => {
   it("pretty-prints JSON objects and arrays", () => {
@@ -14,7 +20,12 @@ describe("formatBody", () => {
 
   it("keeps anything else raw, including HTML with script", () => {
     const html = "<html><script>alert('x')</script></html>";
-    expect(formatBody(html)).toEqual({ text: html, kind: "raw", bytes: html.length, tooLargeToFormat: false });
+    expect(formatBody(html)).toEqual({
+      text: html,
+      kind: "raw",
+      bytes: html.length,
+      tooLargeToFormat: false,
+    });
     expect(formatBody("Internal Server Error").kind).toBe("raw");
     expect(formatBody("{not json}").kind).toBe("raw");
     expect(formatBody("42").kind).toBe("raw");

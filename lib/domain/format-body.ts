@@ -49,7 +49,12 @@ export function formatBody(body: string): FormattedBody {
   if (!looksLikeJson(trimmed)) return { text: body, kind: "raw", bytes, tooLargeToFormat: false };
   if (body.length > PRETTY_PRINT_MAX_CHARS) return { text: body, kind: "raw", bytes, tooLargeToFormat: true };
   try {
-    return { text: JSON.stringify(JSON.parse(trimmed), null, 2), kind: "json", bytes, tooLargeToFormat: false };
+    return {
+      text: JSON.stringify(JSON.parse(trimmed), null, 2),
+      kind: "json",
+      bytes,
+      tooLargeToFormat: false,
+    };
   } catch {
     return { text: body, kind: "raw", bytes, tooLargeToFormat: false };
   }
@@ -58,7 +63,10 @@ export function formatBody(body: string): FormattedBody {
 /** One line for the table: whitespace collapsed, cut at `max` characters with an ellipsis. */
 export function previewBody(body: string, max = PREVIEW_MAX_CHARS): string {
   // Only look at a bounded head of the body: a 1 MB body must not cost 1 MB of work per row.
-  const head = body.slice(0, max * 4).replace(/\s+/g, " ").trim();
+  const head = body
+    .slice(0, max * 4)
+    .replace(/\s+/g, " ")
+    .trim();
   if (head.length <= max && body.length <= max * 4) return head;
   return `${head.slice(0, max - 1).trimEnd()}…`;
 }

@@ -87,7 +87,10 @@ export type WebhookLogQuery = z.infer<typeof webhookLogQuerySchema>;
 /** The path segment naming a channel kind: lowercase letters, digits and dashes. */
 export const channelKindSchema = z
   .string()
-  .regex(new RegExp(`^${CHANNEL_KIND_PATTERN}$`), "channel kind must be 1-32 lowercase letters, digits or dashes");
+  .regex(
+    new RegExp(`^${CHANNEL_KIND_PATTERN}$`),
+    "channel kind must be 1-32 lowercase letters, digits or dashes",
+  );
 
 /** Body of `POST /v1/communication/{channel_kind}/message` (spec part 4.1). */
 export const sendMessageSchema = z.looseObject({

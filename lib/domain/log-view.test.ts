@@ -21,12 +21,17 @@ describe("parseLogSearchParams", () => {
 
   it("reads every field from URLSearchParams and from Next's searchParams object", () => {
     const expected = { status: "Failed", page: 3, limit: 50, log: LOG };
-    expect(parseLogSearchParams(new URLSearchParams(`status=Failed&page=3&limit=50&log=${LOG}`))).toEqual(expected);
+    expect(parseLogSearchParams(new URLSearchParams(`status=Failed&page=3&limit=50&log=${LOG}`))).toEqual(
+      expected,
+    );
     expect(parseLogSearchParams({ status: "Failed", page: "3", limit: "50", log: LOG })).toEqual(expected);
   });
 
   it("takes the first of repeated params", () => {
-    expect(parseLogSearchParams({ page: ["2", "9"], status: ["Success", "Failed"] })).toMatchObject({ page: 2, status: "Success" });
+    expect(parseLogSearchParams({ page: ["2", "9"], status: ["Success", "Failed"] })).toMatchObject({
+      page: 2,
+      status: "Success",
+    });
   });
 
   it("accepts the status in any case", () => {
@@ -53,7 +58,8 @@ describe("parseLogSearchParams", () => {
   });
 
   it("accepts every page size the UI offers", () => {
-    for (const limit of [10, 20, 50]) expect(parseLogSearchParams({ limit: String(limit) }).limit).toBe(limit);
+    for (const limit of [10, 20, 50])
+      expect(parseLogSearchParams({ limit: String(limit) }).limit).toBe(limit);
   });
 });
 
@@ -63,7 +69,9 @@ describe("serializeLogSearchParams", () => {
   });
 
   it("writes a fixed order", () => {
-    expect(serializeLogSearchParams({ log: LOG, limit: 10, page: 4, status: "Success" })).toBe(`status=Success&page=4&limit=10&log=${LOG}`);
+    expect(serializeLogSearchParams({ log: LOG, limit: 10, page: 4, status: "Success" })).toBe(
+      `status=Success&page=4&limit=10&log=${LOG}`,
+    );
   });
 
   it("round-trips through parse", () => {
@@ -81,7 +89,9 @@ describe("serializeLogSearchParams", () => {
 describe("links and API queries", () => {
   it("builds a webhook view href", () => {
     expect(webhookViewHref("abc")).toBe("/webhooks/abc");
-    expect(webhookViewHref("abc", { status: "Failed", log: LOG })).toBe(`/webhooks/abc?status=Failed&log=${LOG}`);
+    expect(webhookViewHref("abc", { status: "Failed", log: LOG })).toBe(
+      `/webhooks/abc?status=Failed&log=${LOG}`,
+    );
   });
 
   it("keeps the open log out of the logs query key", () => {
@@ -90,8 +100,14 @@ describe("links and API queries", () => {
 
   it("turns a page into offset and limit", () => {
     expect(toApiQuery({ status: null, page: 1, limit: 20 })).toEqual({ offset: 0, limit: 20 });
-    expect(toApiQuery({ status: "Failed", page: 3, limit: 50 })).toEqual({ offset: 100, limit: 50, status: "Failed" });
-    expect(apiQueryString(toApiQuery({ status: "Success", page: 2, limit: 10 }))).toBe("offset=10&limit=10&status=Success");
+    expect(toApiQuery({ status: "Failed", page: 3, limit: 50 })).toEqual({
+      offset: 100,
+      limit: 50,
+      status: "Failed",
+    });
+    expect(apiQueryString(toApiQuery({ status: "Success", page: 2, limit: 10 }))).toBe(
+      "offset=10&limit=10&status=Success",
+    );
   });
 
   it("checks the UUID shape like the server does", () => {

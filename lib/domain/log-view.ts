@@ -7,7 +7,13 @@
  * reopens the same view. Plain TypeScript on purpose: this module is in the client bundle, and
  * zod is not.
  */
-import { LOG_LIMIT_DEFAULT, LOG_STATUSES, findUuid, isUuidShape, type LogStatus } from "@/lib/domain/api-limits";
+import {
+  LOG_LIMIT_DEFAULT,
+  LOG_STATUSES,
+  findUuid,
+  isUuidShape,
+  type LogStatus,
+} from "@/lib/domain/api-limits";
 
 export const LOG_STATUS_FILTERS = LOG_STATUSES;
 export type LogStatusFilter = LogStatus;
@@ -32,7 +38,6 @@ export interface LogViewState {
 
 export const DEFAULT_LOG_VIEW: LogViewState = { status: null, page: 1, limit: DEFAULT_PAGE_SIZE, log: null };
 
-
 /** What a person typed in "Webhook ID": the ID itself, or a pasted link whose path holds it. */
 export function webhookIdFrom(input: string): string | null {
   const value = input.trim();
@@ -43,9 +48,7 @@ export function webhookIdFrom(input: string): string | null {
 
 /** What Next gives a page as `searchParams`, or what the browser has in `location.search`. */
 type SearchParamsInput =
-  | URLSearchParams
-  | { get(name: string): string | null }
-  | Record<string, string | string[] | undefined>;
+  URLSearchParams | { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 function read(input: SearchParamsInput, name: string): string | null {
   if (typeof (input as { get?: unknown }).get === "function") {

@@ -16,8 +16,10 @@ export type MessageFormErrors = Partial<Record<keyof MessageFormValues, string>>
 export function validateMessageForm(values: MessageFormValues): MessageFormErrors {
   const errors: MessageFormErrors = {};
   const kind = values.channelKind.trim();
-  if (!kind) errors.channelKind = "Enter the channel kind, for example \"whatsapp\".";
-  else if (!isChannelKind(kind)) errors.channelKind = "A channel kind is 1 to 32 lowercase letters, digits or dashes, starting with a letter.";
+  if (!kind) errors.channelKind = 'Enter the channel kind, for example "whatsapp".';
+  else if (!isChannelKind(kind))
+    errors.channelKind =
+      "A channel kind is 1 to 32 lowercase letters, digits or dashes, starting with a letter.";
 
   const from = values.from.trim();
   if (!from) errors.from = "Enter the channel ID to send from.";
@@ -25,14 +27,20 @@ export function validateMessageForm(values: MessageFormValues): MessageFormError
 
   const to = values.to.trim();
   if (!to) errors.to = "Enter the recipient.";
-  else if (to.length > MESSAGE_TO_MAX) errors.to = `The recipient may be at most ${MESSAGE_TO_MAX} characters.`;
+  else if (to.length > MESSAGE_TO_MAX)
+    errors.to = `The recipient may be at most ${MESSAGE_TO_MAX} characters.`;
 
   if (!values.text.trim()) errors.text = "Enter the text of the message.";
-  else if (values.text.length > MESSAGE_TEXT_MAX) errors.text = `The text may be at most ${MESSAGE_TEXT_MAX} characters.`;
+  else if (values.text.length > MESSAGE_TEXT_MAX)
+    errors.text = `The text may be at most ${MESSAGE_TEXT_MAX} characters.`;
   return errors;
 }
 
 /** The body of `POST /api/messages/{channelKind}`. */
-export function messageBody(values: MessageFormValues): { from: string; to: string; content: { text: string } } {
+export function messageBody(values: MessageFormValues): {
+  from: string;
+  to: string;
+  content: { text: string };
+} {
   return { from: values.from.trim(), to: values.to.trim(), content: { text: values.text } };
 }

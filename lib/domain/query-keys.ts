@@ -14,5 +14,6 @@ export const AUTO_REFRESH_MS = 5000;
 export const webhookKeys = {
   webhook: (webhookId: string) => ["webhooks", webhookId] as const,
   logs: (webhookId: string) => ["webhooks", webhookId, "logs"] as const,
-  logPage: (webhookId: string, state: LogViewState) => ["webhooks", webhookId, "logs", logsQueryState(state)] as const,
+  logPage: (webhookId: string, state: LogViewState) =>
+    ["webhooks", webhookId, "logs", logsQueryState(state)] as const,
 };

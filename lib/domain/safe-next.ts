@@ -16,6 +16,7 @@ export function safeNextPath(next: string | null | undefined): string {
     return DEFAULT_AFTER_SIGN_IN;
   }
   if (url.origin !== "http://console.invalid") return DEFAULT_AFTER_SIGN_IN;
-  if (url.pathname === "/login" || url.pathname.startsWith("/api/") || url.pathname === "/api") return DEFAULT_AFTER_SIGN_IN;
+  if (url.pathname === "/login" || url.pathname.startsWith("/api/") || url.pathname === "/api")
+    return DEFAULT_AFTER_SIGN_IN;
   return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -4,7 +4,8 @@
  * HTTP status classes, said for the person who owns the customer endpoint.
  */
 
-type StatusClass = "none" | "success" | "informational" | "redirect" | "client-error" | "server-error" | "unknown";
+type StatusClass =
+  "none" | "success" | "informational" | "redirect" | "client-error" | "server-error" | "unknown";
 
 interface StatusMeaning {
   statusCode: number;
@@ -66,9 +67,11 @@ type Explanation = Pick<StatusMeaning, "cause" | "nextStep"> & { fromSpec?: bool
 /** Codes with a cause of their own; spec part 6 first. */
 const SPECIFIC: Record<number, Explanation> = {
   401: {
-    cause: "The customer endpoint rejected the service's secret header: its check of the hub's signature failed.",
+    cause:
+      "The customer endpoint rejected the service's secret header: its check of the hub's signature failed.",
     nextStep:
-      "Make the endpoint verify the secret header with this webhook's current secret (it changes when the webhook's secret is regenerated), and check that no proxy in front of it strips headers.",
+      "Make the endpoint verify the secret header with this webhook's current secret (it changes when the webhook's secret is regenerated), " +
+      "and check that no proxy in front of it strips headers.",
     fromSpec: true,
   },
   404: {
@@ -80,12 +83,14 @@ const SPECIFIC: Record<number, Explanation> = {
   500: {
     cause: "Internal error of the customer server while processing the payload.",
     nextStep:
-      "Look in the endpoint server's own logs around the time in \"Sent at\"; the response body below may show the error. Fix the handler, then send a test message to confirm.",
+      'Look in the endpoint server\'s own logs around the time in "Sent at"; the response body below may show the error. ' +
+      "Fix the handler, then send a test message to confirm.",
     fromSpec: true,
   },
   403: {
     cause: "The endpoint (or a firewall, WAF or IP allow-list in front of it) refused the hub's request.",
-    nextStep: "Allow the hub's requests through: check IP allow-lists, WAF rules and the endpoint's authorization settings.",
+    nextStep:
+      "Allow the hub's requests through: check IP allow-lists, WAF rules and the endpoint's authorization settings.",
   },
   405: {
     cause: "The endpoint does not accept POST requests on this route.",
@@ -112,12 +117,14 @@ const SPECIFIC: Record<number, Explanation> = {
     nextStep: "Raise the endpoint's rate limit for the hub, or make it acknowledge deliveries faster.",
   },
   502: {
-    cause: "A proxy or load balancer in front of the endpoint could not get an answer from the application behind it.",
+    cause:
+      "A proxy or load balancer in front of the endpoint could not get an answer from the application behind it.",
     nextStep: "Check that the application behind the proxy is running and healthy.",
   },
   503: {
     cause: "The endpoint is unavailable: overloaded, in maintenance, or starting up.",
-    nextStep: "Check the endpoint's health and capacity; if it was a deployment, send a test message once it is back.",
+    nextStep:
+      "Check the endpoint's health and capacity; if it was a deployment, send a test message once it is back.",
   },
   504: {
     cause: "A proxy in front of the endpoint timed out waiting for the application behind it.",
@@ -140,19 +147,24 @@ const BY_CLASS: Record<StatusClass, Explanation> = {
     cause:
       "No connection could be made or no timely answer: the server is down, the URL is not publicly reachable, or its SSL certificate is invalid.",
     nextStep:
-      "Check that the endpoint's server is up, that its URL resolves and is reachable from the internet (not localhost or a private network), and that its TLS certificate is valid. If it is slow, make it answer quickly and do the work afterwards.",
+      "Check that the endpoint's server is up, that its URL resolves and is reachable from the internet " +
+      "(not localhost or a private network), and that its TLS certificate is valid. " +
+      "If it is slow, make it answer quickly and do the work afterwards.",
     fromSpec: true,
   },
   success: {
     cause: "The endpoint accepted the delivery.",
-    nextStep: "Nothing to fix. If the event still seems missing on your side, check what the endpoint did with it after answering.",
+    nextStep:
+      "Nothing to fix. If the event still seems missing on your side, check what the endpoint did with it after answering.",
   },
   informational: {
-    cause: "The endpoint answered with an informational status instead of a final answer, so the delivery counts as failed.",
+    cause:
+      "The endpoint answered with an informational status instead of a final answer, so the delivery counts as failed.",
     nextStep: "Make the endpoint answer with a 2xx status once it has accepted the delivery.",
   },
   redirect: {
-    cause: "The endpoint answered with a redirect instead of accepting the delivery, so the delivery counts as failed (only 2xx is a success).",
+    cause:
+      "The endpoint answered with a redirect instead of accepting the delivery, so the delivery counts as failed (only 2xx is a success).",
     nextStep:
       "Set the webhook's endpoint to the final address the server redirects to (often https instead of http, or a trailing slash).",
   },
@@ -163,10 +175,12 @@ const BY_CLASS: Record<StatusClass, Explanation> = {
   },
   "server-error": {
     cause: "The endpoint failed while handling the delivery (a server error, HTTP 5xx).",
-    nextStep: "Look in the endpoint server's logs around the time in \"Sent at\"; the response body may show the error.",
+    nextStep:
+      'Look in the endpoint server\'s logs around the time in "Sent at"; the response body may show the error.',
   },
   unknown: {
-    cause: "The endpoint answered with a status code outside the HTTP range, so the delivery counts as failed.",
+    cause:
+      "The endpoint answered with a status code outside the HTTP range, so the delivery counts as failed.",
     nextStep: "Check the endpoint's server: it is not answering with a valid HTTP status.",
   },
 };

@@ -13,7 +13,17 @@ import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { READY_LINE_PREFIX } from "../sandbox/config";
-import { consoleCommand, consoleHost, consolePort, consoleUrl, parseMode, sandboxCommand, usesSandbox, type Command, type Env } from "./plan";
+import {
+  consoleCommand,
+  consoleHost,
+  consolePort,
+  consoleUrl,
+  parseMode,
+  sandboxCommand,
+  usesSandbox,
+  type Command,
+  type Env,
+} from "./plan";
 
 const ROOT = path.resolve(__dirname, "../..");
 const SANDBOX_START_TIMEOUT_MS = 30_000;
@@ -42,7 +52,8 @@ function start(name: string, command: Command, pipeOutput: boolean): Child {
       [child.stdout, say],
       [child.stderr, warn],
     ] as const) {
-      if (stream) readline.createInterface({ input: stream }).on("line", (line) => write(`[${name}] ${line}`));
+      if (stream)
+        readline.createInterface({ input: stream }).on("line", (line) => write(`[${name}] ${line}`));
     }
   }
   const exited = new Promise<number>((resolve) => {
@@ -123,7 +134,9 @@ async function waitForPort(port: number, host: string, child: Child): Promise<bo
 async function signInHint(sandboxUrl: string, env: Env): Promise<string> {
   const token = env.SANDBOX_ADMIN_TOKEN?.trim();
   try {
-    const answer = await fetch(`${sandboxUrl}/_sandbox/demo`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const answer = await fetch(`${sandboxUrl}/_sandbox/demo`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
     if (answer.ok) {
       const demo: unknown = await answer.json();
       const apiKey = typeof demo === "object" && demo !== null && "apiKey" in demo ? String(demo.apiKey) : "";

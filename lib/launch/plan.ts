@@ -41,7 +41,8 @@ export function sandboxCommand(env: Env, root: string): Command {
 export function consoleCommand(mode: Mode, env: Env, root: string, sandboxUrl: string | undefined): Command {
   const args = [mode, "-p", consolePort(env)];
   if (env.HOST?.trim()) args.push("-H", env.HOST.trim());
-  const hub = sandboxUrl === undefined ? { HUB_SANDBOX: undefined } : { HUB_BASE_URL: sandboxUrl, HUB_SANDBOX: "1" };
+  const hub =
+    sandboxUrl === undefined ? { HUB_SANDBOX: undefined } : { HUB_BASE_URL: sandboxUrl, HUB_SANDBOX: "1" };
   return {
     command: path.join(root, "node_modules/.bin/next"),
     args,

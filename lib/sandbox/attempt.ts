@@ -71,13 +71,22 @@ export async function attemptDelivery(request: AttemptRequest): Promise<AttemptO
  * One POST over node:http(s): a fresh connection (no keep-alive, so no stale-socket races),
  * redirects not followed, aborted by `signal` at any stage.
  */
-function post(url: URL, request: AttemptRequest, signal: AbortSignal): Promise<{ statusCode: number; responseBody: string }> {
+function post(
+  url: URL,
+  request: AttemptRequest,
+  signal: AbortSignal,
+): Promise<{ statusCode: number; responseBody: string }> {
   return new Promise((resolve, reject) => {
     const body = Buffer.from(request.body, "utf8");
     const client = url.protocol === "https:" ? https : http;
     const req = client.request(
       url,
-      { method: "POST", headers: { ...request.headers, "content-length": body.length }, agent: false, signal },
+      {
+        method: "POST",
+        headers: { ...request.headers, "content-length": body.length },
+        agent: false,
+        signal,
+      },
       (res) => {
         const collector = new BodyCollector();
         const statusCode = res.statusCode ?? 0;
@@ -89,7 +98,12 @@ function post(url: URL, request: AttemptRequest, signal: AbortSignal): Promise<{
         res.on("end", () => resolve({ statusCode, responseBody: collector.text() }));
         res.on("error", reject);
         res.on("close", () => {
-          if (!res.complete) reject(Object.assign(new Error("the connection closed before the whole answer"), { code: "ECONNRESET" }));
+          if (!res.complete)
+            reject(
+              Object.assign(new Error("the connection closed before the whole answer"), {
+                code: "ECONNRESET",
+              }),
+            );
         });
       },
     );
@@ -147,14 +161,20 @@ function describeError(error: unknown, url: URL): string {
   const code = errorCode(error);
   const where = url.host;
   if (code === "ECONNREFUSED") return `connection refused by ${where} (ECONNREFUSED): nothing listens there`;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `the host name ${url.hostname} could not be resolved (${code})`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return `the host name ${url.hostname} could not be resolved (${code})`;
   if (code && /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO/i.test(code)) {
     return `the TLS handshake with ${where} failed (${code}): the certificate is invalid or not trusted`;
   }
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE") {
     return `the connection to ${where} was closed before a complete answer (${code})`;
   }
-  if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT") {
+  if (
+    code === "EHOSTUNREACH" ||
+    code === "ENETUNREACH" ||
+    code === "ETIMEDOUT" ||
+    code === "UND_ERR_CONNECT_TIMEOUT"
+  ) {
     return `${where} could not be reached (${code})`;
   }
   const message = error instanceof Error ? error.message : String(error);

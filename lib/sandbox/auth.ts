@@ -33,7 +33,10 @@ export function authenticate(req: IncomingMessage, store: Store): string {
 }
 
 export function isLoopback(address: string | undefined): boolean {
-  return address !== undefined && (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."));
+  return (
+    address !== undefined &&
+    (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."))
+  );
 }
 
 /** Throws unless the caller may use the admin routes. */
@@ -43,7 +46,8 @@ export function requireAdmin(req: IncomingMessage, adminToken: string | undefine
     throw new HttpError(
       403,
       "admin_loopback_only",
-      "The sandbox admin routes answer callers on this machine only. Set SANDBOX_ADMIN_TOKEN on the sandbox and send it as 'Authorization: Bearer <token>' to call them from elsewhere.",
+      "The sandbox admin routes answer callers on this machine only. " +
+        "Set SANDBOX_ADMIN_TOKEN on the sandbox and send it as 'Authorization: Bearer <token>' to call them from elsewhere.",
     );
   }
   const header = req.headers.authorization ?? "";

@@ -3,7 +3,12 @@
  * `startSandbox()` takes `SandboxOptions`; `main.ts` builds them with `optionsFromEnv()`.
  */
 import { z } from "zod";
-import { faultSettingsFromEnv, parseFaultSettings, type FaultSettings, type FaultSettingsInput } from "./faults";
+import {
+  faultSettingsFromEnv,
+  parseFaultSettings,
+  type FaultSettings,
+  type FaultSettingsInput,
+} from "./faults";
 
 /** The first line `npm run sandbox` prints, followed by the URL (the launcher and tests read the port from it). */
 export const READY_LINE_PREFIX = "Messaging Hub sandbox listening on ";
@@ -83,11 +88,16 @@ const envSchema = z.object({
 
 /** Reads the `SANDBOX_*` variables; empty values count as unset. Throws a readable Error when one is invalid. */
 export function optionsFromEnv(env: Readonly<Record<string, string | undefined>>): SandboxOptions {
-  const present = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith("SANDBOX_") && v !== ""));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k.startsWith("SANDBOX_") && v !== ""),
+  );
   const parsed = envSchema.safeParse(present);
   const faults = faultSettingsFromEnv(present);
   if (!parsed.success || !faults.settings) {
-    const lines = [...(parsed.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? []), ...faults.issues];
+    const lines = [
+      ...(parsed.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? []),
+      ...faults.issues,
+    ];
     throw new Error(`Invalid sandbox configuration:\n${lines.map((line) => `- ${line}`).join("\n")}`);
   }
   const e = parsed.data;

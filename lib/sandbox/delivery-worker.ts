@@ -180,7 +180,9 @@ export class DeliveryWorker {
   private retryLater(webhookId: string, deliveryId: number, error: unknown): void {
     if (this.stopping) return; // it stays queued in the database and is sent at the next start
     const reason = error instanceof Error ? error.message : String(error);
-    this.options.log(`sandbox: delivery ${deliveryId} could not be recorded (${reason}); trying again in 1 s`);
+    this.options.log(
+      `sandbox: delivery ${deliveryId} could not be recorded (${reason}); trying again in 1 s`,
+    );
     this.retrying++;
     setTimeout(() => {
       this.retrying--;

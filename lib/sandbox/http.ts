@@ -28,7 +28,9 @@ export class HttpError extends Error {
   }
 
   toBody() {
-    return { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } };
+    return {
+      error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) },
+    };
   }
 }
 
@@ -40,12 +42,24 @@ export function sendText(
   text: string,
   headers: Record<string, string> = {},
 ) {
-  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    "content-type": contentType,
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  sendText(res, status, "application/json; charset=utf-8", JSON.stringify(body), { "cache-control": "no-store", ...headers });
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  sendText(res, status, "application/json; charset=utf-8", JSON.stringify(body), {
+    "cache-control": "no-store",
+    ...headers,
+  });
 }
 
 export function sendError(res: ServerResponse, error: HttpError) {
@@ -54,7 +68,10 @@ export function sendError(res: ServerResponse, error: HttpError) {
 
 /** The zod issues as `{ path, message }`; an issue about the value as a whole gets the path `root`. */
 function issuesOf(error: z.ZodError, root: string): FieldIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || root, message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || root,
+    message: issue.message,
+  }));
 }
 
 /**
@@ -66,7 +83,12 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what:
   if (parsed.success) return parsed.data;
   const issues = issuesOf(parsed.error, what);
   const summary = issues.map((i) => (i.path === what ? i.message : `${i.path}: ${i.message}`)).join("; ");
-  throw new HttpError(400, `invalid_${what}`, `The ${what.replaceAll("_", " ")} is invalid: ${summary}.`, issues);
+  throw new HttpError(
+    400,
+    `invalid_${what}`,
+    `The ${what.replaceAll("_", " ")} is invalid: ${summary}.`,
+    issues,
+  );
 }
 
 function isJsonContentType(header: string | undefined): boolean {
@@ -88,9 +110,15 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_REQUEST_BOD
     );
   }
   const tooLarge = () =>
-    new HttpError(413, "payload_too_large", `The request body is larger than ${limit} bytes; send a smaller body.`, undefined, {
-      connection: "close",
-    });
+    new HttpError(
+      413,
+      "payload_too_large",
+      `The request body is larger than ${limit} bytes; send a smaller body.`,
+      undefined,
+      {
+        connection: "close",
+      },
+    );
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -158,11 +186,21 @@ export class Router {
     }
     if (allowed.size > 0) {
       const allow = [...allowed].join(", ");
-      return new HttpError(405, "method_not_allowed", `${method} is not allowed on ${pathname}; use ${allow}.`, undefined, {
-        allow,
-      });
+      return new HttpError(
+        405,
+        "method_not_allowed",
+        `${method} is not allowed on ${pathname}; use ${allow}.`,
+        undefined,
+        {
+          allow,
+        },
+      );
     }
-    return new HttpError(404, "route_not_found", `No route ${method} ${pathname}. See lib/sandbox/README.md for the routes.`);
+    return new HttpError(
+      404,
+      "route_not_found",
+      `No route ${method} ${pathname}. See lib/sandbox/README.md for the routes.`,
+    );
   }
 }
 

@@ -69,10 +69,14 @@ async function main(): Promise<void> {
   try {
     sandbox = await startSandbox(options);
   } catch (error) {
-    process.stderr.write(`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `The sandbox could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   }
-  process.stdout.write(`${banner(sandbox, options.dbPath ?? DEFAULTS.dbPath, Boolean(options.adminToken))}\n`);
+  process.stdout.write(
+    `${banner(sandbox, options.dbPath ?? DEFAULTS.dbPath, Boolean(options.adminToken))}\n`,
+  );
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

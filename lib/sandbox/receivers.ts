@@ -27,7 +27,10 @@ export const RECEIVER_EXPECTED_SECRET = "whsec_demo_receiver_expects_this_secret
 export const receiverUrl = (baseUrl: string, name: string) => `${baseUrl}${RECEIVERS_PATH}/${name}`;
 
 /** What the `unauthorized` receiver answers without the expected secret (also the demo history's 401 body). */
-export const UNAUTHORIZED_BODY = { error: "unauthorized", message: `invalid or missing ${SECRET_HEADER} header` };
+export const UNAUTHORIZED_BODY = {
+  error: "unauthorized",
+  message: `invalid or missing ${SECRET_HEADER} header`,
+};
 
 const MAX_SLOW_MS = 60_000;
 const MAX_BIG_BYTES = 10 * 1024 * 1024;
@@ -39,7 +42,8 @@ export const notFoundHtml = (path: string) =>
   `<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Error</title></head>\n<body><pre>Cannot POST ${path}</pre></body>\n</html>\n`;
 
 const errorHtml = () =>
-  `<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head>\n<body>\n<h1>Internal Server Error</h1>\n<p>TypeError: Cannot read properties of undefined (reading 'text')<br>\n&nbsp;&nbsp;&nbsp;&nbsp;at handleMessage (/srv/app/webhooks.js:42:31)</p>\n</body></html>\n`;
+  `<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head>\n<body>\n<h1>Internal Server Error</h1>\n<p>TypeError: ` +
+  `Cannot read properties of undefined (reading 'text')<br>\n&nbsp;&nbsp;&nbsp;&nbsp;at handleMessage (/srv/app/webhooks.js:42:31)</p>\n</body></html>\n`;
 
 function intParam(url: URL, name: string, fallback: number, min: number, max: number): number {
   const raw = url.searchParams.get(name);
@@ -59,7 +63,12 @@ function answerStatus(req: IncomingMessage, res: ServerResponse, status: number)
       location: "https://example.invalid/moved",
     });
   } else {
-    sendText(res, status, "text/plain; charset=utf-8", `Receiver answered ${status} as asked (${req.url ?? ""}).`);
+    sendText(
+      res,
+      status,
+      "text/plain; charset=utf-8",
+      `Receiver answered ${status} as asked (${req.url ?? ""}).`,
+    );
   }
 }
 

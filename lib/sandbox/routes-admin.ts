@@ -6,7 +6,15 @@ import { z } from "zod";
 import { channelKindSchema, idSchema } from "../domain/hub-schemas";
 import { requireAdmin } from "./auth";
 import { faultSettingsSchema, NO_FAULTS, type FaultInjector } from "./faults";
-import { HttpError, parseOr400, readJsonBody, sendJson, type Handler, type RequestContext, type Router } from "./http";
+import {
+  HttpError,
+  parseOr400,
+  readJsonBody,
+  sendJson,
+  type Handler,
+  type RequestContext,
+  type Router,
+} from "./http";
 import { demoInfo } from "./seed";
 import type { Application, Store } from "./store";
 import { channelJson, webhookWithSecretJson } from "./views";
@@ -25,7 +33,11 @@ const endpointSchema = z.url({
 });
 
 const createApplicationBody = z.strictObject({
-  name: z.string({ error: "name is required" }).trim().min(1, "name is required").max(100, "name may be at most 100 characters"),
+  name: z
+    .string({ error: "name is required" })
+    .trim()
+    .min(1, "name is required")
+    .max(100, "name may be at most 100 characters"),
 });
 
 const createChannelBody = z.strictObject({ kind: channelKindSchema });
@@ -44,9 +56,15 @@ const patchWebhookBody = z
     active: z.boolean({ error: "active must be true or false" }).optional(),
     endpoint: endpointSchema.optional(),
   })
-  .refine((patch) => patch.active !== undefined || patch.endpoint !== undefined, "give active, endpoint or both");
+  .refine(
+    (patch) => patch.active !== undefined || patch.endpoint !== undefined,
+    "give active, endpoint or both",
+  );
 
-export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeliveries, faults }: AdminDeps): void {
+export function addAdminRoutes(
+  router: Router,
+  { store, adminToken, inFlightDeliveries, faults }: AdminDeps,
+): void {
   const guarded =
     (handler: Handler): Handler =>
     (ctx: RequestContext) => {
@@ -57,7 +75,8 @@ export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeli
   function application(rawId: string | undefined): Application {
     const id = parseOr400(idSchema, rawId, "application_id");
     const found = store.getApplication(id);
-    if (!found) throw new HttpError(404, "application_not_found", `No application with id ${id} in this sandbox.`);
+    if (!found)
+      throw new HttpError(404, "application_not_found", `No application with id ${id} in this sandbox.`);
     return found;
   }
 
@@ -75,7 +94,11 @@ export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeli
     guarded(({ res }) => {
       const demo = demoInfo(store);
       if (!demo) {
-        throw new HttpError(404, "demo_not_seeded", "This sandbox has no demo data: start it with SANDBOX_SEED=demo on an empty SANDBOX_DB.");
+        throw new HttpError(
+          404,
+          "demo_not_seeded",
+          "This sandbox has no demo data: start it with SANDBOX_SEED=demo on an empty SANDBOX_DB.",
+        );
       }
       if (!demo.keyIsCurrent) {
         throw new HttpError(
@@ -95,7 +118,12 @@ export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeli
     guarded(async ({ req, res }) => {
       const body = parseOr400(createApplicationBody, await readJsonBody(req), "application");
       const created = store.createApplication(body.name);
-      sendJson(res, 201, { id: created.id, name: created.name, apiKey: created.apiKey, createdDate: created.createdDate });
+      sendJson(res, 201, {
+        id: created.id,
+        name: created.name,
+        apiKey: created.apiKey,
+        createdDate: created.createdDate,
+      });
     }),
   );
 
@@ -144,13 +172,18 @@ export function addAdminRoutes(router: Router, { store, adminToken, inFlightDeli
       const id = parseOr400(idSchema, params.webhookId, "webhook_id");
       const patch = parseOr400(patchWebhookBody, await readJsonBody(req), "webhook_patch");
       const updated = store.updateWebhook(id, patch);
-      if (!updated) throw new HttpError(404, "webhook_not_found", `No webhook with id ${id} in this sandbox.`);
+      if (!updated)
+        throw new HttpError(404, "webhook_not_found", `No webhook with id ${id} in this sandbox.`);
       sendJson(res, 200, webhookWithSecretJson(updated));
     }),
   );
 
   // Fault injection (faults.ts): PUT replaces every setting (absent = off), DELETE switches all off.
-  router.add("GET", "/_sandbox/faults", guarded(({ res }) => sendJson(res, 200, faults.state())));
+  router.add(
+    "GET",
+    "/_sandbox/faults",
+    guarded(({ res }) => sendJson(res, 200, faults.state())),
+  );
 
   router.add(
     "PUT",

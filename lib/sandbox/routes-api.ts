@@ -2,12 +2,7 @@
  * The routes of the spec (part 4): get a webhook, list its logs, send a message.
  * Order in each: authenticate (401), parse input (400/413/415), look up (404), act.
  */
-import {
-  channelKindSchema,
-  idSchema,
-  sendMessageSchema,
-  webhookLogQuerySchema,
-} from "../domain/hub-schemas";
+import { channelKindSchema, idSchema, sendMessageSchema, webhookLogQuerySchema } from "../domain/hub-schemas";
 import { authenticate } from "./auth";
 import { HttpError, parseOr400, readJsonBody, sendJson, type Router } from "./http";
 import type { Store, Webhook } from "./store";
@@ -27,7 +22,11 @@ export function addApiRoutes(router: Router, { store, onQueued }: ApiDeps): void
     const id = parseOr400(idSchema, rawId, "webhook_id");
     const webhook = store.getWebhook(id);
     if (!webhook || webhook.applicationId !== applicationId) {
-      throw new HttpError(404, "webhook_not_found", `No webhook with id ${id} in the application of this API key.`);
+      throw new HttpError(
+        404,
+        "webhook_not_found",
+        `No webhook with id ${id} in the application of this API key.`,
+      );
     }
     return webhook;
   }
@@ -43,7 +42,11 @@ export function addApiRoutes(router: Router, { store, onQueued }: ApiDeps): void
     for (const key of LOG_QUERY_KEYS) {
       const values = url.searchParams.getAll(key);
       if (values.length > 1) {
-        throw new HttpError(400, "invalid_query", `The query parameter ${key} is given ${values.length} times; give it once.`);
+        throw new HttpError(
+          400,
+          "invalid_query",
+          `The query parameter ${key} is given ${values.length} times; give it once.`,
+        );
       }
       if (values[0] !== undefined) raw[key] = values[0];
     }
@@ -52,7 +55,12 @@ export function addApiRoutes(router: Router, { store, onQueued }: ApiDeps): void
     const { rows, total } = store.listLogs(webhook, query);
     sendJson(res, 200, {
       data: rows.map((log) => webhookLogJson(log, webhook)),
-      pagination: { offset: query.offset, limit: query.limit, total, totalPages: Math.ceil(total / query.limit) },
+      pagination: {
+        offset: query.offset,
+        limit: query.limit,
+        total,
+        totalPages: Math.ceil(total / query.limit),
+      },
     });
   });
 
@@ -72,7 +80,8 @@ export function addApiRoutes(router: Router, { store, onQueued }: ApiDeps): void
       throw new HttpError(
         404,
         "channel_kind_mismatch",
-        `Channel ${channel.id} is a "${channel.kind}" channel, so there is no "${channelKind}" channel with that id: send to POST /v1/communication/${channel.kind}/message.`,
+        `Channel ${channel.id} is a "${channel.kind}" channel, so there is no "${channelKind}" channel with that id: ` +
+          `send to POST /v1/communication/${channel.kind}/message.`,
       );
     }
     const message = store.createMessage({ applicationId, channel, to: body.to, content: body.content });

@@ -49,7 +49,14 @@ export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
     receiver: "ok",
     active: true,
     history: [0, 120],
-    statuses: [[200, 88], [500, 4], [0, 3], [503, 2], [302, 1], [429, 2]],
+    statuses: [
+      [200, 88],
+      [500, 4],
+      [0, 3],
+      [503, 2],
+      [302, 1],
+      [429, 2],
+    ],
   },
   {
     id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a02",
@@ -58,7 +65,11 @@ export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
     receiver: "unauthorized",
     active: true,
     history: [40, 120],
-    statuses: [[401, 85], [200, 10], [403, 5]],
+    statuses: [
+      [401, 85],
+      [200, 10],
+      [403, 5],
+    ],
   },
   {
     id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a03",
@@ -67,7 +78,11 @@ export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
     receiver: "not-found",
     active: true,
     history: [60, 120],
-    statuses: [[404, 92], [200, 5], [405, 3]],
+    statuses: [
+      [404, 92],
+      [200, 5],
+      [405, 3],
+    ],
   },
   {
     id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a04",
@@ -76,7 +91,11 @@ export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
     receiver: "error",
     active: true,
     history: [60, 120],
-    statuses: [[500, 80], [502, 10], [200, 10]],
+    statuses: [
+      [500, 80],
+      [502, 10],
+      [200, 10],
+    ],
   },
   {
     id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a05",
@@ -85,7 +104,11 @@ export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
     receiver: "hang",
     active: true,
     history: [80, 120],
-    statuses: [[0, 90], [504, 5], [200, 5]],
+    statuses: [
+      [0, 90],
+      [504, 5],
+      [200, 5],
+    ],
   },
   {
     id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a06",
@@ -104,7 +127,11 @@ export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
     receiver: "ok",
     active: false,
     history: [0, 20],
-    statuses: [[410, 50], [400, 30], [301, 20]],
+    statuses: [
+      [410, 50],
+      [400, 30],
+      [301, 20],
+    ],
   },
 ];
 
@@ -132,7 +159,13 @@ export function demoInfo(store: Store): DemoInfo | undefined {
     webhooks: store
       .listWebhooks(applicationId)
       .filter((w) => w.demoLabel !== null)
-      .map((w) => ({ id: w.id, endpoint: w.endpoint, eventType: w.eventType, active: w.active, label: w.demoLabel ?? "" })),
+      .map((w) => ({
+        id: w.id,
+        endpoint: w.endpoint,
+        eventType: w.eventType,
+        active: w.active,
+        label: w.demoLabel ?? "",
+      })),
   };
 }
 
@@ -215,7 +248,8 @@ function seedHistory(store: Store, channels: Channel[], start: number, end: numb
 
 /** ~200 KB: an endpoint that dumps a whole page and stack trace (kept whole in the history, unlike live logs). */
 function largeBody(): string {
-  const frame = "    at Layer.handle [as handle_request] (/srv/app/node_modules/express/lib/router/layer.js:95:5)\n";
+  const frame =
+    "    at Layer.handle [as handle_request] (/srv/app/node_modules/express/lib/router/layer.js:95:5)\n";
   const head = "<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head><body><pre>\n";
   const tail = "</pre></body></html>\n";
   return head + frame.repeat(Math.ceil((200 * 1024) / frame.length)) + tail;
@@ -239,7 +273,8 @@ function historyBody(plan: DemoWebhookPlan, statusCode: number, newest: boolean,
         ? "[sandbox] No answer from the endpoint: no complete answer within 5000 ms (SANDBOX_DELIVERY_TIMEOUT_MS)."
         : plan.receiver === null
           ? "[sandbox] No answer from the endpoint: connection refused by 127.0.0.1:1 (ECONNREFUSED): nothing listens there."
-          : "[sandbox] No answer from the endpoint: the TLS handshake with hooks.example.com failed (CERT_HAS_EXPIRED): the certificate is invalid or not trusted.";
+          : "[sandbox] No answer from the endpoint: the TLS handshake with hooks.example.com failed (CERT_HAS_EXPIRED): " +
+            "the certificate is invalid or not trusted.";
     case 200:
       return prng.pick(['{"received":true}', `{"ok":true,"id":"evt_${prng.hex(16)}"}`, "OK", ""]);
     case 301:
@@ -261,15 +296,22 @@ function historyBody(plan: DemoWebhookPlan, statusCode: number, newest: boolean,
       return '{"error":"rate_limited","message":"Too many requests, retry in 30 seconds","retryAfter":30}';
     case 500:
       return prng.pick([
-        "<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head>\n<body><h1>Internal Server Error</h1><p>TypeError: Cannot read properties of undefined (reading 'text')</p></body></html>\n",
+        "<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head>\n<body><h1>Internal Server Error</h1><p>TypeError: " +
+          "Cannot read properties of undefined (reading 'text')</p></body></html>\n",
         '{"error":"internal","message":"database connection lost","requestId":"req_' + prng.hex(12) + '"}',
       ]);
     case 502:
-      return "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+      return (
+        "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 " +
+        "Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+      );
     case 503:
       return "Service Unavailable";
     case 504:
-      return "<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+      return (
+        "<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 " +
+        "Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+      );
     default:
       return `HTTP ${statusCode}`;
   }

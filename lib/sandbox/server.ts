@@ -59,7 +59,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultInjector(config.faults, config.log);
   const router = new Router();
   addApiRoutes(router, { store, onQueued: (webhookIds) => worker.notify(webhookIds) });
-  addAdminRoutes(router, { store, adminToken: config.adminToken, inFlightDeliveries: () => worker.inFlightCount, faults });
+  addAdminRoutes(router, {
+    store,
+    adminToken: config.adminToken,
+    inFlightDeliveries: () => worker.inFlightCount,
+    faults,
+  });
   addReceiverRoutes(router);
 
   let markReady: () => void = () => {};
@@ -71,9 +76,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await ready;
       const url = new URL(req.url ?? "/", "http://sandbox.invalid");
       if (closing && !url.pathname.startsWith(`${RECEIVERS_PATH}/`)) {
-        throw new HttpError(503, "shutting_down", "The sandbox is shutting down; try again once it is restarted.", undefined, {
-          connection: "close",
-        });
+        throw new HttpError(
+          503,
+          "shutting_down",
+          "The sandbox is shutting down; try again once it is restarted.",
+          undefined,
+          {
+            connection: "close",
+          },
+        );
       }
       const match = router.match(req.method ?? "GET", url.pathname);
       if (match instanceof HttpError) throw match;
@@ -90,7 +101,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       const reason = error instanceof Error ? error.message : String(error);
-      config.log(`sandbox: ${req.method} ${req.url} failed: ${error instanceof Error ? (error.stack ?? reason) : reason}`);
+      config.log(
+        `sandbox: ${req.method} ${req.url} failed: ${error instanceof Error ? (error.stack ?? reason) : reason}`,
+      );
       sendError(res, new HttpError(500, "internal_error", `The sandbox failed to answer: ${reason}`));
     }
   }
@@ -109,7 +122,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const code = error instanceof Error && "code" in error ? error.code : undefined;
     if (code === "EADDRINUSE") {
       throw new Error(
-        `Port ${config.port} on ${config.host} is already in use (another sandbox?). Stop that process, or set SANDBOX_PORT to another port (0 picks a free one).`,
+        `Port ${config.port} on ${config.host} is already in use (another sandbox?). ` +
+          `Stop that process, or set SANDBOX_PORT to another port (0 picks a free one).`,
       );
     }
     throw error;

@@ -200,12 +200,18 @@ export function createStore(db: Db) {
     return webhook;
   }
 
-  const listWebhooks = (applicationId: string): Webhook[] => sql.listWebhooks.all(applicationId).map(toWebhook);
+  const listWebhooks = (applicationId: string): Webhook[] =>
+    sql.listWebhooks.all(applicationId).map(toWebhook);
 
   /** Changes `active` and/or `endpoint`. A hand-set endpoint is no longer rewritten as a demo receiver. */
   function updateWebhook(id: string, patch: { active?: boolean; endpoint?: string }): Webhook | undefined {
     const active = patch.active === undefined ? null : patch.active ? 1 : 0;
-    const result = sql.updateWebhook.run({ id, active, endpoint: patch.endpoint ?? null, updatedDate: now() });
+    const result = sql.updateWebhook.run({
+      id,
+      active,
+      endpoint: patch.endpoint ?? null,
+      updatedDate: now(),
+    });
     return result.changes === 1 ? getWebhook(id) : undefined;
   }
 
@@ -293,7 +299,8 @@ export function createStore(db: Db) {
     createApplication,
     getApplication: (id: string): Application | undefined => sql.getApplication.get(id),
     /** The application whose key this is, if any. */
-    applicationIdForKey: (apiKey: string): string | undefined => sql.applicationByKey.get(hashApiKey(apiKey))?.id,
+    applicationIdForKey: (apiKey: string): string | undefined =>
+      sql.applicationByKey.get(hashApiKey(apiKey))?.id,
     rotateApiKey,
     isEmpty: (): boolean => (sql.countApplications.get()?.n ?? 0) === 0,
     createChannel,
@@ -334,7 +341,9 @@ function prepareStatements(db: Db) {
     getApplication: db.prepare<[string], Application>(
       "SELECT id, name, created_date AS createdDate FROM applications WHERE id = ?",
     ),
-    applicationByKey: db.prepare<[string], { id: string }>("SELECT id FROM applications WHERE api_key_hash = ?"),
+    applicationByKey: db.prepare<[string], { id: string }>(
+      "SELECT id FROM applications WHERE api_key_hash = ?",
+    ),
     setKey: db.prepare<[string, string]>("UPDATE applications SET api_key_hash = ? WHERE id = ?"),
     countApplications: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM applications"),
 
@@ -370,7 +379,12 @@ function prepareStatements(db: Db) {
     listWebhooks: db.prepare<[string], WebhookDbRow>(
       `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE application_id = ? ORDER BY created_date, id`,
     ),
-    updateWebhook: db.prepare<{ id: string; active: 0 | 1 | null; endpoint: string | null; updatedDate: string }>(
+    updateWebhook: db.prepare<{
+      id: string;
+      active: 0 | 1 | null;
+      endpoint: string | null;
+      updatedDate: string;
+    }>(
       `UPDATE webhooks SET
          active = COALESCE(@active, active),
          endpoint = COALESCE(@endpoint, endpoint),

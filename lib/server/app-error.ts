@@ -12,7 +12,11 @@ export class AppError extends Error {
   /** Seconds, sent as `Retry-After` (429 and 503-like answers). */
   readonly retryAfter?: number;
 
-  constructor(code: ErrorCode, message: string, options: { fields?: FieldErrors; retryAfter?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fields?: FieldErrors; retryAfter?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "AppError";
     this.code = code;
@@ -25,13 +29,16 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+    return {
+      error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) },
+    };
   }
 
   /** The JSON error answer (`Cache-Control: no-store` is added by defineRoute, like every answer's). */
   toResponse(): Response {
     const headers = new Headers();
-    if (this.retryAfter !== undefined) headers.set("Retry-After", String(Math.max(1, Math.ceil(this.retryAfter))));
+    if (this.retryAfter !== undefined)
+      headers.set("Retry-After", String(Math.max(1, Math.ceil(this.retryAfter))));
     return Response.json(this.toBody(), { status: this.status, headers });
   }
 }

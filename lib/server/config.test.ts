@@ -11,8 +11,14 @@ const GOOD = "a-good-session-secret-of-32-chars!!";
 describe("validateServerConfig", () => {
   it.each([
     [{ SESSION_SECRET: "short" }, /SESSION_SECRET must be at least 32 characters \(it has 5\)/],
-    [{ SESSION_SECRET: GOOD, SESSION_SECRET_PREVIOUS: "tiny" }, /SESSION_SECRET_PREVIOUS entry 1 must be at least 32/],
-    [{ SESSION_SECRET: "", SESSION_SECRET_PREVIOUS: GOOD }, /SESSION_SECRET_PREVIOUS is set but SESSION_SECRET is not/],
+    [
+      { SESSION_SECRET: GOOD, SESSION_SECRET_PREVIOUS: "tiny" },
+      /SESSION_SECRET_PREVIOUS entry 1 must be at least 32/,
+    ],
+    [
+      { SESSION_SECRET: "", SESSION_SECRET_PREVIOUS: GOOD },
+      /SESSION_SECRET_PREVIOUS is set but SESSION_SECRET is not/,
+    ],
     [{ HUB_BASE_URL: "ftp://hub" }, /HUB_BASE_URL must start with https/],
     [{ HUB_BASE_URL: "not a url" }, /HUB_BASE_URL must be an absolute/],
     [{ HUB_BASE_URL: "https://user:pw@hub.example" }, /HUB_BASE_URL must be a plain base address/],
@@ -29,7 +35,12 @@ describe("validateServerConfig", () => {
 
   it("accepts a sound configuration and orders secrets newest first, without duplicates", () => {
     const older = "an-older-session-secret-32-chars!!!";
-    withEnv({ SESSION_SECRET: GOOD, SESSION_SECRET_PREVIOUS: ` ${older} , ${GOOD}`, PUBLIC_ORIGIN: "https://a.example, http://127.0.0.1:3000", HUB_BASE_URL: "http://127.0.0.1:4010///" });
+    withEnv({
+      SESSION_SECRET: GOOD,
+      SESSION_SECRET_PREVIOUS: ` ${older} , ${GOOD}`,
+      PUBLIC_ORIGIN: "https://a.example, http://127.0.0.1:3000",
+      HUB_BASE_URL: "http://127.0.0.1:4010///",
+    });
     expect(validateServerConfig().warnings).toEqual([]);
     const config = serverConfig();
     expect(config.sessionSecrets).toEqual([GOOD, older]);

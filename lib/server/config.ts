@@ -35,7 +35,9 @@ function positiveInt(name: string, fallback: number): number {
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) {
-    throw new Error(`${name} must be a positive whole number, got "${raw}". Fix it or unset it to use ${fallback}.`);
+    throw new Error(
+      `${name} must be a positive whole number, got "${raw}". Fix it or unset it to use ${fallback}.`,
+    );
   }
   return value;
 }
@@ -65,7 +67,8 @@ function readHubBaseUrl(): string | null {
   return url.toString().replace(/\/+$/, "");
 }
 
-const GENERATE_HINT = "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"";
+const GENERATE_HINT =
+  "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"";
 
 function readSessionSecrets(): string[] {
   const current = process.env.SESSION_SECRET ?? "";
@@ -75,12 +78,16 @@ function readSessionSecrets(): string[] {
     .filter(Boolean);
   if (current === "") {
     if (previous.length > 0) {
-      throw new Error("SESSION_SECRET_PREVIOUS is set but SESSION_SECRET is not. Set SESSION_SECRET to the newest secret.");
+      throw new Error(
+        "SESSION_SECRET_PREVIOUS is set but SESSION_SECRET is not. Set SESSION_SECRET to the newest secret.",
+      );
     }
     return [];
   }
   if (current.length < MIN_SECRET_LENGTH) {
-    throw new Error(`SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it has ${current.length}). ${GENERATE_HINT}`);
+    throw new Error(
+      `SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it has ${current.length}). ${GENERATE_HINT}`,
+    );
   }
   previous.forEach((secret, index) => {
     if (secret.length < MIN_SECRET_LENGTH) {
@@ -106,8 +113,13 @@ function readPublicOrigins(): string[] {
       } catch {
         throw new Error(`PUBLIC_ORIGIN must list origins like https://console.example.com, got "${entry}".`);
       }
-      if ((url.protocol !== "https:" && url.protocol !== "http:") || url.origin !== entry.replace(/\/$/, "")) {
-        throw new Error(`PUBLIC_ORIGIN entries must be bare origins (scheme://host[:port], no path), got "${entry}".`);
+      if (
+        (url.protocol !== "https:" && url.protocol !== "http:") ||
+        url.origin !== entry.replace(/\/$/, "")
+      ) {
+        throw new Error(
+          `PUBLIC_ORIGIN entries must be bare origins (scheme://host[:port], no path), got "${entry}".`,
+        );
       }
       return url.origin;
     });
@@ -140,10 +152,14 @@ export function validateServerConfig(): { warnings: string[] } {
   const config = serverConfig();
   const warnings: string[] = [];
   if (config.sessionTtlSeconds <= 60) {
-    throw new Error("SESSION_TTL_SECONDS must be more than 60 (the session cookie expires 60 s before the seal does).");
+    throw new Error(
+      "SESSION_TTL_SECONDS must be more than 60 (the session cookie expires 60 s before the seal does).",
+    );
   }
   if (process.env.NODE_ENV === "production" && !config.cookieSecure) {
-    warnings.push("SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http. Use it only on a trusted network; serve the console over HTTPS instead.");
+    warnings.push(
+      "SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http. Use it only on a trusted network; serve the console over HTTPS instead.",
+    );
   }
   return { warnings };
 }

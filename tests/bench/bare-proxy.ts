@@ -12,7 +12,9 @@ import http from "node:http";
 const port = Number(process.env.BARE_PROXY_PORT);
 const upstream = new URL(process.env.BARE_PROXY_UPSTREAM ?? "");
 if (!Number.isInteger(port) || port <= 0 || upstream.protocol !== "http:") {
-  process.stderr.write("bare-proxy: set BARE_PROXY_PORT (a port) and BARE_PROXY_UPSTREAM (an http:// origin)\n");
+  process.stderr.write(
+    "bare-proxy: set BARE_PROXY_PORT (a port) and BARE_PROXY_UPSTREAM (an http:// origin)\n",
+  );
   process.exit(2);
 }
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -23,10 +25,13 @@ const server = http.createServer((req, res) => {
     return;
   }
   const headers = { ...req.headers, host: upstream.host };
-  const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const forward = http.request(
+    { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   forward.on("error", () => {
     if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
     res.end("bare-proxy: upstream failed");
@@ -34,7 +39,9 @@ const server = http.createServer((req, res) => {
   req.pipe(forward);
 });
 server.keepAliveTimeout = 65_000;
-server.listen(port, "127.0.0.1", () => process.stdout.write(`bare-proxy on http://127.0.0.1:${port} -> ${upstream.origin}\n`));
+server.listen(port, "127.0.0.1", () =>
+  process.stdout.write(`bare-proxy on http://127.0.0.1:${port} -> ${upstream.origin}\n`),
+);
 const stop = () => server.close(() => process.exit(0));
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);

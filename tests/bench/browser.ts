@@ -15,7 +15,11 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A browser context that carries the session cookie (`name=value`) for the console at `consoleUrl`. */
-export async function signedInContext(browser: Browser, consoleUrl: string, cookie: string): Promise<BrowserContext> {
+export async function signedInContext(
+  browser: Browser,
+  consoleUrl: string,
+  cookie: string,
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: consoleUrl });
   const eq = cookie.indexOf("=");
   const name = cookie.slice(0, eq);
@@ -23,7 +27,9 @@ export async function signedInContext(browser: Browser, consoleUrl: string, cook
   // (Given a `url`, Playwright marks an http cookie not Secure and Chromium refuses the prefix.)
   const secure = name.startsWith("__Host-") || name.startsWith("__Secure-");
   const domain = new URL(consoleUrl).hostname;
-  await context.addCookies([{ name, value: cookie.slice(eq + 1), domain, path: "/", secure, httpOnly: true, sameSite: "Lax" }]);
+  await context.addCookies([
+    { name, value: cookie.slice(eq + 1), domain, path: "/", secure, httpOnly: true, sameSite: "Lax" },
+  ]);
   return context;
 }
 
@@ -52,7 +58,11 @@ export function compressedSizes(body: Buffer): { gzip: number; brotli: number } 
   };
 }
 
-export async function measurePageWeight(context: BrowserContext, pageUrl: string, goalBytes: number): Promise<Figure> {
+export async function measurePageWeight(
+  context: BrowserContext,
+  pageUrl: string,
+  goalBytes: number,
+): Promise<Figure> {
   const page = await context.newPage();
   const pending: Array<Promise<ScriptWeight | null>> = [];
   let documentGzip = 0;
@@ -63,7 +73,12 @@ export async function measurePageWeight(context: BrowserContext, pageUrl: string
     }
     if (type !== "script") return;
     pending.push(
-      response.body().then((body) => ({ url: new URL(response.url()).pathname, raw: body.length, ...compressedSizes(body), zod: hasZod(body.toString("utf8")) })),
+      response.body().then((body) => ({
+        url: new URL(response.url()).pathname,
+        raw: body.length,
+        ...compressedSizes(body),
+        zod: hasZod(body.toString("utf8")),
+      })),
     );
   });
   await page.goto(pageUrl, { waitUntil: "networkidle" });
@@ -94,7 +109,8 @@ function shortName(pathname: string): string {
 /** Rows inside the `<tbody>` elements of an HTML document (header rows are in `<thead>`). */
 export function countBodyRows(html: string): number {
   let rows = 0;
-  for (const match of html.matchAll(/<tbody[\s>][\s\S]*?<\/tbody>/gi)) rows += (match[0].match(/<tr[\s>]/gi) ?? []).length;
+  for (const match of html.matchAll(/<tbody[\s>][\s\S]*?<\/tbody>/gi))
+    rows += (match[0].match(/<tr[\s>]/gi) ?? []).length;
   return rows;
 }
 
@@ -111,7 +127,11 @@ const WATCH_FIRST_ROW = `(() => {
   new MutationObserver(mark).observe(document, { childList: true, subtree: true });
 })()`;
 
-export async function measureFirstPaint(context: BrowserContext, pageUrl: string, cookie: string): Promise<Figure> {
+export async function measureFirstPaint(
+  context: BrowserContext,
+  pageUrl: string,
+  cookie: string,
+): Promise<Figure> {
   const response = await fetch(pageUrl, { headers: { cookie }, redirect: "manual" });
   const html = await response.text();
   if (response.status !== 200) throw new Error(`GET ${pageUrl} with the session → HTTP ${response.status}`);
@@ -131,7 +151,9 @@ export async function measureFirstPaint(context: BrowserContext, pageUrl: string
   await page.close();
   if (seen.firstRowAt === null) throw new Error(`no table row showed on ${pageUrl}`);
   const before = seen.api.filter((r) => r.startTime < (seen.firstRowAt as number));
-  const after = seen.api.filter((r) => r.startTime >= (seen.firstRowAt as number)).map((r) => new URL(r.url).search);
+  const after = seen.api
+    .filter((r) => r.startTime >= (seen.firstRowAt as number))
+    .map((r) => new URL(r.url).search);
 
   return {
     figure: "first paint",
@@ -140,7 +162,12 @@ export async function measureFirstPaint(context: BrowserContext, pageUrl: string
       (after.length ? ` (${after.length} after: ${after.join(", ")})` : ""),
     goal: "rows: yes; 0 requests",
     holds: htmlRows > 0 && before.length === 0 ? "yes" : "no",
-    details: { htmlRows, firstRowAtMs: seen.firstRowAt, apiRequestsBeforeRows: before, apiRequestsAfterRows: after },
+    details: {
+      htmlRows,
+      firstRowAtMs: seen.firstRowAt,
+      apiRequestsBeforeRows: before,
+      apiRequestsAfterRows: after,
+    },
   };
 }
 
@@ -195,8 +222,12 @@ export interface Phases {
 }
 
 /** The median of each phase over the rounds that made a request; null when none did. */
-export function medianPhases(all: readonly Phases[]): { beforeRequestMs: number; requestMs: number; afterResponseMs: number } | null {
-  const made = all.filter((p) => p.beforeRequestMs !== null && p.requestMs !== null && p.afterResponseMs !== null);
+export function medianPhases(
+  all: readonly Phases[],
+): { beforeRequestMs: number; requestMs: number; afterResponseMs: number } | null {
+  const made = all.filter(
+    (p) => p.beforeRequestMs !== null && p.requestMs !== null && p.afterResponseMs !== null,
+  );
   if (made.length === 0) return null;
   return {
     beforeRequestMs: median(made.map((p) => p.beforeRequestMs as number)),
@@ -208,7 +239,11 @@ export function medianPhases(all: readonly Phases[]): { beforeRequestMs: number;
 /** Whether two URLs ask for the same thing: same path, same query parameters in any order. */
 export function sameRequest(a: string, b: string): boolean {
   const [x, y] = [new URL(a, "http://x"), new URL(b, "http://x")];
-  const params = (u: URL) => [...u.searchParams].map(([k, v]) => `${k}=${v}`).sort().join("&");
+  const params = (u: URL) =>
+    [...u.searchParams]
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join("&");
   return x.pathname === y.pathname && params(x) === params(y);
 }
 
@@ -218,12 +253,19 @@ async function phasesOf(page: Page, timing: ActionTiming, apiUrl: string): Promi
       performance
         .getEntriesByType("resource")
         .filter((e) => e.startTime >= from)
-        .map((e) => ({ name: e.name, startTime: e.startTime, responseEnd: (e as PerformanceResourceTiming).responseEnd })),
+        .map((e) => ({
+          name: e.name,
+          startTime: e.startTime,
+          responseEnd: (e as PerformanceResourceTiming).responseEnd,
+        })),
     timing.start,
   );
   // The request for the rows shown (not, say, the prefetch of the page after them).
-  const first = entries.filter((e) => sameRequest(e.name, apiUrl)).sort((a, b) => a.startTime - b.startTime)[0];
-  if (!first || first.startTime > timing.end) return { beforeRequestMs: null, requestMs: null, afterResponseMs: null };
+  const first = entries
+    .filter((e) => sameRequest(e.name, apiUrl))
+    .sort((a, b) => a.startTime - b.startTime)[0];
+  if (!first || first.startTime > timing.end)
+    return { beforeRequestMs: null, requestMs: null, afterResponseMs: null };
   return {
     beforeRequestMs: first.startTime - timing.start,
     requestMs: first.responseEnd - first.startTime,
@@ -257,7 +299,11 @@ export interface InteractionInput {
  * the action timed until its rows show, another round trip. The figure is the median action time
  * ÷ the median round trip (each round's two trips averaged), per action; the worst one is judged.
  */
-export async function measureInteraction(context: BrowserContext, input: InteractionInput, goal: number): Promise<Figure> {
+export async function measureInteraction(
+  context: BrowserContext,
+  input: InteractionInput,
+  goal: number,
+): Promise<Figure> {
   const page = await context.newPage();
   const times: Record<string, { action: number[]; trip: number[] }> = {};
   const phases: Record<string, Phases[]> = {};
@@ -267,7 +313,11 @@ export async function measureInteraction(context: BrowserContext, input: Interac
   page.on("request", (request) => {
     if (current === null) return;
     const url = new URL(request.url());
-    const kind = url.pathname.startsWith("/api/") ? "api" : request.headers()["rsc"] === "1" || url.searchParams.has("_rsc") ? "rsc" : null;
+    const kind = url.pathname.startsWith("/api/")
+      ? "api"
+      : request.headers()["rsc"] === "1" || url.searchParams.has("_rsc")
+        ? "rsc"
+        : null;
     if (kind) (asked[current] ??= []).push(`${kind} ${url.pathname}${url.search}`);
   });
   try {
@@ -282,7 +332,9 @@ export async function measureInteraction(context: BrowserContext, input: Interac
         await page.evaluate(ARM_IN_PAGE);
         current = name;
         await act(page);
-        const timing = await page.evaluate(() => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>);
+        const timing = await page.evaluate(
+          () => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>,
+        );
         current = null;
         const actionMs = timing.end - timing.start;
         (phases[name] ??= []).push(await phasesOf(page, timing, url));
@@ -302,7 +354,9 @@ export async function measureInteraction(context: BrowserContext, input: Interac
   const worst = Math.max(...per.map((p) => p.ratio));
   const describe = (p: (typeof per)[number]) => {
     const ph = p.phases;
-    const split = ph ? ` = ${formatMs(ph.beforeRequestMs)} to request + ${formatMs(ph.requestMs)} request + ${formatMs(ph.afterResponseMs)} to rows` : ", no request";
+    const split = ph
+      ? ` = ${formatMs(ph.beforeRequestMs)} to request + ${formatMs(ph.requestMs)} request + ${formatMs(ph.afterResponseMs)} to rows`
+      : ", no request";
     return `${p.name} ${formatRatio(p.ratio)}: ${formatMs(p.action)}${split} ÷ ${formatMs(p.trip)} round trip`;
   };
   return {
@@ -336,7 +390,10 @@ const ADD_SWAP_BUTTON = `((html) => {
  * the page itself). Whatever the console does, a click that brings rows cannot be faster than
  * this; its ratio to the round trip shows how much of the 1.3 budget the browser alone spends.
  */
-export async function measureInteractionFloor(context: BrowserContext, input: { pageUrl: string; webhookId: string; rounds: number }): Promise<Figure> {
+export async function measureInteractionFloor(
+  context: BrowserContext,
+  input: { pageUrl: string; webhookId: string; rounds: number },
+): Promise<Figure> {
   const page = await context.newPage();
   const swaps: number[] = [];
   const trips: number[] = [];
@@ -352,7 +409,9 @@ export async function measureInteractionFloor(context: BrowserContext, input: { 
       const before = await roundTrip(page, url);
       await page.evaluate(ARM_IN_PAGE);
       await page.locator("#bench-swap").click();
-      const timing = await page.evaluate(() => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>);
+      const timing = await page.evaluate(
+        () => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>,
+      );
       const after = await roundTrip(page, url);
       swaps.push(timing.end - timing.start);
       trips.push((before + after) / 2);
@@ -365,7 +424,9 @@ export async function measureInteractionFloor(context: BrowserContext, input: { 
   const value = ratio(swap, trip);
   return {
     figure: "interaction floor (reference)",
-    measured: `${formatRatio(value)} (a plain DOM swap of the next page's rows, no React, no request: ${formatMs(swap)} ÷ ${formatMs(trip)} round trip; medians of ${input.rounds})`,
+    measured:
+      `${formatRatio(value)} (a plain DOM swap of the next page's rows, no React, no request: ` +
+      `${formatMs(swap)} ÷ ${formatMs(trip)} round trip; medians of ${input.rounds})`,
     goal: "report",
     holds: "report",
     details: { ratio: value, swapMs: swap, tripMs: trip, samples: { swaps, trips } },

@@ -8,7 +8,12 @@ import type { AddressInfo } from "node:net";
 import { createApplication, createChannel, createWebhook } from "./hub";
 import { formatCount, type Figure } from "./report";
 
-async function listTotal(sandboxUrl: string, apiKey: string, webhookId: string, status?: string): Promise<number> {
+async function listTotal(
+  sandboxUrl: string,
+  apiKey: string,
+  webhookId: string,
+  status?: string,
+): Promise<number> {
   const query = status ? `limit=1&status=${status}` : "limit=1";
   const response = await fetch(`${sandboxUrl}/v1/organization/webhook/${webhookId}/webhook-log?${query}`, {
     headers: { "x-api-key": apiKey },
@@ -18,7 +23,11 @@ async function listTotal(sandboxUrl: string, apiKey: string, webhookId: string, 
   return body.pagination.total;
 }
 
-export async function measureDelivery(sandboxUrl: string, messages: number, sendConcurrency = 8): Promise<Figure> {
+export async function measureDelivery(
+  sandboxUrl: string,
+  messages: number,
+  sendConcurrency = 8,
+): Promise<Figure> {
   let received = 0;
   const receiver = http.createServer((req, res) => {
     req.resume();

@@ -20,13 +20,25 @@ export interface LogFill {
 const OUTCOMES = [
   { statusCode: 200, status: "Success", body: '{"received":true}' },
   { statusCode: 200, status: "Success", body: '{"received":true,"queue":"inbound"}' },
-  { statusCode: 500, status: "Failed", body: '{"error":"Internal Server Error","detail":"NullPointerException at OrderHandler.java:88"}' },
+  {
+    statusCode: 500,
+    status: "Failed",
+    body: '{"error":"Internal Server Error","detail":"NullPointerException at OrderHandler.java:88"}',
+  },
   { statusCode: 200, status: "Success", body: "OK" },
   { statusCode: 401, status: "Failed", body: '{"error":"invalid signature"}' },
   { statusCode: 200, status: "Success", body: '{"received":true}' },
-  { statusCode: 404, status: "Failed", body: "<html><body><h1>404 Not Found</h1><p>Cannot POST /hooks/messages</p></body></html>" },
+  {
+    statusCode: 404,
+    status: "Failed",
+    body: "<html><body><h1>404 Not Found</h1><p>Cannot POST /hooks/messages</p></body></html>",
+  },
   { statusCode: 200, status: "Success", body: '{"ok":1}' },
-  { statusCode: 0, status: "Failed", body: "[sandbox] No answer from the endpoint: connection refused (ECONNREFUSED)." },
+  {
+    statusCode: 0,
+    status: "Failed",
+    body: "[sandbox] No answer from the endpoint: connection refused (ECONNREFUSED).",
+  },
   { statusCode: 201, status: "Success", body: "" },
 ] as const;
 
@@ -72,9 +84,26 @@ export function fillLogs(dbPath: string, fills: readonly LogFill[]): FillResult 
           if (fill.messages) {
             messageId = randomUUID();
             const m = fill.messages;
-            insertMessage.run(messageId, m.applicationId, m.channelId, m.channelKind, "5511999990000", '{"text":"bench"}', sendAt);
+            insertMessage.run(
+              messageId,
+              m.applicationId,
+              m.channelId,
+              m.channelKind,
+              "5511999990000",
+              '{"text":"bench"}',
+              sendAt,
+            );
           }
-          insertLog.run(randomUUID(), fill.webhookId, messageId, outcome.statusCode, outcome.body, outcome.status, sendAt, createdDate);
+          insertLog.run(
+            randomUUID(),
+            fill.webhookId,
+            messageId,
+            outcome.statusCode,
+            outcome.body,
+            outcome.status,
+            sendAt,
+            createdDate,
+          );
         }
         const changed = count.run(fill.count, failedCount(fill.count), fill.webhookId).changes;
         if (changed !== 1) throw new Error(`no webhook ${fill.webhookId} in ${dbPath}`);

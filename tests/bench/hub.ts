@@ -29,12 +29,24 @@ export function createApplication(sandboxUrl: string, name: string): Promise<Cre
   return postJson(`${sandboxUrl}/_sandbox/applications`, { name });
 }
 
-export function createChannel(sandboxUrl: string, applicationId: string, kind: string): Promise<{ id: string; kind: string }> {
+export function createChannel(
+  sandboxUrl: string,
+  applicationId: string,
+  kind: string,
+): Promise<{ id: string; kind: string }> {
   return postJson(`${sandboxUrl}/_sandbox/applications/${applicationId}/channels`, { kind });
 }
 
-export function createWebhook(sandboxUrl: string, applicationId: string, endpoint: string): Promise<CreatedWebhook> {
-  return postJson(`${sandboxUrl}/_sandbox/applications/${applicationId}/webhooks`, { endpoint, eventType: "Message", active: true });
+export function createWebhook(
+  sandboxUrl: string,
+  applicationId: string,
+  endpoint: string,
+): Promise<CreatedWebhook> {
+  return postJson(`${sandboxUrl}/_sandbox/applications/${applicationId}/webhooks`, {
+    endpoint,
+    eventType: "Message",
+    active: true,
+  });
 }
 
 /** The sandbox's demo application: its key and webhooks (GET /_sandbox/demo). */
@@ -42,7 +54,8 @@ export async function demo(sandboxUrl: string): Promise<{ apiKey: string; webhoo
   const response = await fetch(`${sandboxUrl}/_sandbox/demo`);
   if (!response.ok) throw new Error(`GET /_sandbox/demo → HTTP ${response.status}`);
   const body = (await response.json()) as { apiKey?: unknown; webhooks?: Array<{ id?: unknown }> };
-  if (typeof body.apiKey !== "string" || !Array.isArray(body.webhooks)) throw new Error("GET /_sandbox/demo: unexpected shape");
+  if (typeof body.apiKey !== "string" || !Array.isArray(body.webhooks))
+    throw new Error("GET /_sandbox/demo: unexpected shape");
   return { apiKey: body.apiKey, webhookIds: body.webhooks.map((w) => String(w.id)) };
 }
 
@@ -58,7 +71,8 @@ export async function signIn(consoleUrl: string, apiKey: string): Promise<string
     redirect: "manual",
   });
   const text = await response.text();
-  if (!response.ok) throw new Error(`sign-in on ${consoleUrl} → HTTP ${response.status}: ${text.slice(0, 300)}`);
+  if (!response.ok)
+    throw new Error(`sign-in on ${consoleUrl} → HTTP ${response.status}: ${text.slice(0, 300)}`);
   const cookie = sessionCookie(response.headers.getSetCookie());
   if (!cookie) throw new Error(`sign-in on ${consoleUrl} set no cookie`);
   return cookie;

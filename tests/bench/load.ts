@@ -49,7 +49,11 @@ export interface LoopResult {
 }
 
 /** `concurrency` callers, each sending its next request when the last one ends, for `durationMs`. */
-export async function closedLoop(target: Target, concurrency: number, durationMs: number): Promise<LoopResult> {
+export async function closedLoop(
+  target: Target,
+  concurrency: number,
+  durationMs: number,
+): Promise<LoopResult> {
   const agent = keepAliveAgent(concurrency);
   const result: LoopResult = { completed: 0, failed: 0, failures: {}, elapsedMs: 0, bytes: 0 };
   const start = performance.now();
@@ -97,8 +101,15 @@ export interface Side {
  * Throughput of two sides, measured in `rounds` turns each in ABBA order. Each side's figure is
  * all its completed requests over all its time.
  */
-export async function compareThroughput(a: Side, b: Side, options: { rounds: number; roundMs: number; concurrency: number }): Promise<[Throughput, Throughput]> {
-  const sides = { A: { side: a, t: emptyThroughput(), time: 0, cpu: 0 }, B: { side: b, t: emptyThroughput(), time: 0, cpu: 0 } };
+export async function compareThroughput(
+  a: Side,
+  b: Side,
+  options: { rounds: number; roundMs: number; concurrency: number },
+): Promise<[Throughput, Throughput]> {
+  const sides = {
+    A: { side: a, t: emptyThroughput(), time: 0, cpu: 0 },
+    B: { side: b, t: emptyThroughput(), time: 0, cpu: 0 },
+  };
   for (const key of abbaOrder(options.rounds)) {
     const s = sides[key];
     const cpuBefore = s.side.cpuMs?.() ?? null;

@@ -14,12 +14,38 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { launchChromium, measureFirstPaint, measureInteraction, measureInteractionFloor, measurePageWeight, signedInContext } from "./browser";
+import {
+  launchChromium,
+  measureFirstPaint,
+  measureInteraction,
+  measureInteractionFloor,
+  measurePageWeight,
+  signedInContext,
+} from "./browser";
 import { measureDelivery } from "./delivery";
 import { fillLogs } from "./fill";
 import { createApplication, createChannel, createWebhook, signIn } from "./hub";
-import { alternatingLatency, closedLoop, compareThroughput, get, keepAliveAgent, type Side, type Target } from "./load";
-import { formatCount, formatMarkdown, formatMiB, formatMs, formatRatio, formatTable, ratioFigure, writeResult, type BenchResult, type Figure } from "./report";
+import {
+  alternatingLatency,
+  closedLoop,
+  compareThroughput,
+  get,
+  keepAliveAgent,
+  type Side,
+  type Target,
+} from "./load";
+import {
+  formatCount,
+  formatMarkdown,
+  formatMiB,
+  formatMs,
+  formatRatio,
+  formatTable,
+  ratioFigure,
+  writeResult,
+  type BenchResult,
+  type Figure,
+} from "./report";
 import { measureScale } from "./sandbox-scale";
 import {
   assertPortFree,
@@ -40,15 +66,36 @@ import { median, ratio } from "./stats";
 const QUICK = process.env.BENCH_QUICK === "1";
 
 const PLAN = QUICK
-  ? { rounds: 2, roundMs: 1000, latencySamples: 60, small: 10_000, large: 100_000, firstPageSamples: 40, deepSamples: 10, deliveries: 200, interactionRounds: 3 }
-  : { rounds: 4, roundMs: 2500, latencySamples: 300, small: 10_000, large: 1_000_000, firstPageSamples: 150, deepSamples: 25, deliveries: 2000, interactionRounds: 7 };
+  ? {
+      rounds: 2,
+      roundMs: 1000,
+      latencySamples: 60,
+      small: 10_000,
+      large: 100_000,
+      firstPageSamples: 40,
+      deepSamples: 10,
+      deliveries: 200,
+      interactionRounds: 3,
+    }
+  : {
+      rounds: 4,
+      roundMs: 2500,
+      latencySamples: 300,
+      small: 10_000,
+      large: 1_000_000,
+      firstPageSamples: 150,
+      deepSamples: 25,
+      deliveries: 2000,
+      interactionRounds: 7,
+    };
 
 const CONCURRENCY = 32;
 const PAGE_WEIGHT_GOAL_BYTES = 180_000;
 
 const startedAt = new Date();
 const t0 = performance.now();
-const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
+const log = (line: string) =>
+  process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
 
 async function main(): Promise<void> {
   const loadavgAtStart = os.loadavg();
@@ -74,18 +121,34 @@ async function main(): Promise<void> {
     await sandbox.stop();
     log(`filling ${formatCount(PLAN.small)} + ${formatCount(PLAN.large)} logs into ${dbPath}`);
     const fill = fillLogs(dbPath, [
-      { webhookId: small.id, count: PLAN.small, messages: { applicationId: app.id, channelId: channel.id, channelKind: channel.kind } },
+      {
+        webhookId: small.id,
+        count: PLAN.small,
+        messages: { applicationId: app.id, channelId: channel.id, channelKind: channel.kind },
+      },
       { webhookId: large.id, count: PLAN.large },
     ]);
-    log(`filled ${formatCount(fill.rows)} logs in ${fill.seconds.toFixed(1)} s (${formatCount(fill.rows / fill.seconds)} rows/s)`);
+    log(
+      `filled ${formatCount(fill.rows)} logs in ${fill.seconds.toFixed(1)} s (${formatCount(fill.rows / fill.seconds)} rows/s)`,
+    );
 
     sandbox = await startSandboxProcess({ port: sandboxPort, dbPath, seed: "none" });
-    const consoleServer = await startConsoleProcess({ port: consolePort, hubBaseUrl: sandbox.url, sessionSecret: randomBytes(32).toString("base64url") });
+    const consoleServer = await startConsoleProcess({
+      port: consolePort,
+      hubBaseUrl: sandbox.url,
+      sessionSecret: randomBytes(32).toString("base64url"),
+    });
     const bareProxy = await startBareProxyProcess({ port: bareProxyPort, upstream: sandbox.url });
-    log(`sandbox ${sandbox.url} (pid ${sandbox.pid}), console ${consoleServer.url} (pid ${consoleServer.pid}), bare proxy ${bareProxy.url} (pid ${bareProxy.pid})`);
+    log(
+      `sandbox ${sandbox.url} (pid ${sandbox.pid}), console ${consoleServer.url} (pid ${consoleServer.pid}), ` +
+        `bare proxy ${bareProxy.url} (pid ${bareProxy.pid})`,
+    );
     const cookie = await signIn(consoleServer.url, app.apiKey);
 
-    const viaConsole: Target = { url: `${consoleServer.url}/api/webhooks/${small.id}/logs?limit=50`, headers: { cookie } };
+    const viaConsole: Target = {
+      url: `${consoleServer.url}/api/webhooks/${small.id}/logs?limit=50`,
+      headers: { cookie },
+    };
     const logsPath = `/v1/organization/webhook/${small.id}/webhook-log?limit=50`;
     const direct: Target = { url: `${sandbox.url}${logsPath}`, headers: { "x-api-key": app.apiKey } };
     const viaBareProxy: Target = { url: `${bareProxy.url}${logsPath}`, headers: { "x-api-key": app.apiKey } };
@@ -99,10 +162,18 @@ async function main(): Promise<void> {
       try {
         figures.push(...(await measure()));
       } catch (error) {
-        const why = error instanceof Error ? error.message.split("\n")[0] ?? error.message : String(error);
+        const why = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
         log(`could not measure ${names.join(", ")}: ${error instanceof Error ? error.stack : why}`);
         errors.push(...names);
-        figures.push(...names.map((figure) => ({ figure, measured: `not measured: ${why}`, goal: "-", holds: "no" as const, details: { error: why } })));
+        figures.push(
+          ...names.map((figure) => ({
+            figure,
+            measured: `not measured: ${why}`,
+            goal: "-",
+            holds: "no" as const,
+            details: { error: why },
+          })),
+        );
       }
     };
     await part(["proxy throughput", "proxy latency", "proxy floor (reference)"], () =>
@@ -112,7 +183,9 @@ async function main(): Promise<void> {
         { target: viaBareProxy, cpuMs: () => treeTotal(bareProxy.pid, cpuMs) },
       ),
     );
-    await part(["page weight", "first paint", "interaction", "interaction floor (reference)"], () => browserFigures(consoleServer, cookie, small.id));
+    await part(["page weight", "first paint", "interaction", "interaction floor (reference)"], () =>
+      browserFigures(consoleServer, cookie, small.id),
+    );
     log("sandbox scale");
     await part(["sandbox scale, first page", "sandbox scale, deep offset"], () =>
       measureScale({
@@ -140,8 +213,12 @@ async function main(): Promise<void> {
     };
     const file = writeResult(path.join(ROOT, "bench-results"), result);
     process.stdout.write(`\n${formatTable(figures)}\n\n`);
-    log(`written ${path.relative(ROOT, file)} and bench-results/latest.json; Markdown:\n${formatMarkdown(figures)}`);
-    const failing = figures.filter((f) => f.holds === "no" && !errors.includes(f.figure)).map((f) => f.figure);
+    log(
+      `written ${path.relative(ROOT, file)} and bench-results/latest.json; Markdown:\n${formatMarkdown(figures)}`,
+    );
+    const failing = figures
+      .filter((f) => f.holds === "no" && !errors.includes(f.figure))
+      .map((f) => f.figure);
     log(failing.length ? `goals that do not hold: ${failing.join(", ")}` : "every measured goal holds");
     if (errors.length) {
       log(`harness error: not measured: ${errors.join(", ")}`);
@@ -166,8 +243,12 @@ async function assertSameData(viaConsole: Target, direct: Target): Promise<void>
   const agent = keepAliveAgent(1);
   try {
     const [a, b] = [await get(agent, viaConsole, true), await get(agent, direct, true)];
-    if (a.status !== 200 || b.status !== 200) throw new Error(`console HTTP ${a.status}, sandbox HTTP ${b.status}: ${a.body.toString().slice(0, 300)}`);
-    const ids = (buf: Buffer) => (JSON.parse(buf.toString("utf8")) as { data: Array<{ id: string }> }).data.map((l) => l.id).join();
+    if (a.status !== 200 || b.status !== 200)
+      throw new Error(
+        `console HTTP ${a.status}, sandbox HTTP ${b.status}: ${a.body.toString().slice(0, 300)}`,
+      );
+    const ids = (buf: Buffer) =>
+      (JSON.parse(buf.toString("utf8")) as { data: Array<{ id: string }> }).data.map((l) => l.id).join();
     if (ids(a.body) !== ids(b.body)) throw new Error("the console and the sandbox list different logs");
   } finally {
     agent.destroy();
@@ -181,18 +262,30 @@ async function assertSameData(viaConsole: Target, direct: Target): Promise<void>
  */
 async function proxyFigures(viaConsole: Side, direct: Side, bare: Side): Promise<Figure[]> {
   log("warming up the three sides");
-  for (const side of [viaConsole, direct, bare]) await closedLoop(side.target, CONCURRENCY, QUICK ? 500 : 1500);
+  for (const side of [viaConsole, direct, bare])
+    await closedLoop(side.target, CONCURRENCY, QUICK ? 500 : 1500);
 
-  log(`proxy throughput: ${PLAN.rounds} rounds of ${PLAN.roundMs} ms per side, ${CONCURRENCY} concurrent (console and direct, then bare proxy and direct)`);
+  log(
+    `proxy throughput: ${PLAN.rounds} rounds of ${PLAN.roundMs} ms per side, ${CONCURRENCY} concurrent (console and direct, then bare proxy and direct)`,
+  );
   const options = { rounds: PLAN.rounds, roundMs: PLAN.roundMs, concurrency: CONCURRENCY };
   const [c, d] = await compareThroughput(viaConsole, direct, options);
   const [b, d2] = await compareThroughput(bare, direct, options);
-  const failures = { console: c.failures, sandbox: d.failures, bareProxy: b.failures, sandboxAgain: d2.failures };
-  if (c.failed || d.failed || b.failed || d2.failed) throw new Error(`requests failed during the throughput test: ${JSON.stringify(failures)}`);
+  const failures = {
+    console: c.failures,
+    sandbox: d.failures,
+    bareProxy: b.failures,
+    sandboxAgain: d2.failures,
+  };
+  if (c.failed || d.failed || b.failed || d2.failed)
+    throw new Error(`requests failed during the throughput test: ${JSON.stringify(failures)}`);
   const roundRatios = c.perRound.map((rps, i) => rps / (d.perRound[i] ?? rps));
 
   log(`proxy latency: ${PLAN.latencySamples} requests per side, one at a time`);
-  const [cl, dl, bl] = await alternatingLatency([viaConsole.target, direct.target, bare.target], PLAN.latencySamples);
+  const [cl, dl, bl] = await alternatingLatency(
+    [viaConsole.target, direct.target, bare.target],
+    PLAN.latencySamples,
+  );
   const cp50 = median(cl as number[]);
   const dp50 = median(dl as number[]);
   const bp50 = median(bl as number[]);
@@ -216,11 +309,17 @@ async function proxyFigures(viaConsole: Side, direct: Side, bare: Side): Promise
         sandboxCpuMsPerRequest: d.cpuMsPerRequest,
       },
     ),
-    ratioFigure("proxy latency", ratio(cp50, dp50), { atMost: 1.5 }, `p50 ${formatMs(cp50)} ÷ ${formatMs(dp50)}, one at a time`, {
-      consoleP50Ms: cp50,
-      directP50Ms: dp50,
-      samplesPerSide: PLAN.latencySamples,
-    }),
+    ratioFigure(
+      "proxy latency",
+      ratio(cp50, dp50),
+      { atMost: 1.5 },
+      `p50 ${formatMs(cp50)} ÷ ${formatMs(dp50)}, one at a time`,
+      {
+        consoleP50Ms: cp50,
+        directP50Ms: dp50,
+        samplesPerSide: PLAN.latencySamples,
+      },
+    ),
     {
       figure: "proxy floor (reference)",
       measured:
@@ -229,7 +328,15 @@ async function proxyFigures(viaConsole: Side, direct: Side, bare: Side): Promise
         `latency ${formatRatio(bareLatency)} (p50 ${formatMs(bp50)} ÷ ${formatMs(dp50)})`,
       goal: "report",
       holds: "report",
-      details: { throughputRatio: bareThroughput, latencyRatio: bareLatency, bareRps: b.rps, directRps: d2.rps, bareP50Ms: bp50, directP50Ms: dp50, bareCpuMsPerRequest: b.cpuMsPerRequest },
+      details: {
+        throughputRatio: bareThroughput,
+        latencyRatio: bareLatency,
+        bareRps: b.rps,
+        directRps: d2.rps,
+        bareP50Ms: bp50,
+        directP50Ms: dp50,
+        bareCpuMsPerRequest: b.cpuMsPerRequest,
+      },
     },
   ];
 }
@@ -262,7 +369,11 @@ async function browserFigures(consoleServer: Server, cookie: string, webhookId: 
       1.3,
     );
     log(`interaction floor: ${PLAN.interactionRounds} rounds`);
-    const floor = await measureInteractionFloor(context, { pageUrl, webhookId, rounds: PLAN.interactionRounds });
+    const floor = await measureInteractionFloor(context, {
+      pageUrl,
+      webhookId,
+      rounds: PLAN.interactionRounds,
+    });
     return [weight, paint, interaction, floor];
   } finally {
     await browser.close();

@@ -47,7 +47,9 @@ describe("failedCount", () => {
 
 describe("sessionCookie", () => {
   it("takes name=value of the first cookie with a value", () => {
-    expect(sessionCookie(["__Host-hub_console=abc.def; Path=/; HttpOnly; Secure; SameSite=Lax"])).toBe("__Host-hub_console=abc.def");
+    expect(sessionCookie(["__Host-hub_console=abc.def; Path=/; HttpOnly; Secure; SameSite=Lax"])).toBe(
+      "__Host-hub_console=abc.def",
+    );
     expect(sessionCookie(["gone=; Max-Age=0", "hub_console=x=y; Path=/"])).toBe("hub_console=x=y");
     expect(sessionCookie([])).toBeNull();
   });
@@ -55,7 +57,9 @@ describe("sessionCookie", () => {
 
 describe("parseVmHwm", () => {
   it("reads the peak resident set size in bytes", () => {
-    expect(parseVmHwm("Name:\tnode\nVmPeak:\t 1000 kB\nVmHWM:\t  204800 kB\nVmRSS:\t 1 kB\n")).toBe(204800 * 1024);
+    expect(parseVmHwm("Name:\tnode\nVmPeak:\t 1000 kB\nVmHWM:\t  204800 kB\nVmRSS:\t 1 kB\n")).toBe(
+      204800 * 1024,
+    );
     expect(parseVmHwm("Name:\tkthreadd\n")).toBeNull();
   });
 });
@@ -81,16 +85,29 @@ describe("medianPhases", () => {
 
 describe("parseCpuMs", () => {
   it("adds utime and stime (fields 14 and 15) at 100 ticks per second, even when the name has spaces", () => {
-    const stat = "1234 (next-server (v16)) S 1 1234 1234 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 11 0 100 1000 100";
+    const stat =
+      "1234 (next-server (v16)) S 1 1234 1234 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 11 0 100 1000 100";
     expect(parseCpuMs(stat)).toBe(3000);
   });
 });
 
 describe("sameRequest", () => {
   it("matches the same path and parameters in any order, absolute or relative", () => {
-    expect(sameRequest("http://127.0.0.1:3300/api/webhooks/x/logs?offset=20&limit=20", "/api/webhooks/x/logs?limit=20&offset=20")).toBe(true);
-    expect(sameRequest("/api/webhooks/x/logs?offset=40&limit=20", "/api/webhooks/x/logs?offset=20&limit=20")).toBe(false);
-    expect(sameRequest("/api/webhooks/x/logs?offset=0&limit=20&status=Failed", "/api/webhooks/x/logs?offset=0&limit=20")).toBe(false);
+    expect(
+      sameRequest(
+        "http://127.0.0.1:3300/api/webhooks/x/logs?offset=20&limit=20",
+        "/api/webhooks/x/logs?limit=20&offset=20",
+      ),
+    ).toBe(true);
+    expect(
+      sameRequest("/api/webhooks/x/logs?offset=40&limit=20", "/api/webhooks/x/logs?offset=20&limit=20"),
+    ).toBe(false);
+    expect(
+      sameRequest(
+        "/api/webhooks/x/logs?offset=0&limit=20&status=Failed",
+        "/api/webhooks/x/logs?offset=0&limit=20",
+      ),
+    ).toBe(false);
     expect(sameRequest("/api/webhooks/y/logs?offset=0", "/api/webhooks/x/logs?offset=0")).toBe(false);
   });
 });

@@ -36,7 +36,9 @@ describe("judge", () => {
 
 describe("ratioFigure", () => {
   it("puts the ratio first, judges it against the goal and keeps it in details", () => {
-    const f = ratioFigure("proxy throughput", 0.5, { atLeast: 0.6 }, "500 ÷ 1,000 req/s", { consoleRps: 500 });
+    const f = ratioFigure("proxy throughput", 0.5, { atLeast: 0.6 }, "500 ÷ 1,000 req/s", {
+      consoleRps: 500,
+    });
     expect(f).toEqual({
       figure: "proxy throughput",
       measured: "0.50 (500 ÷ 1,000 req/s)",
@@ -76,7 +78,10 @@ describe("wrap", () => {
 
 describe("formatTable", () => {
   it("aligns the columns under a header and a rule", () => {
-    const table = formatTable([figure(), figure({ figure: "memory", measured: "peak RSS: 200 MiB", goal: "report", holds: "report" })]);
+    const table = formatTable([
+      figure(),
+      figure({ figure: "memory", measured: "peak RSS: 200 MiB", goal: "report", holds: "report" }),
+    ]);
     const lines = table.split("\n");
     expect(lines[0]).toMatch(/^figure\s+\| measured\s+\| goal\s+\| holds$/);
     expect(lines[1]).toMatch(/^-+-\+-+-\+-+-\+-+$/);

@@ -29,7 +29,13 @@ export function goalText(goal: Goal, unit = ""): string {
 }
 
 /** A figure whose value is a ratio of two sides measured in the same run. */
-export function ratioFigure(figure: string, value: number, goal: Goal | null, parts: string, details: Record<string, unknown>): Figure {
+export function ratioFigure(
+  figure: string,
+  value: number,
+  goal: Goal | null,
+  parts: string,
+  details: Record<string, unknown>,
+): Figure {
   return {
     figure,
     measured: `${formatRatio(value)} (${parts})`,
@@ -74,7 +80,11 @@ export function formatTable(figures: readonly Figure[], width = 72): string {
     return wrapped.map((part, i) => (i === 0 ? [row[0], part, row[2], row[3]] : ["", part, "", ""]));
   });
   const widths = HEADERS.map((h, col) => Math.max(h.length, ...lines.map((l) => (l[col] ?? "").length)));
-  const line = (cells: readonly string[]) => cells.map((c, col) => c.padEnd(widths[col] ?? 0)).join(" | ").trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, col) => c.padEnd(widths[col] ?? 0))
+      .join(" | ")
+      .trimEnd();
   const rule = widths.map((w) => "-".repeat(w)).join("-+-");
   return [line(HEADERS), rule, ...lines.map(line)].join("\n");
 }

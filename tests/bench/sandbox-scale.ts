@@ -27,7 +27,10 @@ export async function measureScale(input: ScaleInput): Promise<Figure[]> {
   const sizes = `${formatCount(large.count)} ÷ ${formatCount(small.count)} logs`;
 
   const pair = async (smallQuery: string, largeQuery: string, samples: number) => {
-    const [s, l] = await alternatingLatency([target(input, small.webhookId, smallQuery), target(input, large.webhookId, largeQuery)], samples);
+    const [s, l] = await alternatingLatency(
+      [target(input, small.webhookId, smallQuery), target(input, large.webhookId, largeQuery)],
+      samples,
+    );
     return { small: median(s as number[]), large: median(l as number[]) };
   };
 
@@ -43,7 +46,13 @@ export async function measureScale(input: ScaleInput): Promise<Figure[]> {
       ratio(first.large, first.small),
       { atMost: 3 },
       `${sizes}; p50 ${formatMs(first.large)} ÷ ${formatMs(first.small)}; status=Failed: ${formatMs(failed.large)} ÷ ${formatMs(failed.small)}`,
-      { p50LargeMs: first.large, p50SmallMs: first.small, failedFilter: failed, largeCount: large.count, smallCount: small.count },
+      {
+        p50LargeMs: first.large,
+        p50SmallMs: first.small,
+        failedFilter: failed,
+        largeCount: large.count,
+        smallCount: small.count,
+      },
     ),
     ratioFigure(
       "sandbox scale, deep offset",

@@ -8,7 +8,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { NEXT_BIN, ROOT, SANDBOX_ARGS, answers, spawnServer, waitUntilReady } from "../support/server-process";
+import {
+  NEXT_BIN,
+  ROOT,
+  SANDBOX_ARGS,
+  answers,
+  spawnServer,
+  waitUntilReady,
+} from "../support/server-process";
 
 export { ROOT };
 
@@ -49,7 +56,11 @@ export function ensureBuild(log: (line: string) => void): void {
     if (newer) log(`note: sources changed after that build; run with BENCH_BUILD=1 to rebuild it first`);
     return;
   }
-  log(force ? `BENCH_BUILD=1: running next build (into ${dir}/) first` : `no production build in ${dir}/ (no BUILD_ID): running next build first`);
+  log(
+    force
+      ? `BENCH_BUILD=1: running next build (into ${dir}/) first`
+      : `no production build in ${dir}/ (no BUILD_ID): running next build first`,
+  );
   // `next build` adds `<distDir>/types` to tsconfig.json's include (and reformats it): put it back as it was.
   const tsconfig = path.join(ROOT, "tsconfig.json");
   const before = fs.readFileSync(tsconfig, "utf8");
@@ -79,12 +90,14 @@ function newestSource(): number {
     const stat = fs.statSync(p, { throwIfNoEntry: false });
     if (!stat) return;
     if (stat.isDirectory()) {
-      for (const entry of fs.readdirSync(p)) if (entry !== "sandbox" && entry !== "launch") visit(path.join(p, entry));
+      for (const entry of fs.readdirSync(p))
+        if (entry !== "sandbox" && entry !== "launch") visit(path.join(p, entry));
     } else if (/\.(tsx?|css|mjs)$/.test(p) && !/\.test\.tsx?$/.test(p)) {
       newest = Math.max(newest, stat.mtimeMs);
     }
   };
-  for (const p of ["app", "components", "lib", "proxy.ts", "instrumentation.ts", "next.config.mjs"]) visit(path.join(ROOT, p));
+  for (const p of ["app", "components", "lib", "proxy.ts", "instrumentation.ts", "next.config.mjs"])
+    visit(path.join(ROOT, p));
   return newest;
 }
 
@@ -95,7 +108,9 @@ export async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -103,7 +118,11 @@ export async function freePort(): Promise<number> {
 export async function assertPortFree(port: number, what: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const server = net.createServer();
-    server.once("error", () => reject(new Error(`port ${port} (for the ${what}) is in use; stop what listens there or pick another port`)));
+    server.once("error", () =>
+      reject(
+        new Error(`port ${port} (for the ${what}) is in use; stop what listens there or pick another port`),
+      ),
+    );
     server.listen(port, "127.0.0.1", () => server.close(() => resolve()));
   });
 }

@@ -34,6 +34,7 @@ export function ratio(a: number, b: number): number {
  */
 export function abbaOrder(rounds: number): Array<"A" | "B"> {
   const order: Array<"A" | "B"> = [];
-  for (let i = 0; i < rounds; i++) order.push(...(i % 2 === 0 ? (["A", "B"] as const) : (["B", "A"] as const)));
+  for (let i = 0; i < rounds; i++)
+    order.push(...(i % 2 === 0 ? (["A", "B"] as const) : (["B", "A"] as const)));
   return order;
 }

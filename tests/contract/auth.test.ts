@@ -18,7 +18,11 @@ afterAll(() => target.close());
 /** Every endpoint of spec part 4, called with `apiKey` (or without the header). */
 async function everyEndpoint(apiKey: string | undefined) {
   const api = new HubApi(target.baseUrl, apiKey);
-  const message = { from: target.channel?.id ?? randomUUID(), to: "5511999990000", content: { text: "contract" } };
+  const message = {
+    from: target.channel?.id ?? randomUUID(),
+    to: "5511999990000",
+    content: { text: "contract" },
+  };
   return {
     "GET webhook": await api.getWebhook(target.webhookId),
     "GET webhook-log": await api.listLogs(target.webhookId),
@@ -58,7 +62,10 @@ describe("spec part 5: the x-api-key header", () => {
     ctx.skip(!target.sandbox, SKIP_NEEDS_ADMIN);
     const { admin } = target.sandbox!;
     const app = await admin.createApplication("rotation");
-    const webhook = await admin.createWebhook(app.id, { endpoint: "https://hooks.example.com/x", active: false });
+    const webhook = await admin.createWebhook(app.id, {
+      endpoint: "https://hooks.example.com/x",
+      active: false,
+    });
     const { apiKey } = await admin.rotateKey(app.id);
     expect((await new HubApi(target.baseUrl, app.apiKey).getWebhook(webhook.id)).status).toBe(401);
     expect((await new HubApi(target.baseUrl, apiKey).getWebhook(webhook.id)).status).toBe(200);
@@ -67,18 +74,27 @@ describe("spec part 5: the x-api-key header", () => {
 
 describe("spec part 5.4: a key operates only within its own Application", () => {
   it("§5.4 / §7 sending from a channel UUID that does not exist is 404", async () => {
-    const answer = await target.api.send(target.channelKind, { from: randomUUID(), to: "5511999990000", content: { text: "contract" } });
+    const answer = await target.api.send(target.channelKind, {
+      from: randomUUID(),
+      to: "5511999990000",
+      content: { text: "contract" },
+    });
     expect(answer.status).toBe(404);
   });
 
   it("§5.4 / §7 sending from a channel of another Application is 404, as if it did not exist", async (ctx) => {
     ctx.skip(!target.foreignChannel, SKIP_NEEDS_FOREIGN);
     const channel = target.foreignChannel!;
-    const answer = await target.api.send(channel.kind, { from: channel.id, to: "5511999990000", content: { text: "contract" } });
+    const answer = await target.api.send(channel.kind, {
+      from: channel.id,
+      to: "5511999990000",
+      content: { text: "contract" },
+    });
     expect(answer.status).toBe(404);
   });
 
-  it("§5.4 a webhook of another Application is 404, as if it did not exist (the spec says it of channels; the console relies on it for webhooks)", async (ctx) => {
+  // The spec says it of channels; the console relies on it for webhooks.
+  it("§5.4 a webhook of another Application is 404, as if it did not exist", async (ctx) => {
     ctx.skip(!target.foreignWebhookId, SKIP_NEEDS_FOREIGN);
     expect((await target.api.getWebhook(target.foreignWebhookId!)).status).toBe(404);
     expect((await target.api.listLogs(target.foreignWebhookId!)).status).toBe(404);

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookSchema, type WebhookLog } from "../../lib/domain/hub-schemas";
 import { HubApi, waitFor } from "../sandbox/support/clients";
 import { startReceiver, type TestReceiver } from "../sandbox/support/receiver";
-import { SKIP_NEEDS_ADMIN, SKIP_NEEDS_SEND, setUpTarget, type ContractTarget, type SandboxPowers } from "./target";
+import {
+  SKIP_NEEDS_ADMIN,
+  SKIP_NEEDS_SEND,
+  setUpTarget,
+  type ContractTarget,
+  type SandboxPowers,
+} from "./target";
 
 let target: ContractTarget;
 let receiver: TestReceiver;
@@ -32,7 +38,11 @@ async function deliverTo(sandbox: SandboxPowers, endpoint: string, count = 1) {
   const before = webhookSchema.parse((await api.getWebhook(webhook.id)).body);
   const messageIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    const sent = await api.send("sms", { from: app.channel.id, to: "5511999990000", content: { text: `event ${i}` } });
+    const sent = await api.send("sms", {
+      from: app.channel.id,
+      to: "5511999990000",
+      content: { text: `event ${i}` },
+    });
     expect(sent.status).toBeGreaterThanOrEqual(200);
     expect(sent.status).toBeLessThan(300);
     messageIds.push((sent.body as { messageId: string }).messageId);
@@ -47,7 +57,11 @@ describe("spec part 4.1: send a message", () => {
   it("§4.1 POST /v1/communication/{channel_kind}/message with {from, to, content.text} from the Application's channel succeeds (2xx)", async (ctx) => {
     ctx.skip(!target.channel || !target.sendTo, SKIP_NEEDS_SEND);
     const channel = target.channel!;
-    const answer = await target.api.send(channel.kind, { from: channel.id, to: target.sendTo, content: { text: "contract test" } });
+    const answer = await target.api.send(channel.kind, {
+      from: channel.id,
+      to: target.sendTo,
+      content: { text: "contract test" },
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(200);
     expect(answer.status).toBeLessThan(300);
   });
@@ -61,12 +75,20 @@ describe("spec part 4.1: send a message", () => {
     }
     // Another API: the configured webhook must be active and of eventType Message.
     const channel = target.channel!;
-    const sent = await target.api.send(channel.kind, { from: channel.id, to: target.sendTo, content: { text: "contract test" } });
-    const messageId = (sent.body as { messageId?: string; id?: string }).messageId ?? (sent.body as { id?: string }).id;
+    const sent = await target.api.send(channel.kind, {
+      from: channel.id,
+      to: target.sendTo,
+      content: { text: "contract test" },
+    });
+    const messageId =
+      (sent.body as { messageId?: string; id?: string }).messageId ?? (sent.body as { id?: string }).id;
     ctx.skip(!messageId, "the send answer names no message id, so its log cannot be found");
     const found = await waitFor(
       `a log for message ${messageId}`,
-      async () => (await target.api.logPage(target.webhookId, { limit: 50 })).data.filter((log) => log.messageId === messageId).at(0),
+      async () =>
+        (await target.api.logPage(target.webhookId, { limit: 50 })).data
+          .filter((log) => log.messageId === messageId)
+          .at(0),
       target.waitMs,
       1000,
     );
@@ -78,8 +100,18 @@ describe("spec part 4.1: send a message", () => {
 const OUTCOMES = [
   ["§6.3 an endpoint answering 2xx gives a Success log", "ok", 200, "Success"],
   ["§6.3 an endpoint answering non-2xx gives a Failed log", "status/409", 409, "Failed"],
-  ["§6.3 / §6.6 an endpoint that does not answer in time gives a Failed log with statusCode 0", "hang", 0, "Failed"],
-  ["§6.5 / §6.6 an endpoint rejecting the secret header gives a Failed log with statusCode 401", "unauthorized", 401, "Failed"],
+  [
+    "§6.3 / §6.6 an endpoint that does not answer in time gives a Failed log with statusCode 0",
+    "hang",
+    0,
+    "Failed",
+  ],
+  [
+    "§6.5 / §6.6 an endpoint rejecting the secret header gives a Failed log with statusCode 401",
+    "unauthorized",
+    401,
+    "Failed",
+  ],
   ["§6.6 no connection (nothing listening) gives statusCode 0", "http://127.0.0.1:1/hook", 0, "Failed"],
   ["§6.6 a route missing on the customer server gives statusCode 404", "not-found", 404, "Failed"],
   ["§6.6 an internal error of the customer server gives statusCode 500", "error", 500, "Failed"],

@@ -55,7 +55,8 @@ export const SKIP_NEEDS_ADMIN =
   "needs the sandbox's admin routes (webhooks at chosen endpoints, key rotation): runs against the sandbox only";
 export const SKIP_NEEDS_SEND =
   "sends real messages: set HUB_CONTRACT_CHANNEL_ID, HUB_CONTRACT_CHANNEL_KIND and HUB_CONTRACT_SEND_TO (a recipient you own)";
-export const SKIP_NEEDS_FOREIGN = "set HUB_CONTRACT_FOREIGN_WEBHOOK_ID / HUB_CONTRACT_FOREIGN_CHANNEL_ID (ids of another application)";
+export const SKIP_NEEDS_FOREIGN =
+  "set HUB_CONTRACT_FOREIGN_WEBHOOK_ID / HUB_CONTRACT_FOREIGN_CHANNEL_ID (ids of another application)";
 
 export const externalMode = Boolean(process.env.HUB_CONTRACT_BASE_URL);
 
@@ -67,7 +68,9 @@ function externalTarget(): ContractTarget {
   const env = process.env;
   const missing = ["HUB_CONTRACT_API_KEY", "HUB_CONTRACT_WEBHOOK_ID"].filter((name) => !env[name]);
   if (missing.length > 0) {
-    throw new Error(`HUB_CONTRACT_BASE_URL is set, so the contract suite runs against it; also set ${missing.join(" and ")}.`);
+    throw new Error(
+      `HUB_CONTRACT_BASE_URL is set, so the contract suite runs against it; also set ${missing.join(" and ")}.`,
+    );
   }
   const baseUrl = (env.HUB_CONTRACT_BASE_URL ?? "").replace(/\/+$/, "");
   const apiKey = env.HUB_CONTRACT_API_KEY ?? "";
@@ -82,7 +85,9 @@ function externalTarget(): ContractTarget {
     channel: env.HUB_CONTRACT_CHANNEL_ID ? { id: env.HUB_CONTRACT_CHANNEL_ID, kind: channelKind } : undefined,
     sendTo: env.HUB_CONTRACT_SEND_TO || undefined,
     foreignWebhookId: env.HUB_CONTRACT_FOREIGN_WEBHOOK_ID || undefined,
-    foreignChannel: env.HUB_CONTRACT_FOREIGN_CHANNEL_ID ? { id: env.HUB_CONTRACT_FOREIGN_CHANNEL_ID, kind: channelKind } : undefined,
+    foreignChannel: env.HUB_CONTRACT_FOREIGN_CHANNEL_ID
+      ? { id: env.HUB_CONTRACT_FOREIGN_CHANNEL_ID, kind: channelKind }
+      : undefined,
     waitMs: Number(env.HUB_CONTRACT_WAIT_MS) || 60_000,
     close: async () => {},
   };
@@ -95,7 +100,8 @@ async function sandboxTarget(): Promise<ContractTarget> {
   const app = await admin.application("whatsapp");
   const webhook = await admin.createWebhook(app.id, { endpoint: receiverUrl("ok") });
   const api = new HubApi(sandbox.url, app.apiKey);
-  const send = (text: string) => api.send("whatsapp", { from: app.channel.id, to: "5511999990000", content: { text } });
+  const send = (text: string) =>
+    api.send("whatsapp", { from: app.channel.id, to: "5511999990000", content: { text } });
   // 15 Success then 10 Failed, so paging and the status filter have something to show.
   for (let i = 0; i < 15; i++) await send(`ok ${i}`);
   await sandbox.whenIdle();

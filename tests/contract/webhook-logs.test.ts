@@ -62,7 +62,9 @@ describe("spec part 4.2 and 2: the list of webhook logs", () => {
     const { data } = await page({ limit: LOG_LIMIT_MAX });
     for (const log of data) {
       const twoHundreds = log.statusCode >= 200 && log.statusCode < 300;
-      expect(log.status, `log ${log.id} has statusCode ${log.statusCode}`).toBe(twoHundreds ? "Success" : "Failed");
+      expect(log.status, `log ${log.id} has statusCode ${log.statusCode}`).toBe(
+        twoHundreds ? "Success" : "Failed",
+      );
     }
   });
 
@@ -118,15 +120,24 @@ describe("spec part 4.2 and 2: the list of webhook logs", () => {
   });
 
   it("§4.2 without status there is no filter: its total is the Success total plus the Failed total", async () => {
-    const [all, success, failed] = await Promise.all([page({ limit: 1 }), page({ status: "Success", limit: 1 }), page({ status: "Failed", limit: 1 })]);
+    const [all, success, failed] = await Promise.all([
+      page({ limit: 1 }),
+      page({ status: "Success", limit: 1 }),
+      page({ status: "Failed", limit: 1 }),
+    ]);
     expect(all.pagination.total).toBe(success.pagination.total + failed.pagination.total);
-    if (target.mode === "sandbox") expect([success.pagination.total, failed.pagination.total]).toEqual([15, 10]);
+    if (target.mode === "sandbox")
+      expect([success.pagination.total, failed.pagination.total]).toEqual([15, 10]);
   });
 
   it("§2 pagination: totalPages is total divided by limit, rounded up; offset and limit echo the request", async () => {
     for (const limit of [1, 7, 20, 50]) {
       const p = await page({ limit, offset: 2 });
-      expect(p.pagination).toMatchObject({ offset: 2, limit, totalPages: Math.ceil(p.pagination.total / limit) });
+      expect(p.pagination).toMatchObject({
+        offset: 2,
+        limit,
+        totalPages: Math.ceil(p.pagination.total / limit),
+      });
     }
   });
 
@@ -141,7 +152,8 @@ describe("spec part 4.2 and 2: the list of webhook logs", () => {
     const { pagination } = await page({ limit: 1 });
     ctx.skip(pagination.total > 500, "more than 500 logs: too many to page through in a test");
     const seen: string[] = [];
-    for (let offset = 0; offset < pagination.total; offset += 7) seen.push(...ids(await page({ offset, limit: 7 })));
+    for (let offset = 0; offset < pagination.total; offset += 7)
+      seen.push(...ids(await page({ offset, limit: 7 })));
     expect(seen).toHaveLength(pagination.total);
     expect(new Set(seen).size).toBe(pagination.total);
   });

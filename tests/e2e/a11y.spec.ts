@@ -4,10 +4,16 @@ import { expect, test } from "./fixtures/test";
 
 /** Every page (and the open dialog) with no serious or critical axe violation, in light and dark. */
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({ id: violation.id, impact: violation.impact, nodes: violation.nodes.map((node) => node.target.join(" ")).slice(0, 5) }));
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      nodes: violation.nodes.map((node) => node.target.join(" ")).slice(0, 5),
+    }));
 }
 
 for (const colorScheme of ["light", "dark"] as const) {
@@ -33,7 +39,12 @@ for (const colorScheme of ["light", "dark"] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test("a webhook, its fields, its send form", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
+    test("a webhook, its fields, its send form", async ({
+      page,
+      signInWithDemoKey,
+      sandbox,
+      webhookPage,
+    }) => {
       await signInWithDemoKey();
       await webhookPage.goto((await sandbox.demoWebhook("401")).id);
       await expect(webhookPage.rows.first()).toBeVisible();

@@ -11,7 +11,9 @@ test.describe("signing in and out", () => {
     await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   });
 
-  test("before the page's script runs, a typed key cannot be submitted, so it never reaches a URL", async ({ browser }) => {
+  test("before the page's script runs, a typed key cannot be submitted, so it never reaches a URL", async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const requested: string[] = [];
@@ -35,7 +37,11 @@ test.describe("signing in and out", () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test("a signed-out visit goes to /login and comes back to the same view after signing in", async ({ page, sandbox, loginPage }) => {
+  test("a signed-out visit goes to /login and comes back to the same view after signing in", async ({
+    page,
+    sandbox,
+    loginPage,
+  }) => {
     const webhook = await sandbox.demoWebhook("500");
     await page.goto(`/webhooks/${webhook.id}?status=Failed&limit=10`);
     await expect(page).toHaveURL(/\/login\?next=/);
@@ -44,7 +50,11 @@ test.describe("signing in and out", () => {
     await expect(page.getByRole("combobox", { name: "Status" })).toHaveValue("Failed");
   });
 
-  test("a key the hub does not know ends at /login with the reason", async ({ page, sandbox, signInWithKey }) => {
+  test("a key the hub does not know ends at /login with the reason", async ({
+    page,
+    sandbox,
+    signInWithKey,
+  }) => {
     const webhook = await sandbox.demoWebhook("200");
     await signInWithKey("mh_not_a_real_key_0123456789abcdef");
     await page.goto(`/webhooks/${webhook.id}`);

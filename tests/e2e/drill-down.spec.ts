@@ -5,7 +5,11 @@ test.describe("a delivery's details", () => {
     await signInWithDemoKey();
   });
 
-  test("opens from a row, with the body, the meaning, the times and a disabled Retry; Esc returns to the row", async ({ page, webhookPage, sandbox }) => {
+  test("opens from a row, with the body, the meaning, the times and a disabled Retry; Esc returns to the row", async ({
+    page,
+    webhookPage,
+    sandbox,
+  }) => {
     const webhook = await sandbox.demoWebhook("401");
     await webhookPage.goto(webhook.id, "?status=Failed");
     const row = webhookPage.rowWithCode("401").first();
@@ -20,7 +24,9 @@ test.describe("a delivery's details", () => {
     await expect(dialog.getByText("Next step")).toBeVisible();
     await expect(dialog.getByText(messageId)).toBeVisible();
     await expect(dialog.getByText("JSON, pretty-printed")).toBeVisible();
-    await expect(dialog.getByRole("region", { name: "Response body" }).locator("pre")).toContainText('"error": "unauthorized"');
+    await expect(dialog.getByRole("region", { name: "Response body" }).locator("pre")).toContainText(
+      '"error": "unauthorized"',
+    );
     await expect(dialog.getByText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{3})? UTC/).first()).toBeVisible();
     await expect(dialog.getByText(webhook.endpoint)).toBeVisible();
     const retry = dialog.getByRole("button", { name: "Retry" });
@@ -33,13 +39,19 @@ test.describe("a delivery's details", () => {
     await expect(webhookPage.detailsButton(row)).toBeFocused();
   });
 
-  test("Enter on a row's Details button opens it; failed rows have a disabled Retry", async ({ page, webhookPage, sandbox }) => {
+  test("Enter on a row's Details button opens it; failed rows have a disabled Retry", async ({
+    page,
+    webhookPage,
+    sandbox,
+  }) => {
     const webhook = await sandbox.demoWebhook("500");
     await webhookPage.goto(webhook.id, "?status=Failed");
     const row = webhookPage.rows.first();
     await expect(row.getByRole("button", { name: "Retry" })).toBeDisabled();
     // The reason is read out, not only shown on hover.
-    await expect(row.getByRole("button", { name: "Retry" })).toHaveAccessibleDescription("The Messaging Hub API does not offer retry yet.");
+    await expect(row.getByRole("button", { name: "Retry" })).toHaveAccessibleDescription(
+      "The Messaging Hub API does not offer retry yet.",
+    );
     await webhookPage.detailsButton(row).focus();
     await page.keyboard.press("Enter");
     await expect(webhookPage.dialog).toBeVisible();
@@ -63,11 +75,17 @@ test.describe("a delivery's details", () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByText(`Log ${logId}`)).toBeVisible();
     await other.keyboard.press("Escape");
-    await expect(other.locator(`[data-log-id="${logId}"]`).getByRole("button", { name: /^Details/ })).toBeFocused();
+    await expect(
+      other.locator(`[data-log-id="${logId}"]`).getByRole("button", { name: /^Details/ }),
+    ).toBeFocused();
     await other.close();
   });
 
-  test("when the details' code cannot be loaded, the dialog says so, and reloading brings them", async ({ page, webhookPage, sandbox }) => {
+  test("when the details' code cannot be loaded, the dialog says so, and reloading brings them", async ({
+    page,
+    webhookPage,
+    sandbox,
+  }) => {
     const webhook = await sandbox.demoWebhook("500");
     await webhookPage.goto(webhook.id);
     // Any script asked for after the page loaded fails, as after a deploy removed the old chunks.
@@ -85,7 +103,12 @@ test.describe("a delivery's details", () => {
     await expect(webhookPage.dialog.getByRole("alert")).toHaveCount(0);
   });
 
-  test("HTML and script in a response body show as text and never run", async ({ page, webhookPage, sandbox, browserDialogs }) => {
+  test("HTML and script in a response body show as text and never run", async ({
+    page,
+    webhookPage,
+    sandbox,
+    browserDialogs,
+  }) => {
     const webhook = await sandbox.demoWebhook("404");
     await webhookPage.goto(webhook.id, "?limit=50");
     const row = webhookPage.row("<script>alert(1)</script>").first();
@@ -95,12 +118,19 @@ test.describe("a delivery's details", () => {
     await expect(body).toContainText('<script>alert(1)</script><img src="x" onerror="alert(2)">');
     await expect(webhookPage.dialog.locator("script, img")).toHaveCount(0);
     await expect(webhookPage.dialog.getByText("HTTP 404 Not Found")).toBeVisible();
-    await expect(webhookPage.dialog.getByText("The route does not exist on the customer server.")).toBeVisible();
+    await expect(
+      webhookPage.dialog.getByText("The route does not exist on the customer server."),
+    ).toBeVisible();
     await page.waitForTimeout(300);
     expect(browserDialogs).toEqual([]);
   });
 
-  test("a ~200 KB body opens quickly, whole, with its size; Copy copies it", async ({ page, webhookPage, sandbox, context }) => {
+  test("a ~200 KB body opens quickly, whole, with its size; Copy copies it", async ({
+    page,
+    webhookPage,
+    sandbox,
+    context,
+  }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     const webhook = await sandbox.demoWebhook("500");
     await webhookPage.goto(webhook.id, "?limit=50");
@@ -121,7 +151,11 @@ test.describe("a delivery's details", () => {
 
   test("each status code of spec part 6 gets its likely cause", async ({ webhookPage, sandbox }) => {
     const cases = [
-      { kind: "Timeout" as const, code: "No connection", cause: /No connection could be made or no timely answer/ },
+      {
+        kind: "Timeout" as const,
+        code: "No connection",
+        cause: /No connection could be made or no timely answer/,
+      },
       { kind: "404" as const, code: "404", cause: /route does not exist/ },
       { kind: "500" as const, code: "500", cause: /Internal error of the customer server/ },
     ];

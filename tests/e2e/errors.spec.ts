@@ -16,7 +16,12 @@ test.describe("errors a person meets", () => {
     await expect(page.getByRole("heading", { name: "Webhook not found" })).toBeVisible();
   });
 
-  test("a rotated key ends the session on the next page load", async ({ page, sandbox, signInWithKey, webhookPage }) => {
+  test("a rotated key ends the session on the next page load", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
     const { application, webhook } = await sandbox.isolatedSetup("rotate-page");
     await signInWithKey(application.apiKey);
     await webhookPage.goto(webhook.id);
@@ -24,10 +29,17 @@ test.describe("errors a person meets", () => {
     await sandbox.rotateKey(application.id);
     await page.reload();
     await expect(page).toHaveURL(/\/login\?reason=key_rejected$/);
-    await expect(page.getByRole("alert").filter({ hasText: "The Messaging Hub rejected your API key" })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "The Messaging Hub rejected your API key" }),
+    ).toBeVisible();
   });
 
-  test("a rotated key ends the session when the open page refreshes", async ({ page, sandbox, signInWithKey, webhookPage }) => {
+  test("a rotated key ends the session when the open page refreshes", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
     const { application, webhook } = await sandbox.isolatedSetup("rotate-client");
     await signInWithKey(application.apiKey);
     await webhookPage.goto(webhook.id);
@@ -38,11 +50,26 @@ test.describe("errors a person meets", () => {
   });
 
   for (const { status, code, title, headers } of [
-    { status: 502, code: "upstream_unreachable", title: "The Messaging Hub is not answering properly", headers: {} },
+    {
+      status: 502,
+      code: "upstream_unreachable",
+      title: "The Messaging Hub is not answering properly",
+      headers: {},
+    },
     { status: 504, code: "upstream_timeout", title: "The Messaging Hub is slow to answer", headers: {} },
-    { status: 429, code: "rate_limited", title: "Too many requests right now", headers: { "retry-after": "7" } },
+    {
+      status: 429,
+      code: "rate_limited",
+      title: "Too many requests right now",
+      headers: { "retry-after": "7" },
+    },
   ]) {
-    test(`an upstream ${status} shows what happened and a way on`, async ({ page, sandbox, signInWithDemoKey, webhookPage }) => {
+    test(`an upstream ${status} shows what happened and a way on`, async ({
+      page,
+      sandbox,
+      signInWithDemoKey,
+      webhookPage,
+    }) => {
       await signInWithDemoKey();
       const webhook = await sandbox.demoWebhook("200");
       await webhookPage.goto(webhook.id);

@@ -1,7 +1,12 @@
 import { cookieHeader, expect, test } from "./fixtures/test";
 
 test.describe("first paint", () => {
-  test("the page's HTML already holds the header and the log rows", async ({ page, request, sandbox, signInWithDemoKey }) => {
+  test("the page's HTML already holds the header and the log rows", async ({
+    page,
+    request,
+    sandbox,
+    signInWithDemoKey,
+  }) => {
     await signInWithDemoKey();
     const webhook = await sandbox.demoWebhook("500");
     const response = await request.get(`/webhooks/${webhook.id}?status=Failed&limit=10`, {
@@ -21,7 +26,8 @@ test.describe("first paint", () => {
     await page.addInitScript(() => {
       const w = window as typeof window & { __rowsAt?: number };
       const check = () => {
-        if (w.__rowsAt === undefined && document.querySelector("tr[data-log-id]")) w.__rowsAt = performance.now();
+        if (w.__rowsAt === undefined && document.querySelector("tr[data-log-id]"))
+          w.__rowsAt = performance.now();
       };
       new MutationObserver(check).observe(document, { childList: true, subtree: true });
       check();

@@ -1,6 +1,11 @@
 import { expect, test } from "./fixtures/test";
 
-test("Auto-refresh picks up a new delivery by itself", async ({ page, sandbox, signInWithKey, webhookPage }) => {
+test("Auto-refresh picks up a new delivery by itself", async ({
+  page,
+  sandbox,
+  signInWithKey,
+  webhookPage,
+}) => {
   const { application, channel, webhook } = await sandbox.isolatedSetup("live", "ok");
   await signInWithKey(application.apiKey);
   await webhookPage.goto(webhook.id);
@@ -26,7 +31,12 @@ async function setTabVisibility(page: import("@playwright/test").Page, state: "h
   }, state);
 }
 
-test("Auto-refresh pauses while the tab is hidden and resumes when it is shown", async ({ page, sandbox, signInWithKey, webhookPage }) => {
+test("Auto-refresh pauses while the tab is hidden and resumes when it is shown", async ({
+  page,
+  sandbox,
+  signInWithKey,
+  webhookPage,
+}) => {
   test.setTimeout(60_000);
   const { application, webhook } = await sandbox.isolatedSetup("hidden-tab", "ok");
   await signInWithKey(application.apiKey);

@@ -4,7 +4,11 @@ import { expect, test } from "./fixtures/test";
 /** A request for the first page (offset 0) of the logs filtered by `status`. */
 function isFirstPageOf(url: string, status: string): boolean {
   const u = new URL(url);
-  return u.pathname.endsWith("/logs") && u.searchParams.get("status") === status && u.searchParams.get("offset") === "0";
+  return (
+    u.pathname.endsWith("/logs") &&
+    u.searchParams.get("status") === status &&
+    u.searchParams.get("offset") === "0"
+  );
 }
 
 test.describe("the log table", () => {
@@ -29,10 +33,15 @@ test.describe("the log table", () => {
 
     // "All fields": everything the API returned, including fields the spec does not show.
     await page.getByText("All fields").click();
-    await expect(page.getByRole("definition").filter({ hasText: "Demo: a customer server that fails" })).toBeVisible();
+    await expect(
+      page.getByRole("definition").filter({ hasText: "Demo: a customer server that fails" }),
+    ).toBeVisible();
   });
 
-  test("statusCode 0 reads No connection; times are local with exact UTC on hover", async ({ webhookPage, sandbox }) => {
+  test("statusCode 0 reads No connection; times are local with exact UTC on hover", async ({
+    webhookPage,
+    sandbox,
+  }) => {
     const webhook = await sandbox.demoWebhook("Connection refused");
     await webhookPage.goto(webhook.id);
     const codes = await webhookPage.column("HTTP status");
@@ -60,16 +69,23 @@ test.describe("the log table", () => {
     await expect(page).not.toHaveURL(/status=/);
   });
 
-  test("pointing at the Status filter fetches the other statuses, so choosing one shows its rows without a new request", async ({ page, webhookPage, sandbox }) => {
+  test("pointing at the Status filter fetches the other statuses, so choosing one shows its rows without a new request", async ({
+    page,
+    webhookPage,
+    sandbox,
+  }) => {
     const webhook = await sandbox.demoWebhook("200");
     await webhookPage.goto(webhook.id);
     await webhookPage.remembered(webhook.id); // hydrated: the select has its handlers
     const firstPages: string[] = [];
     page.on("request", (request) => {
-      for (const status of ["Failed", "Success"]) if (isFirstPageOf(request.url(), status)) firstPages.push(status);
+      for (const status of ["Failed", "Success"])
+        if (isFirstPageOf(request.url(), status)) firstPages.push(status);
     });
     const answered = ["Failed", "Success"].map((status) =>
-      page.waitForResponse((response) => isFirstPageOf(response.url(), status) && response.ok(), { timeout: 5000 }),
+      page.waitForResponse((response) => isFirstPageOf(response.url(), status) && response.ok(), {
+        timeout: 5000,
+      }),
     );
     await webhookPage.statusFilter.hover();
     await Promise.all(answered);
@@ -83,16 +99,24 @@ test.describe("the log table", () => {
     expect(firstPages.filter((status) => status === "Failed")).toHaveLength(1);
   });
 
-  test("Refresh makes every cached view of the webhook stale: a view prefetched before it is fetched again when chosen", async ({ page, webhookPage, sandbox }) => {
+  test("Refresh makes every cached view of the webhook stale: a view prefetched before it is fetched again when chosen", async ({
+    page,
+    webhookPage,
+    sandbox,
+  }) => {
     const webhook = await sandbox.demoWebhook("200");
     await webhookPage.goto(webhook.id);
     await webhookPage.remembered(webhook.id);
-    const prefetched = page.waitForResponse((response) => isFirstPageOf(response.url(), "Failed"), { timeout: 5000 });
+    const prefetched = page.waitForResponse((response) => isFirstPageOf(response.url(), "Failed"), {
+      timeout: 5000,
+    });
     await webhookPage.statusFilter.hover();
     await prefetched;
 
     await page.getByRole("button", { name: "Refresh", exact: true }).click();
-    const refetched = page.waitForRequest((request) => isFirstPageOf(request.url(), "Failed"), { timeout: 5000 });
+    const refetched = page.waitForRequest((request) => isFirstPageOf(request.url(), "Failed"), {
+      timeout: 5000,
+    });
     await webhookPage.statusFilter.selectOption("Failed");
     await refetched;
     await expect.poll(async () => new Set(await webhookPage.column("Status"))).toEqual(new Set(["✕Failed"]));

@@ -1,7 +1,12 @@
 import { expect, test } from "./fixtures/test";
 
 test.describe("send a test message and follow it", () => {
-  test("the delivery lands, is announced and highlighted; the channel is remembered", async ({ page, sandbox, signInWithKey, webhookPage }) => {
+  test("the delivery lands, is announced and highlighted; the channel is remembered", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
     const { application, channel, webhook } = await sandbox.isolatedSetup("follow", "error");
     await signInWithKey(application.apiKey);
     await webhookPage.goto(webhook.id);
@@ -39,7 +44,12 @@ test.describe("send a test message and follow it", () => {
     expect(stored).not.toContain(application.apiKey);
   });
 
-  test("the form is checked in the browser, and the hub's refusal is shown", async ({ page, sandbox, signInWithKey, webhookPage }) => {
+  test("the form is checked in the browser, and the hub's refusal is shown", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
     const { application, channel, webhook } = await sandbox.isolatedSetup("validate");
     await signInWithKey(application.apiKey);
     await webhookPage.goto(webhook.id);

@@ -12,7 +12,12 @@ test.describe("/webhooks", () => {
     await expect(page).toHaveURL(/\/webhooks$/);
   });
 
-  test("opens a webhook by ID and remembers it, without the key", async ({ page, webhooksPage, webhookPage, sandbox }) => {
+  test("opens a webhook by ID and remembers it, without the key", async ({
+    page,
+    webhooksPage,
+    webhookPage,
+    sandbox,
+  }) => {
     const demo = await sandbox.demo();
     const webhook = await sandbox.demoWebhook("404");
     await webhooksPage.openById(`  ${webhook.id} `);

@@ -8,7 +8,10 @@ import { requestJson } from "./support/clients";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
 
 const fakeRequest = (remoteAddress: string, authorization?: string) =>
-  ({ socket: { remoteAddress }, headers: authorization ? { authorization } : {} }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress },
+    headers: authorization ? { authorization } : {},
+  }) as unknown as IncomingMessage;
 
 function guardError(run: () => void): HttpError | undefined {
   try {
@@ -26,12 +29,15 @@ describe("the admin guard without SANDBOX_ADMIN_TOKEN: loopback callers only", (
     expect(guardError(() => requireAdmin(fakeRequest(address), undefined))).toBeUndefined();
   });
 
-  it.each(["10.0.0.5", "192.168.1.20", "::ffff:10.1.2.3", "fe80::1"])("%s gets 403 admin_loopback_only", (address) => {
-    const error = guardError(() => requireAdmin(fakeRequest(address), undefined));
-    expect(error?.status).toBe(403);
-    expect(error?.code).toBe("admin_loopback_only");
-    expect(error?.message).toContain("SANDBOX_ADMIN_TOKEN");
-  });
+  it.each(["10.0.0.5", "192.168.1.20", "::ffff:10.1.2.3", "fe80::1"])(
+    "%s gets 403 admin_loopback_only",
+    (address) => {
+      const error = guardError(() => requireAdmin(fakeRequest(address), undefined));
+      expect(error?.status).toBe(403);
+      expect(error?.code).toBe("admin_loopback_only");
+      expect(error?.message).toContain("SANDBOX_ADMIN_TOKEN");
+    },
+  );
 });
 
 describe("the admin guard with SANDBOX_ADMIN_TOKEN", () => {
@@ -44,14 +50,19 @@ describe("the admin guard with SANDBOX_ADMIN_TOKEN", () => {
   afterAll(() => t.sandbox.close({ graceMs: 0 }));
 
   it("a loopback caller without the token gets 401 admin_token_required", async () => {
-    const answer = await requestJson(`${t.sandbox.url}/_sandbox/applications`, { method: "POST", body: { name: "x" } });
+    const answer = await requestJson(`${t.sandbox.url}/_sandbox/applications`, {
+      method: "POST",
+      body: { name: "x" },
+    });
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ error: { code: "admin_token_required" } });
     expect(answer.headers.get("www-authenticate")).toContain("Bearer");
   });
 
   it("a wrong token gets 401 invalid_admin_token", async () => {
-    const answer = await requestJson(`${t.sandbox.url}/_sandbox/stats`, { headers: { authorization: `Bearer ${token}x` } });
+    const answer = await requestJson(`${t.sandbox.url}/_sandbox/stats`, {
+      headers: { authorization: `Bearer ${token}x` },
+    });
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({ error: { code: "invalid_admin_token" } });
   });
@@ -67,7 +78,10 @@ describe("the admin guard with SANDBOX_ADMIN_TOKEN", () => {
 
   it("health and the receivers stay open", async () => {
     expect((await requestJson(`${t.sandbox.url}/_sandbox/health`)).body).toEqual({ ok: true });
-    const receiver = await requestJson(`${t.sandbox.url}/_sandbox/receivers/ok`, { method: "POST", body: {} });
+    const receiver = await requestJson(`${t.sandbox.url}/_sandbox/receivers/ok`, {
+      method: "POST",
+      body: {},
+    });
     expect(receiver.status).toBe(200);
   });
 });
@@ -94,8 +108,15 @@ describe("admin routes", () => {
 
   it("creating a webhook returns it with its secret; the list has it too", async () => {
     const app = await t.admin.application();
-    const webhook = await t.admin.createWebhook(app.id, { endpoint: "https://hooks.example.com/in", active: false });
-    expect(webhookSchema.parse(webhook)).toMatchObject({ active: false, eventType: "Message", numberOfErrors: 0 });
+    const webhook = await t.admin.createWebhook(app.id, {
+      endpoint: "https://hooks.example.com/in",
+      active: false,
+    });
+    expect(webhookSchema.parse(webhook)).toMatchObject({
+      active: false,
+      eventType: "Message",
+      numberOfErrors: 0,
+    });
     expect(webhook.secret).toMatch(/^whsec_/);
     const list = await t.admin.listWebhooks(app.id);
     expect(list.data.map((w) => w.id)).toEqual([webhook.id]);
@@ -104,7 +125,10 @@ describe("admin routes", () => {
   it("PATCH changes active and endpoint", async () => {
     const app = await t.admin.application();
     const webhook = await t.admin.createWebhook(app.id, { endpoint: "https://a.example.com/", active: true });
-    const patched = await t.admin.patchWebhook(webhook.id, { active: false, endpoint: "https://b.example.com/" });
+    const patched = await t.admin.patchWebhook(webhook.id, {
+      active: false,
+      endpoint: "https://b.example.com/",
+    });
     expect(patched).toMatchObject({ id: webhook.id, active: false, endpoint: "https://b.example.com/" });
     const seen = await t.api(app.apiKey).getWebhook(webhook.id);
     expect(seen.body).toMatchObject({ active: false, endpoint: "https://b.example.com/" });
@@ -125,7 +149,11 @@ describe("admin routes", () => {
     const bad = [
       [`/_sandbox/applications/${app.id}/channels`, { kind: "Not A Kind" }, "invalid_channel"],
       [`/_sandbox/applications/${app.id}/webhooks`, { endpoint: "ftp://x" }, "invalid_webhook"],
-      [`/_sandbox/applications/${app.id}/webhooks`, { endpoint: "https://x.example", active: "yes" }, "invalid_webhook"],
+      [
+        `/_sandbox/applications/${app.id}/webhooks`,
+        { endpoint: "https://x.example", active: "yes" },
+        "invalid_webhook",
+      ],
     ] as const;
     for (const [path, body, code] of bad) {
       const answer = await requestJson(`${t.sandbox.url}${path}`, { method: "POST", body });
@@ -133,17 +161,27 @@ describe("admin routes", () => {
       expect(answer.body).toMatchObject({ error: { code, issues: expect.any(Array) } });
     }
     const webhook = await t.admin.createWebhook(app.id, { endpoint: "https://x.example" });
-    const empty = await requestJson(`${t.sandbox.url}/_sandbox/webhooks/${webhook.id}`, { method: "PATCH", body: {} });
+    const empty = await requestJson(`${t.sandbox.url}/_sandbox/webhooks/${webhook.id}`, {
+      method: "PATCH",
+      body: {},
+    });
     expect(empty.status).toBe(400);
-    expect((empty.body as { error: { message: string } }).error.message).toContain("give active, endpoint or both");
+    expect((empty.body as { error: { message: string } }).error.message).toContain(
+      "give active, endpoint or both",
+    );
   });
 
   it("an unknown application or webhook is 404", async () => {
     const unknown = "00000000-0000-4000-8000-000000000000";
-    const rotate = await requestJson(`${t.sandbox.url}/_sandbox/applications/${unknown}/api-key`, { method: "POST" });
+    const rotate = await requestJson(`${t.sandbox.url}/_sandbox/applications/${unknown}/api-key`, {
+      method: "POST",
+    });
     expect(rotate.status).toBe(404);
     expect(rotate.body).toMatchObject({ error: { code: "application_not_found" } });
-    const patch = await requestJson(`${t.sandbox.url}/_sandbox/webhooks/${unknown}`, { method: "PATCH", body: { active: true } });
+    const patch = await requestJson(`${t.sandbox.url}/_sandbox/webhooks/${unknown}`, {
+      method: "PATCH",
+      body: { active: true },
+    });
     expect(patch.status).toBe(404);
   });
 

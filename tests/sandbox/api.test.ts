@@ -38,7 +38,12 @@ describe("send a message", () => {
   it("answers 202 with the message id, queued, and how many deliveries were queued", async () => {
     const answer = await api.send("whatsapp", message());
     expect(answer.status).toBe(202);
-    expect(answer.body).toMatchObject({ status: "queued", deliveries: 1, channelKind: "whatsapp", to: "5511999990000" });
+    expect(answer.body).toMatchObject({
+      status: "queued",
+      deliveries: 1,
+      channelKind: "whatsapp",
+      to: "5511999990000",
+    });
     const body = answer.body as { id: string; messageId: string };
     expect(body.messageId).toBe(body.id);
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -48,7 +53,9 @@ describe("send a message", () => {
     const answer = await api.send("whatsapp", { from: "not-a-uuid", to: "", content: {} });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ error: { code: "invalid_message" } });
-    const paths = (answer.body as { error: { issues: Array<{ path: string }> } }).error.issues.map((i) => i.path);
+    const paths = (answer.body as { error: { issues: Array<{ path: string }> } }).error.issues.map(
+      (i) => i.path,
+    );
     expect(paths).toEqual(expect.arrayContaining(["from", "to", "content.text"]));
   });
 
@@ -74,7 +81,9 @@ describe("send a message", () => {
     const answer = await api.send("sms", message());
     expect(answer.status).toBe(404);
     expect(answer.body).toMatchObject({ error: { code: "channel_kind_mismatch" } });
-    expect((answer.body as { error: { message: string } }).error.message).toContain("/v1/communication/whatsapp/message");
+    expect((answer.body as { error: { message: string } }).error.message).toContain(
+      "/v1/communication/whatsapp/message",
+    );
   });
 
   it("a channel_kind that is not a kind at all is 400", async () => {
@@ -116,7 +125,12 @@ describe("list logs", () => {
     expect(first.pagination.total).toBeGreaterThanOrEqual(3);
     const page = await api.logPage(webhookId, "offset=1000");
     expect(page.data).toEqual([]);
-    expect(page.pagination).toEqual({ offset: 1000, limit: 20, total: first.pagination.total, totalPages: 1 });
+    expect(page.pagination).toEqual({
+      offset: 1000,
+      limit: 20,
+      total: first.pagination.total,
+      totalPages: 1,
+    });
   });
 
   it("unknown query parameters are ignored, as APIs usually do", async () => {
@@ -126,7 +140,17 @@ describe("list logs", () => {
   it("log objects carry exactly the spec's fields", async () => {
     const page = await api.logPage(webhookId);
     expect(Object.keys(page.data[0] ?? {}).sort()).toEqual(
-      ["createdDate", "id", "messageId", "responseBody", "sendAt", "status", "statusCode", "webhook", "webhookId"].sort(),
+      [
+        "createdDate",
+        "id",
+        "messageId",
+        "responseBody",
+        "sendAt",
+        "status",
+        "statusCode",
+        "webhook",
+        "webhookId",
+      ].sort(),
     );
     expect(Object.keys(page.data[0]?.webhook ?? {}).sort()).toEqual(["endpoint", "eventType", "id"]);
   });
@@ -162,7 +186,9 @@ describe("routing", () => {
   });
 
   it("a known route with the wrong method is 405 with Allow", async () => {
-    const answer = await requestJson(`${t.sandbox.url}/v1/organization/webhook/${webhookId}`, { method: "DELETE" });
+    const answer = await requestJson(`${t.sandbox.url}/v1/organization/webhook/${webhookId}`, {
+      method: "DELETE",
+    });
     expect(answer.status).toBe(405);
     expect(answer.headers.get("allow")).toBe("GET");
     expect(answer.body).toMatchObject({ error: { code: "method_not_allowed" } });
@@ -186,7 +212,9 @@ describe("keys at rest", () => {
   it("only the SHA-256 of a key is stored, never the key", () => {
     const rows = t.sandbox.db.prepare("SELECT * FROM applications").all();
     expect(JSON.stringify(rows)).not.toContain(app.apiKey);
-    const row = t.sandbox.db.prepare("SELECT api_key_hash AS hash FROM applications WHERE id = ?").get(app.id);
+    const row = t.sandbox.db
+      .prepare("SELECT api_key_hash AS hash FROM applications WHERE id = ?")
+      .get(app.id);
     expect(row).toEqual({ hash: hashApiKey(app.apiKey) });
   });
 });

@@ -20,7 +20,10 @@ const processes: SandboxProcess[] = [];
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "sandbox-crash-"));
   // A slow customer endpoint, so deliveries are still queued and in flight when the kill comes.
-  receiver = await startReceiver((request) => ({ status: request.path === "/fails" ? 503 : 200, delayMs: 60 }));
+  receiver = await startReceiver((request) => ({
+    status: request.path === "/fails" ? 503 : 200,
+    delayMs: 60,
+  }));
 });
 
 afterEach(() => {
@@ -68,7 +71,10 @@ describe("crash safety", () => {
       await admin.createWebhook(app.id, { endpoint: `${receiver.url}/ok` }),
       await admin.createWebhook(app.id, { endpoint: `${receiver.url}/fails` }),
     ];
-    const inactive = await admin.createWebhook(app.id, { endpoint: `${receiver.url}/inactive`, active: false });
+    const inactive = await admin.createWebhook(app.id, {
+      endpoint: `${receiver.url}/inactive`,
+      active: false,
+    });
 
     // The burst: 10 clients send until the process dies under them.
     const api = new HubApi(first.url, app.apiKey);
@@ -77,7 +83,11 @@ describe("crash safety", () => {
     const client = async (n: number) => {
       for (let i = 0; !dead && i < 100; i++) {
         try {
-          const answer = await api.send("sms", { from: app.channel.id, to: `55${n}${i}`, content: { text: `burst ${n}.${i}` } });
+          const answer = await api.send("sms", {
+            from: app.channel.id,
+            to: `55${n}${i}`,
+            content: { text: `burst ${n}.${i}` },
+          });
           if (answer.status === 202) accepted.push((answer.body as { messageId: string }).messageId);
         } catch {
           return; // the sandbox is gone
@@ -87,7 +97,12 @@ describe("crash safety", () => {
     const clients = Array.from({ length: 10 }, (_, n) => client(n));
 
     // Kill once some deliveries are logged and sends are still coming in.
-    await waitFor("some logs before the kill", async () => ((await admin.stats()).logs >= 30 ? true : undefined), 20_000, 10);
+    await waitFor(
+      "some logs before the kill",
+      async () => ((await admin.stats()).logs >= 30 ? true : undefined),
+      20_000,
+      10,
+    );
     first.kill("SIGKILL");
     dead = true;
     expect((await first.exited).signal).toBe("SIGKILL");
@@ -117,7 +132,9 @@ describe("crash safety", () => {
 
     const db = new Database(dbPath, { readonly: true });
     try {
-      const messages = (db.prepare("SELECT id FROM messages").all() as Array<{ id: string }>).map((r) => r.id);
+      const messages = (db.prepare("SELECT id FROM messages").all() as Array<{ id: string }>).map(
+        (r) => r.id,
+      );
       expect(messages.length).toBe(atKill.messages);
       expect(new Set(messages)).toEqual(new Set([...messages, ...accepted])); // every 202 was stored
       const perPair = db
@@ -129,7 +146,9 @@ describe("crash safety", () => {
         .all() as Array<{ logs: number }>;
       expect(perPair.length).toBe(messages.length * active.length);
       expect(perPair.filter((p) => p.logs !== 1)).toEqual([]);
-      const inactiveLogs = db.prepare("SELECT COUNT(*) AS n FROM webhook_logs WHERE webhook_id = ?").get(inactive.id) as { n: number };
+      const inactiveLogs = db
+        .prepare("SELECT COUNT(*) AS n FROM webhook_logs WHERE webhook_id = ?")
+        .get(inactive.id) as { n: number };
       expect(inactiveLogs.n).toBe(0);
       const counters = db
         .prepare(
@@ -148,7 +167,9 @@ describe("crash safety", () => {
       db.close();
     }
     // The endpoint saw every (message, webhook) at least once; those in flight at the kill, twice.
-    const seen = new Set(receiver.requests.map((r) => `${r.path} ${(JSON.parse(r.body) as { messageId: string }).messageId}`));
+    const seen = new Set(
+      receiver.requests.map((r) => `${r.path} ${(JSON.parse(r.body) as { messageId: string }).messageId}`),
+    );
     expect(seen.size).toBe(atKill.messages * active.length);
   }, 90_000);
 
@@ -159,7 +180,10 @@ describe("crash safety", () => {
       const first = await startTestSandbox({ dbPath, deliveryTimeoutMs: 5000 });
       const app = await first.admin.application();
       const webhook = await first.admin.createWebhook(app.id, { endpoint: `${slow.url}/hook` });
-      for (let i = 0; i < 3; i++) await first.api(app.apiKey).send("whatsapp", { from: app.channel.id, to: "1", content: { text: `${i}` } });
+      for (let i = 0; i < 3; i++)
+        await first
+          .api(app.apiKey)
+          .send("whatsapp", { from: app.channel.id, to: "1", content: { text: `${i}` } });
       await waitFor("deliveries in flight", async () => (slow.requests.length >= 3 ? true : undefined));
       await first.sandbox.close({ graceMs: 50 });
       expect(countsIn(dbPath)).toMatchObject({ messages: 3, queued: 3, logs: 0 });
@@ -168,7 +192,10 @@ describe("crash safety", () => {
       try {
         await second.sandbox.whenIdle();
         expect(countsIn(dbPath)).toMatchObject({ queued: 0, logs: 3 });
-        const logs = second.sandbox.store.listLogs(second.sandbox.store.getWebhook(webhook.id)!, { offset: 0, limit: 50 });
+        const logs = second.sandbox.store.listLogs(second.sandbox.store.getWebhook(webhook.id)!, {
+          offset: 0,
+          limit: 50,
+        });
         expect(logs.rows.every((l) => l.statusCode === 200)).toBe(true);
       } finally {
         await second.sandbox.close({ graceMs: 0 });

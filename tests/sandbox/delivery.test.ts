@@ -5,7 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookSchema, type WebhookLog } from "../../lib/domain/hub-schemas";
 import { RESPONSE_BODY_MAX_BYTES, TRUNCATION_MARKER_PREFIX } from "../../lib/sandbox/attempt";
-import { RECEIVER_EXPECTED_SECRET, receiverUrl as receiverAt, SECRET_HEADER } from "../../lib/sandbox/receivers";
+import {
+  RECEIVER_EXPECTED_SECRET,
+  receiverUrl as receiverAt,
+  SECRET_HEADER,
+} from "../../lib/sandbox/receivers";
 import { waitFor, type HubApi } from "./support/clients";
 import { closedPort, startReceiver, type Answer, type TestReceiver } from "./support/receiver";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
@@ -22,8 +26,10 @@ beforeAll(async () => {
   t = await startTestSandbox({ deliveryTimeoutMs: 10_000 });
   short = await startTestSandbox({ deliveryTimeoutMs: TIMEOUT_MS });
   receiver = await startReceiver((request): Answer => {
-    if (request.path === "/slow-body") return { status: 200, body: "partial", streamEndAfterMs: TIMEOUT_MS * 3 };
-    if (request.path === "/redirect") return { status: 302, headers: { location: "/after-redirect" }, body: "Found" };
+    if (request.path === "/slow-body")
+      return { status: 200, body: "partial", streamEndAfterMs: TIMEOUT_MS * 3 };
+    if (request.path === "/redirect")
+      return { status: 302, headers: { location: "/after-redirect" }, body: "Found" };
     if (request.path === "/after-redirect") return { status: 200, body: "followed" };
     if (request.path === "/utf8") return { status: 200, body: "é".repeat(RESPONSE_BODY_MAX_BYTES) };
     return { status: 200, body: '{"ok":true}', headers: { "content-type": "application/json" } };
@@ -50,7 +56,11 @@ async function deliverOnce(endpoint: string, webhook: { secret?: string } = {}, 
   const app = await on.admin.application();
   const created = await on.admin.createWebhook(app.id, { endpoint, ...webhook });
   const api = on.api(app.apiKey);
-  const sent = await api.send("whatsapp", { from: app.channel.id, to: "5511999990000", content: { text: "hello" } });
+  const sent = await api.send("whatsapp", {
+    from: app.channel.id,
+    to: "5511999990000",
+    content: { text: "hello" },
+  });
   expect(sent.status).toBe(202);
   await on.sandbox.whenIdle();
   const logs = await allLogs(api, created.id);
@@ -143,8 +153,14 @@ describe("delivery outcomes (spec part 6)", () => {
   });
 
   it("other statuses are recorded as they are (201 Success, 429 Failed)", async () => {
-    expect((await deliverOnce(receiverUrl("status/201"))).log).toMatchObject({ statusCode: 201, status: "Success" });
-    expect((await deliverOnce(receiverUrl("status/429"))).log).toMatchObject({ statusCode: 429, status: "Failed" });
+    expect((await deliverOnce(receiverUrl("status/201"))).log).toMatchObject({
+      statusCode: 201,
+      status: "Success",
+    });
+    expect((await deliverOnce(receiverUrl("status/429"))).log).toMatchObject({
+      statusCode: 429,
+      status: "Failed",
+    });
   });
 });
 
@@ -200,8 +216,14 @@ describe("which webhooks get a delivery", () => {
     const app = await t.admin.application();
     const before = receiver.requests.length;
     const active = await t.admin.createWebhook(app.id, { endpoint: `${receiver.url}/active` });
-    const inactive = await t.admin.createWebhook(app.id, { endpoint: `${receiver.url}/inactive`, active: false });
-    const otherType = await t.admin.createWebhook(app.id, { endpoint: `${receiver.url}/other`, eventType: "Status" });
+    const inactive = await t.admin.createWebhook(app.id, {
+      endpoint: `${receiver.url}/inactive`,
+      active: false,
+    });
+    const otherType = await t.admin.createWebhook(app.id, {
+      endpoint: `${receiver.url}/other`,
+      eventType: "Status",
+    });
     const api = t.api(app.apiKey);
     const sent = await api.send("whatsapp", { from: app.channel.id, to: "1", content: { text: "x" } });
     expect(sent.body).toMatchObject({ deliveries: 1, status: "queued" });

@@ -110,8 +110,7 @@ describe("faults at run time (/_sandbox/faults)", () => {
     t = await startTestSandbox();
     app = await t.admin.application("whatsapp");
     api = t.api(app.apiKey);
-    webhookId = (await t.admin.createWebhook(app.id, { endpoint: receiverUrl(t.sandbox.url, "ok") }))
-      .id;
+    webhookId = (await t.admin.createWebhook(app.id, { endpoint: receiverUrl(t.sandbox.url, "ok") })).id;
     await api.send("whatsapp", message());
     await t.sandbox.whenIdle();
   });
@@ -164,9 +163,9 @@ describe("faults at run time (/_sandbox/faults)", () => {
     const started = Date.now();
     expect((await requestJson(`${t.sandbox.url}/_sandbox/health`)).status).toBe(200);
     expect((await t.admin.stats()).messages).toBeGreaterThan(0);
-    expect(
-      (await requestJson(receiverUrl(t.sandbox.url, "ok"), { method: "POST", body: {} })).status,
-    ).toBe(200);
+    expect((await requestJson(receiverUrl(t.sandbox.url, "ok"), { method: "POST", body: {} })).status).toBe(
+      200,
+    );
     expect(Date.now() - started).toBeLessThan(300);
     // A message queued before the faults were switched on is delivered to its receiver as usual.
     await putFaults({});

@@ -31,15 +31,30 @@ describe("launch plan", () => {
     const cmd = consoleCommand("start", {}, root, "http://127.0.0.1:4010");
     expect(cmd.command).toBe(path.join(root, "node_modules/.bin/next"));
     expect(cmd.args).toEqual(["start", "-p", "3000"]);
-    expect(cmd.env).toMatchObject({ HUB_BASE_URL: "http://127.0.0.1:4010", HUB_SANDBOX: "1", NEXT_TELEMETRY_DISABLED: "1" });
+    expect(cmd.env).toMatchObject({
+      HUB_BASE_URL: "http://127.0.0.1:4010",
+      HUB_SANDBOX: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+    });
   });
 
   it("passes -H only when HOST is set", () => {
-    expect(consoleCommand("dev", { PORT: "3100", HOST: "0.0.0.0" }, root, undefined).args).toEqual(["dev", "-p", "3100", "-H", "0.0.0.0"]);
+    expect(consoleCommand("dev", { PORT: "3100", HOST: "0.0.0.0" }, root, undefined).args).toEqual([
+      "dev",
+      "-p",
+      "3100",
+      "-H",
+      "0.0.0.0",
+    ]);
   });
 
   it("with HUB_BASE_URL set, keeps it and is not in sandbox mode", () => {
-    const cmd = consoleCommand("dev", { HUB_BASE_URL: "https://api.example.com", HUB_SANDBOX: "1" }, root, undefined);
+    const cmd = consoleCommand(
+      "dev",
+      { HUB_BASE_URL: "https://api.example.com", HUB_SANDBOX: "1" },
+      root,
+      undefined,
+    );
     expect(cmd.env.HUB_BASE_URL).toBe("https://api.example.com");
     expect(cmd.env.HUB_SANDBOX).toBeUndefined();
   });

@@ -53,7 +53,11 @@ it("1,000 messages from 20 concurrent clients: exactly 1,000 logs per active web
   const client = async () => {
     while (next < MESSAGES) {
       const n = next++;
-      const answer = await api.send("sms", { from: app.channel.id, to: `5511${n}`, content: { text: `load ${n}` } });
+      const answer = await api.send("sms", {
+        from: app.channel.id,
+        to: `5511${n}`,
+        content: { text: `load ${n}` },
+      });
       expect(answer.status).toBe(202);
       messageIds.push((answer.body as { messageId: string }).messageId);
     }

@@ -8,7 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookSchema, type WebhookLog } from "../../lib/domain/hub-schemas";
-import { CLOSED_PORT_ENDPOINT, DEMO_API_KEY, DEMO_APPLICATION_ID, DEMO_CHANNELS, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
+import {
+  CLOSED_PORT_ENDPOINT,
+  DEMO_API_KEY,
+  DEMO_APPLICATION_ID,
+  DEMO_CHANNELS,
+  DEMO_WEBHOOKS,
+} from "../../lib/sandbox/seed";
 import { requestJson, SandboxAdmin } from "./support/clients";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
 
@@ -45,7 +51,8 @@ describe("demo seed", () => {
     expect(answer.body.channels).toEqual(DEMO_CHANNELS.map(({ id, kind }) => ({ id, kind })));
     const webhooks = answer.body.webhooks as Array<Record<string, unknown>>;
     expect(webhooks.map((w) => w.id)).toEqual(DEMO_WEBHOOKS.map((w) => w.id));
-    for (const w of webhooks) expect(Object.keys(w).sort()).toEqual(["active", "endpoint", "eventType", "id", "label"]);
+    for (const w of webhooks)
+      expect(Object.keys(w).sort()).toEqual(["active", "endpoint", "eventType", "id", "label"]);
     expect(webhooks.filter((w) => !w.active)).toHaveLength(1);
   });
 
@@ -79,9 +86,13 @@ describe("demo seed", () => {
   });
 
   it("the history covers every statusCode of spec part 6, 3xx and other 4xx/5xx", () => {
-    const rows = t.sandbox.db.prepare("SELECT DISTINCT status_code AS code FROM webhook_logs").all() as Array<{ code: number }>;
+    const rows = t.sandbox.db
+      .prepare("SELECT DISTINCT status_code AS code FROM webhook_logs")
+      .all() as Array<{ code: number }>;
     const codes = rows.map((r) => r.code);
-    expect(codes).toEqual(expect.arrayContaining([0, 200, 401, 404, 500, 301, 302, 400, 403, 429, 502, 503, 504]));
+    expect(codes).toEqual(
+      expect.arrayContaining([0, 200, 401, 404, 500, 301, 302, 400, 403, 429, 502, 503, 504]),
+    );
   });
 
   it("the newest 404 log holds a script tag, the newest 500 log a ~200 KB body", async () => {
@@ -109,7 +120,9 @@ describe("demo seed", () => {
     const other = await startTestSandbox({ seed: "demo" });
     try {
       const ids = async (on: TestSandbox) =>
-        (await on.api(DEMO_API_KEY).logPage(DEMO_WEBHOOKS[1]?.id ?? "", "limit=50&offset=20")).data.map((l) => l.id);
+        (await on.api(DEMO_API_KEY).logPage(DEMO_WEBHOOKS[1]?.id ?? "", "limit=50&offset=20")).data.map(
+          (l) => l.id,
+        );
       expect(await ids(other)).toEqual(await ids(t));
     } finally {
       await other.sandbox.close({ graceMs: 0 });
@@ -120,7 +133,11 @@ describe("demo seed", () => {
     const before = new Map<string, number>();
     for (const plan of DEMO_WEBHOOKS) before.set(plan.id, (await firstPage(plan.id)).pagination.total);
     const channel = DEMO_CHANNELS[1];
-    const sent = await demoApi().send(channel.kind, { from: channel.id, to: "5511988887777", content: { text: "live" } });
+    const sent = await demoApi().send(channel.kind, {
+      from: channel.id,
+      to: "5511988887777",
+      content: { text: "live" },
+    });
     expect(sent.status).toBe(202);
     expect(sent.body).toMatchObject({ deliveries: 6 });
     await t.sandbox.whenIdle();

@@ -19,7 +19,12 @@ afterEach(() => db.close());
 function queuedDelivery() {
   const app = store.createApplication("a");
   const channel = store.createChannel(app.id, "sms");
-  const webhook = store.createWebhook({ applicationId: app.id, endpoint: "http://127.0.0.1:1/", eventType: "Message", active: true });
+  const webhook = store.createWebhook({
+    applicationId: app.id,
+    endpoint: "http://127.0.0.1:1/",
+    eventType: "Message",
+    active: true,
+  });
   const message = store.createMessage({ applicationId: app.id, channel, to: "1", content: { text: "x" } });
   const [deliveryId] = store.queuedDeliveryIds(webhook.id, 0, 10);
   if (deliveryId === undefined) throw new Error("no delivery queued");
@@ -75,7 +80,9 @@ describe("createMessage", () => {
 
 describe("the log list query", () => {
   const plan = (sql: string, ...params: unknown[]) =>
-    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join("\n");
+    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>)
+      .map((r) => r.detail)
+      .join("\n");
 
   it("walks webhook_logs_by_webhook in order (no sort step)", () => {
     const detail = plan(LIST_LOGS_SQL, "w", 20, 0);
@@ -109,12 +116,17 @@ describe("the log list query", () => {
     const everything = store.listLogs(fresh, { offset: 0, limit: 1000 }).rows.map((r) => r.responseBody);
     expect(everything).toEqual(Array.from({ length: 101 }, (_, i) => String(100 - i)));
     for (const status of [undefined, "Failed", "Success"] as const) {
-      const all = everything.filter((body) => status === undefined || (Number(body) % 3 === 0) === (status === "Failed"));
+      const all = everything.filter(
+        (body) => status === undefined || (Number(body) % 3 === 0) === (status === "Failed"),
+      );
       for (const limit of [1, 7, 50]) {
         for (let offset = 0; offset <= all.length + 2; offset++) {
           const page = store.listLogs(fresh, { offset, limit, status });
           expect(page.total).toBe(all.length);
-          expect(page.rows.map((r) => r.responseBody), `${status} ${offset}/${limit}`).toEqual(all.slice(offset, offset + limit));
+          expect(
+            page.rows.map((r) => r.responseBody),
+            `${status} ${offset}/${limit}`,
+          ).toEqual(all.slice(offset, offset + limit));
         }
       }
     }
@@ -122,7 +134,12 @@ describe("the log list query", () => {
 
   it("pages 200,000 logs of one webhook quickly, newest first, totals without counting rows", () => {
     const app = store.createApplication("a");
-    const webhook = store.createWebhook({ applicationId: app.id, endpoint: "http://x/", eventType: "Message", active: true });
+    const webhook = store.createWebhook({
+      applicationId: app.id,
+      endpoint: "http://x/",
+      eventType: "Message",
+      active: true,
+    });
     const rows = 200_000;
     db.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?)
@@ -133,7 +150,11 @@ describe("the log list query", () => {
               strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i / 2, 'unixepoch')
        FROM n`,
     ).run(rows, webhook.id);
-    db.prepare("UPDATE webhooks SET log_count = ?, number_of_errors = ? WHERE id = ?").run(rows, rows / 4, webhook.id);
+    db.prepare("UPDATE webhooks SET log_count = ?, number_of_errors = ? WHERE id = ?").run(
+      rows,
+      rows / 4,
+      webhook.id,
+    );
     const fresh = store.getWebhook(webhook.id)!;
     const started = performance.now();
     const first = store.listLogs(fresh, { offset: 0, limit: 50 });
@@ -145,7 +166,10 @@ describe("the log list query", () => {
     expect(failed.total).toBe(rows / 4);
     expect(failed.rows.every((r) => r.status === "Failed")).toBe(true);
     // Two logs share each second: the later insert (higher seq) comes first.
-    expect(first.rows.slice(0, 2).map((r) => r.id)).toEqual(["00000000-0000-4000-8000-000000199999", "00000000-0000-4000-8000-000000199998"]);
+    expect(first.rows.slice(0, 2).map((r) => r.id)).toEqual([
+      "00000000-0000-4000-8000-000000199999",
+      "00000000-0000-4000-8000-000000199998",
+    ]);
     expect(elapsed).toBeLessThan(150); // ~1 ms on an idle machine: the index is walked, nothing sorted
   });
 });
@@ -153,12 +177,26 @@ describe("the log list query", () => {
 describe("optionsFromEnv", () => {
   it("reads the SANDBOX_* variables, empty ones as unset", () => {
     expect(
-      optionsFromEnv({ SANDBOX_PORT: "0", SANDBOX_DB: ":memory:", SANDBOX_SEED: "none", SANDBOX_ADMIN_TOKEN: "", SANDBOX_DELIVERY_TIMEOUT_MS: "250" }),
-    ).toMatchObject({ port: 0, dbPath: ":memory:", seed: "none", adminToken: undefined, deliveryTimeoutMs: 250 });
+      optionsFromEnv({
+        SANDBOX_PORT: "0",
+        SANDBOX_DB: ":memory:",
+        SANDBOX_SEED: "none",
+        SANDBOX_ADMIN_TOKEN: "",
+        SANDBOX_DELIVERY_TIMEOUT_MS: "250",
+      }),
+    ).toMatchObject({
+      port: 0,
+      dbPath: ":memory:",
+      seed: "none",
+      adminToken: undefined,
+      deliveryTimeoutMs: 250,
+    });
   });
 
   it("refuses bad values with a message naming each variable", () => {
-    expect(() => optionsFromEnv({ SANDBOX_PORT: "70000", SANDBOX_SEED: "lots", SANDBOX_DELIVERY_TIMEOUT_MS: "soon" })).toThrow(
+    expect(() =>
+      optionsFromEnv({ SANDBOX_PORT: "70000", SANDBOX_SEED: "lots", SANDBOX_DELIVERY_TIMEOUT_MS: "soon" }),
+    ).toThrow(
       /SANDBOX_PORT: SANDBOX_PORT must be at most 65535[\s\S]*SANDBOX_SEED: SANDBOX_SEED must be demo or none[\s\S]*SANDBOX_DELIVERY_TIMEOUT_MS/,
     );
   });

@@ -16,7 +16,11 @@ export interface RecordedRequest {
   aborted: boolean;
 }
 
-export type UpstreamHandler = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest) => void | Promise<void>;
+export type UpstreamHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  recorded: RecordedRequest,
+) => void | Promise<void>;
 
 export interface FakeUpstream {
   url: string;
@@ -27,13 +31,24 @@ export interface FakeUpstream {
   close(): Promise<void>;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
-export async function startFakeUpstream(handle: UpstreamHandler = (_req, res) => sendJson(res, 200, {})): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  handle: UpstreamHandler = (_req, res) => sendJson(res, 200, {}),
+): Promise<FakeUpstream> {
   const requests: RecordedRequest[] = [];
   let waiters: ((r: RecordedRequest) => void)[] = [];
   const upstream: FakeUpstream = {
@@ -77,7 +92,14 @@ export async function startFakeUpstream(handle: UpstreamHandler = (_req, res) =>
 
 /** A webhook as the hub would answer it (with a field the spec does not show). */
 export function fakeWebhook(id = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d") {
-  return { id, endpoint: "https://example.test/hook", eventType: "Message", numberOfErrors: 3, active: true, secretHint: "x" };
+  return {
+    id,
+    endpoint: "https://example.test/hook",
+    eventType: "Message",
+    numberOfErrors: 3,
+    active: true,
+    secretHint: "x",
+  };
 }
 
 export function fakeLogPage(webhookId = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d") {

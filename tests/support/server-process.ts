@@ -70,7 +70,11 @@ export function spawnServer(name: string, args: string[], env: Record<string, st
  * Resolves once `check` answers true (its failures count as "not yet"). Rejects, with the
  * process's output, when the process exits first or `timeoutMs` passes; it is stopped then.
  */
-export async function waitUntilReady(server: ServerProcess, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function waitUntilReady(
+  server: ServerProcess,
+  check: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let ended: string | undefined;
   void server.exited.then(({ code, signal }) => (ended = `exited (${code ?? signal})`));
@@ -84,7 +88,10 @@ export async function waitUntilReady(server: ServerProcess, check: () => Promise
 }
 
 /** A readiness check: `url` answers with a status `ok` accepts. */
-export function answers(url: string, ok: (status: number) => boolean = (status) => status === 200): () => Promise<boolean> {
+export function answers(
+  url: string,
+  ok: (status: number) => boolean = (status) => status === 200,
+): () => Promise<boolean> {
   return async () => {
     const response = await fetch(url, { signal: AbortSignal.timeout(5000), redirect: "manual" });
     await response.arrayBuffer();

@@ -16,7 +16,8 @@ export default async function WebhooksPage() {
       <div>
         <h1 className="text-xl font-semibold tracking-tight">Webhooks</h1>
         <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
-          Open a webhook to see every delivery the hub made to its endpoint, why the failed ones failed, and to send a test message.
+          Open a webhook to see every delivery the hub made to its endpoint, why the failed ones failed, and
+          to send a test message.
         </p>
       </div>
       <OpenWebhookForm />

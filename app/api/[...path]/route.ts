@@ -4,7 +4,10 @@ import { defineRoute } from "@/lib/server/http/route";
 /** Any /api path no route matches: a JSON 404 like every other answer of the console's API. */
 const notFound = defineRoute({
   async handle() {
-    throw new AppError("not_found", "There is no such route in the console's API. Check the address (see DESIGN.md, \"The console's own API\").");
+    throw new AppError(
+      "not_found",
+      "There is no such route in the console's API. Check the address (see DESIGN.md, \"The console's own API\").",
+    );
   },
 });
 

@@ -23,7 +23,11 @@ describe("contentSecurityPolicy", () => {
     const dev = directives(contentSecurityPolicy({ nonce: "n", dev: true, https: false }));
     expect(dev.get("script-src")).toContain("'unsafe-eval'");
     expect(dev.get("script-src")).not.toContain("'unsafe-inline'");
-    expect(directives(contentSecurityPolicy({ nonce: "n", dev: false, https: true })).has("upgrade-insecure-requests")).toBe(true);
+    expect(
+      directives(contentSecurityPolicy({ nonce: "n", dev: false, https: true })).has(
+        "upgrade-insecure-requests",
+      ),
+    ).toBe(true);
   });
 
   it("nonces are 128 random bits, different every time", () => {

@@ -11,5 +11,7 @@ export function firstValue(header: string | null): string | null {
 
 /** The request's scheme without ":" ("https", "http"): the first `X-Forwarded-Proto`, else the URL's. */
 export function requestScheme(request: Request): string {
-  return firstValue(request.headers.get("x-forwarded-proto")) ?? new URL(request.url).protocol.replace(":", "");
+  return (
+    firstValue(request.headers.get("x-forwarded-proto")) ?? new URL(request.url).protocol.replace(":", "")
+  );
 }

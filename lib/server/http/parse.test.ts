@@ -3,7 +3,10 @@ import { z } from "zod";
 import { appErrorOf as failure } from "@/tests/support/app-error-of";
 import { fieldErrors, isJsonContentType, parseJsonBody, parseQuery } from "@/lib/server/http/parse";
 
-const schema = z.strictObject({ name: z.string().min(2, "name is too short"), nested: z.strictObject({ n: z.number() }).optional() });
+const schema = z.strictObject({
+  name: z.string().min(2, "name is too short"),
+  nested: z.strictObject({ n: z.number() }).optional(),
+});
 
 describe("fieldErrors", () => {
   it("names nested fields with dots, unknown keys by name, and form-level issues under _", () => {
@@ -23,24 +26,42 @@ describe("parseJsonBody", () => {
     new Request("http://x/", { method: "POST", body, headers });
 
   it("parses JSON with a charset parameter", async () => {
-    expect(await parseJsonBody(req('{"name":"ok"}', { "content-type": "Application/JSON; charset=utf-8" }), schema)).toEqual({ name: "ok" });
+    expect(
+      await parseJsonBody(
+        req('{"name":"ok"}', { "content-type": "Application/JSON; charset=utf-8" }),
+        schema,
+      ),
+    ).toEqual({ name: "ok" });
   });
 
-  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", "application/json-patch+json"])(
-    "refuses %s with 415",
-    async (type) => {
-      expect((await failure(() => parseJsonBody(req('{"name":"ok"}', { "content-type": type }), schema))).status).toBe(415);
-    },
-  );
+  it.each([
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/jsonx",
+    "application/json-patch+json",
+  ])("refuses %s with 415", async (type) => {
+    expect(
+      (await failure(() => parseJsonBody(req('{"name":"ok"}', { "content-type": type }), schema))).status,
+    ).toBe(415);
+  });
 
   it("refuses a body over the cap with 413, by Content-Length or while reading a stream", async () => {
-    expect((await failure(() => parseJsonBody(req(JSON.stringify({ name: "x".repeat(200) })), schema, 100))).status).toBe(413);
+    expect(
+      (await failure(() => parseJsonBody(req(JSON.stringify({ name: "x".repeat(200) })), schema, 100)))
+        .status,
+    ).toBe(413);
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
         controller.enqueue(new TextEncoder().encode("x".repeat(64)));
       },
     });
-    const streamed = new Request("http://x/", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
+    const streamed = new Request("http://x/", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
     expect((await failure(() => parseJsonBody(streamed, schema, 1000))).status).toBe(413);
   });
 
@@ -56,8 +77,12 @@ describe("parseJsonBody", () => {
 describe("parseQuery", () => {
   const query = z.strictObject({ a: z.string().optional() });
   it("refuses a repeated parameter and unknown ones", async () => {
-    expect((await failure(() => parseQuery(new URL("http://x/?a=1&a=2"), query))).fields).toEqual({ a: ["is given more than once"] });
-    expect((await failure(() => parseQuery(new URL("http://x/?b=1"), query))).fields).toEqual({ b: ["is not a known field"] });
+    expect((await failure(() => parseQuery(new URL("http://x/?a=1&a=2"), query))).fields).toEqual({
+      a: ["is given more than once"],
+    });
+    expect((await failure(() => parseQuery(new URL("http://x/?b=1"), query))).fields).toEqual({
+      b: ["is not a known field"],
+    });
     expect(parseQuery(new URL("http://x/?a=%2F"), query)).toEqual({ a: "/" });
   });
 });

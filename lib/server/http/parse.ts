@@ -32,7 +32,9 @@ function invalid(what: string, fields: FieldErrors): AppError {
     .slice(0, 3)
     .map(([key, messages]) => (key === "_" ? messages[0] : `${key}: ${messages[0]}`))
     .join("; ");
-  return new AppError("bad_request", `The ${what} is not valid (${summary}). Correct it and try again.`, { fields });
+  return new AppError("bad_request", `The ${what} is not valid (${summary}). Correct it and try again.`, {
+    fields,
+  });
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what: string): z.infer<S> {
@@ -66,10 +68,20 @@ export async function parseJsonBody<S extends z.ZodType>(
   limitBytes: number = DEFAULT_BODY_LIMIT_BYTES,
 ): Promise<z.infer<S>> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
-    throw new AppError("unsupported_media_type", "This route accepts JSON only: send the body with Content-Type: application/json.");
+    throw new AppError(
+      "unsupported_media_type",
+      "This route accepts JSON only: send the body with Content-Type: application/json.",
+    );
   }
-  const text = await readCapped(request.body, request.headers.get("content-length"), limitBytes, () =>
-    new AppError("payload_too_large", `The request body is larger than ${Math.round(limitBytes / 1024)} KiB, which this route refuses. Send less.`),
+  const text = await readCapped(
+    request.body,
+    request.headers.get("content-length"),
+    limitBytes,
+    () =>
+      new AppError(
+        "payload_too_large",
+        `The request body is larger than ${Math.round(limitBytes / 1024)} KiB, which this route refuses. Send less.`,
+      ),
   );
   let json: unknown;
   try {

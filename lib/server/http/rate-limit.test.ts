@@ -32,14 +32,20 @@ describe("RateLimiter", () => {
   it("keeps a bounded number of clients", () => {
     const limiter = new RateLimiter(() => 1_000_000, 60_000);
     for (let i = 0; i < 25_000; i++) limiter.hit(`c${i}`, 1);
-    expect((limiter as unknown as { windows: Map<string, unknown> }).windows.size).toBeLessThanOrEqual(10_000);
+    expect((limiter as unknown as { windows: Map<string, unknown> }).windows.size).toBeLessThanOrEqual(
+      10_000,
+    );
   });
 });
 
 describe("clientAddress", () => {
   it("takes the right-most X-Forwarded-For entry (the one our side added)", () => {
-    expect(clientAddress(new Request("http://x/", { headers: { "x-forwarded-for": "1.1.1.1, 10.0.0.2" } }))).toBe("10.0.0.2");
-    expect(clientAddress(new Request("http://x/", { headers: { "x-forwarded-for": "::ffff:127.0.0.1" } }))).toBe("::ffff:127.0.0.1");
+    expect(
+      clientAddress(new Request("http://x/", { headers: { "x-forwarded-for": "1.1.1.1, 10.0.0.2" } })),
+    ).toBe("10.0.0.2");
+    expect(
+      clientAddress(new Request("http://x/", { headers: { "x-forwarded-for": "::ffff:127.0.0.1" } })),
+    ).toBe("::ffff:127.0.0.1");
     expect(clientAddress(new Request("http://x/"))).toBe("unknown");
   });
 });

@@ -40,10 +40,13 @@ export class RateLimiter {
       window = { count: 0, resetAt: now + this.windowMs };
       this.windows.set(client, window);
     }
-    const over = window.count >= limit ? window : this.global.count >= limit * GLOBAL_FACTOR ? this.global : null;
+    const over =
+      window.count >= limit ? window : this.global.count >= limit * GLOBAL_FACTOR ? this.global : null;
     if (over) {
       const retryAfter = Math.max(1, Math.ceil((over.resetAt - now) / 1000));
-      throw new AppError("rate_limited", `Too many sign-in attempts. Wait ${retryAfter} s and try again.`, { retryAfter });
+      throw new AppError("rate_limited", `Too many sign-in attempts. Wait ${retryAfter} s and try again.`, {
+        retryAfter,
+      });
     }
     window.count += 1;
     this.global.count += 1;
@@ -80,4 +83,6 @@ const globalForLimiter = globalThis as typeof globalThis & { __hubConsoleSignInL
  * Sign-in attempts: SIGN_IN_RATE_LIMIT_PER_MINUTE (default 10) per client address per minute.
  * Kept on globalThis so every route bundle of this process shares one counter.
  */
-export const signInLimiter = (globalForLimiter.__hubConsoleSignInLimiter ??= new RateLimiter(() => serverConfig().signInPerMinute));
+export const signInLimiter = (globalForLimiter.__hubConsoleSignInLimiter ??= new RateLimiter(
+  () => serverConfig().signInPerMinute,
+));

@@ -2,8 +2,18 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { AppError, isAppError } from "@/lib/server/app-error";
-import { DEFAULT_BODY_LIMIT_BYTES, isJsonContentType, parseJsonBody, parseQuery, parseWith } from "@/lib/server/http/parse";
-import { STATE_CHANGING_METHODS, assertSameOrigin, warnIfCookieWillBeDropped } from "@/lib/server/http/same-origin";
+import {
+  DEFAULT_BODY_LIMIT_BYTES,
+  isJsonContentType,
+  parseJsonBody,
+  parseQuery,
+  parseWith,
+} from "@/lib/server/http/parse";
+import {
+  STATE_CHANGING_METHODS,
+  assertSameOrigin,
+  warnIfCookieWillBeDropped,
+} from "@/lib/server/http/same-origin";
 import { clientAddress, type RateLimiter } from "@/lib/server/http/rate-limit";
 import {
   clearedSessionCookie,
@@ -48,7 +58,11 @@ export interface RouteInput<P, Q, B> {
   signal: AbortSignal;
 }
 
-export interface RouteSpec<PS extends z.ZodType | undefined, QS extends z.ZodType | undefined, BS extends z.ZodType | undefined> {
+export interface RouteSpec<
+  PS extends z.ZodType | undefined,
+  QS extends z.ZodType | undefined,
+  BS extends z.ZodType | undefined,
+> {
   params?: PS;
   query?: QS;
   body?: BS;
@@ -72,12 +86,21 @@ export function defineRoute<
     try {
       if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
       spec.rateLimit?.hit(clientAddress(request));
-      const params = (spec.params ? parseWith(spec.params, (await context?.params) ?? {}, "path") : undefined) as Parsed<PS>;
+      const params = (
+        spec.params ? parseWith(spec.params, (await context?.params) ?? {}, "path") : undefined
+      ) as Parsed<PS>;
       const query = (spec.query ? parseQuery(new URL(request.url), spec.query) : undefined) as Parsed<QS>;
       let body = undefined as Parsed<BS>;
       if (spec.body) {
-        body = (await parseJsonBody(request, spec.body, spec.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES)) as Parsed<BS>;
-      } else if (request.headers.has("content-type") && !isJsonContentType(request.headers.get("content-type"))) {
+        body = (await parseJsonBody(
+          request,
+          spec.body,
+          spec.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+        )) as Parsed<BS>;
+      } else if (
+        request.headers.has("content-type") &&
+        !isJsonContentType(request.headers.get("content-type"))
+      ) {
         throw new AppError("unsupported_media_type", "This route takes no body; send none, or JSON.");
       }
       response = await spec.handle({ request, params, query, body, session, signal: request.signal });
@@ -97,8 +120,13 @@ async function errorResponse(error: unknown, request: Request, session: RequestS
   // Learn the session's key (if any) so the log line can be scrubbed of it, whenever it failed.
   await session.state().catch(() => undefined);
   const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  console.error(`[console] unexpected error ${reference} in ${request.method} ${pathOf(request)}: ${session.scrub(detail)}`);
-  return new AppError("internal", `Something went wrong in the console (reference ${reference}). Try again; if it keeps happening, report the reference.`).toResponse();
+  console.error(
+    `[console] unexpected error ${reference} in ${request.method} ${pathOf(request)}: ${session.scrub(detail)}`,
+  );
+  return new AppError(
+    "internal",
+    `Something went wrong in the console (reference ${reference}). Try again; if it keeps happening, report the reference.`,
+  ).toResponse();
 }
 
 /** The path only (a query could carry anything); never throws. */

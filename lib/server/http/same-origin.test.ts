@@ -42,7 +42,11 @@ describe("isOurOrigin (Host-derived)", () => {
   });
 
   it("ignores X-Forwarded-Host unless TRUST_PROXY=1", () => {
-    const request = post({ host: "10.0.0.1:3000", "x-forwarded-host": "evil.com", "x-forwarded-proto": "https" });
+    const request = post({
+      host: "10.0.0.1:3000",
+      "x-forwarded-host": "evil.com",
+      "x-forwarded-proto": "https",
+    });
     expect(isOurOrigin(request, "https://evil.com")).toBe(false);
     stubEnv({ TRUST_PROXY: "1" });
     expect(isOurOrigin(request, "https://evil.com")).toBe(true);
@@ -61,12 +65,14 @@ describe("crossOriginReason", () => {
     expect(crossOriginReason(post({ host: "127.0.0.1:3150", ...headers }))).toMatch(reason);
   });
 
-  it.each([[{}], [{ "sec-fetch-site": "same-origin" }], [{ "sec-fetch-site": "none" }], [{ origin: "http://127.0.0.1:3150", "sec-fetch-site": "same-origin" }]])(
-    "accepts %j",
-    (headers) => {
-      expect(crossOriginReason(post({ host: "127.0.0.1:3150", ...headers }))).toBeNull();
-    },
-  );
+  it.each([
+    [{}],
+    [{ "sec-fetch-site": "same-origin" }],
+    [{ "sec-fetch-site": "none" }],
+    [{ origin: "http://127.0.0.1:3150", "sec-fetch-site": "same-origin" }],
+  ])("accepts %j", (headers) => {
+    expect(crossOriginReason(post({ host: "127.0.0.1:3150", ...headers }))).toBeNull();
+  });
 
   it("bounds what it repeats of a hostile Origin", () => {
     const reason = crossOriginReason(post({ host: "a", origin: `http://${"x".repeat(5000)}.com` }))!;

@@ -32,7 +32,8 @@ export function crossOriginReason(request: Request): string | null {
   if (isCrossSiteFetch(request)) return `the browser marked it ${request.headers.get("sec-fetch-site")}`;
 
   const origin = request.headers.get("origin");
-  if (origin !== null) return isOurOrigin(request, origin) ? null : `its Origin ${describe(origin)} is not this console`;
+  if (origin !== null)
+    return isOurOrigin(request, origin) ? null : `its Origin ${describe(origin)} is not this console`;
 
   const referer = request.headers.get("referer");
   if (referer) {
@@ -42,7 +43,9 @@ export function crossOriginReason(request: Request): string | null {
     } catch {
       return "its Referer is not a URL";
     }
-    return isOurOrigin(request, refererOrigin) ? null : `its Referer ${describe(refererOrigin)} is not this console`;
+    return isOurOrigin(request, refererOrigin)
+      ? null
+      : `its Referer ${describe(refererOrigin)} is not this console`;
   }
   return null;
 }
@@ -63,7 +66,8 @@ export function isOurOrigin(request: Request, origin: string): boolean {
   const { publicOrigins, trustProxy } = serverConfig();
   if (publicOrigins.length > 0) return publicOrigins.includes(url.origin);
 
-  const host = (trustProxy ? firstValue(request.headers.get("x-forwarded-host")) : null) ?? request.headers.get("host");
+  const host =
+    (trustProxy ? firstValue(request.headers.get("x-forwarded-host")) : null) ?? request.headers.get("host");
   if (!host) return false;
   let ours: URL;
   try {
@@ -101,7 +105,12 @@ export function isLoopbackHost(host: string): boolean {
   } catch {
     return false;
   }
-  return hostname === "localhost" || hostname.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === "[::1]";
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    /^127(\.\d{1,3}){3}$/.test(hostname) ||
+    hostname === "[::1]"
+  );
 }
 
 let warnedInsecure = false;
@@ -116,7 +125,8 @@ export function warnIfCookieWillBeDropped(request: Request): void {
   if (requestScheme(request) === "http" && !isLoopbackHost(host)) {
     warnedInsecure = true;
     console.warn(
-      `[console] A sign-in came over plain http to ${host.slice(0, 100)}: browsers drop the Secure session cookie there, so the person will not stay signed in. ` +
+      `[console] A sign-in came over plain http to ${host.slice(0, 100)}: browsers drop the Secure session cookie ` +
+        "there, so the person will not stay signed in. " +
         "Serve the console over HTTPS (set TRUST_PROXY=1 behind a TLS proxy), or set SESSION_COOKIE_INSECURE=1 on a trusted network.",
     );
   }

@@ -5,7 +5,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { appErrorOf as failure } from "@/tests/support/app-error-of";
-import { MAX_UPSTREAM_BODY_BYTES, fetchSandboxDemo, getWebhook, listWebhookLogs, retryWebhookLog, sendMessage } from "@/lib/server/hub/client";
+import {
+  MAX_UPSTREAM_BODY_BYTES,
+  fetchSandboxDemo,
+  getWebhook,
+  listWebhookLogs,
+  retryWebhookLog,
+  sendMessage,
+} from "@/lib/server/hub/client";
 import { fakeLogPage, fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 
@@ -34,19 +41,27 @@ describe("hub client against a scripted upstream", () => {
     upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
     const page = await listWebhookLogs(call, WEBHOOK, { offset: 20, limit: 10, status: "Failed" });
     expect(page.data[0]!.attempt).toBe(1);
-    expect(upstream.requests[0]!.url).toBe(`/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=20&limit=10&status=Failed`);
+    expect(upstream.requests[0]!.url).toBe(
+      `/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=20&limit=10&status=Failed`,
+    );
   });
 
   it("sends a message as JSON; the answer is kept and its messageId found (or null, for an empty body)", async () => {
-    upstream.handle = (_req, res) => sendJson(res, 200, { id: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", extra: [1] });
+    upstream.handle = (_req, res) =>
+      sendJson(res, 200, { id: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", extra: [1] });
     const result = await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } });
-    expect(result).toEqual({ messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", answer: { id: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", extra: [1] } });
+    expect(result).toEqual({
+      messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c",
+      answer: { id: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", extra: [1] },
+    });
     expect(upstream.requests[0]!.headers["content-type"]).toBe("application/json");
     upstream.handle = (_req, res) => {
       res.writeHead(204);
       res.end();
     };
-    expect(await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } })).toEqual({ messageId: null, answer: null });
+    expect(await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } })).toEqual(
+      { messageId: null, answer: null },
+    );
   });
 
   it("a kept-alive connection the hub drops as it is reused: the GET goes again on a fresh one; a POST never reuses one", async () => {
@@ -90,7 +105,8 @@ describe("hub client against a scripted upstream", () => {
 
   it("maps 429 to rate_limited with Retry-After in seconds, from seconds or an HTTP date, bounded", async () => {
     const retryAfter = async (header?: string) => {
-      upstream.handle = (_req, res) => sendJson(res, 429, {}, header === undefined ? {} : { "retry-after": header });
+      upstream.handle = (_req, res) =>
+        sendJson(res, 429, {}, header === undefined ? {} : { "retry-after": header });
       const error = await failure(() => getWebhook(call, WEBHOOK));
       expect(error.status).toBe(429);
       return error.retryAfter;
@@ -132,7 +148,14 @@ describe("hub client against a scripted upstream", () => {
   });
 
   it("answers 502 for garbage, empty and schema-violating bodies", async () => {
-    for (const body of ["<html>", "", "null", "[]", '{"id":"not-a-uuid"}', JSON.stringify({ ...fakeWebhook(), active: "yes" })]) {
+    for (const body of [
+      "<html>",
+      "",
+      "null",
+      "[]",
+      '{"id":"not-a-uuid"}',
+      JSON.stringify({ ...fakeWebhook(), active: "yes" }),
+    ]) {
       upstream.handle = (_req, res) => {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(body);
@@ -145,7 +168,10 @@ describe("hub client against a scripted upstream", () => {
 
   it("refuses an oversized answer, declared or streamed, without buffering it all", async () => {
     upstream.handle = (_req, res) => {
-      res.writeHead(200, { "content-type": "application/json", "content-length": String(MAX_UPSTREAM_BODY_BYTES + 1) });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": String(MAX_UPSTREAM_BODY_BYTES + 1),
+      });
       res.write("[");
     };
     expect((await failure(() => getWebhook(call, WEBHOOK))).message).toMatch(/larger than 8 MiB/);
@@ -222,7 +248,13 @@ describe("hub client against the sandbox", () => {
 
   beforeAll(async () => {
     const { startSandbox } = await import("@/lib/sandbox/server");
-    sandbox = await startSandbox({ port: 0, dbPath: ":memory:", seed: "demo", deliveryTimeoutMs: 300, log: () => {} });
+    sandbox = await startSandbox({
+      port: 0,
+      dbPath: ":memory:",
+      seed: "demo",
+      deliveryTimeoutMs: 300,
+      log: () => {},
+    });
     const demo = sandbox.demo()!;
     demoKey = demo.apiKey;
     webhookId = demo.webhooks[0]!.id;
@@ -242,21 +274,35 @@ describe("hub client against the sandbox", () => {
     expect((await fetchSandboxDemo()).apiKey).toBe(demoKey);
     const webhook = await getWebhook({ apiKey: demoKey }, webhookId);
     expect(webhook.id).toBe(webhookId);
-    const page = await listWebhookLogs({ apiKey: demoKey }, webhookId, { offset: 0, limit: 5, status: "Failed" });
+    const page = await listWebhookLogs({ apiKey: demoKey }, webhookId, {
+      offset: 0,
+      limit: 5,
+      status: "Failed",
+    });
     expect(page.data.length).toBeLessThanOrEqual(5);
     expect(page.data.every((log) => log.status === "Failed")).toBe(true);
     expect(page.pagination.limit).toBe(5);
   });
 
   it("sends a message and gets a message id back", async () => {
-    const result = await sendMessage({ apiKey: demoKey }, channel.kind, { from: channel.id, to: "5511999990000", content: { text: "client test" } });
+    const result = await sendMessage({ apiKey: demoKey }, channel.kind, {
+      from: channel.id,
+      to: "5511999990000",
+      content: { text: "client test" },
+    });
     expect(result.messageId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("maps the sandbox's 401 (wrong key) and 404 (unknown webhook, foreign channel)", async () => {
-    expect((await failure(() => getWebhook({ apiKey: "mh_wrong_key_000000000000" }, webhookId))).code).toBe("unauthorized");
-    expect((await failure(() => getWebhook({ apiKey: demoKey }, "00000000-0000-4000-8000-000000000000"))).code).toBe("not_found");
+    expect((await failure(() => getWebhook({ apiKey: "mh_wrong_key_000000000000" }, webhookId))).code).toBe(
+      "unauthorized",
+    );
+    expect(
+      (await failure(() => getWebhook({ apiKey: demoKey }, "00000000-0000-4000-8000-000000000000"))).code,
+    ).toBe("not_found");
     const foreign = { from: "00000000-0000-4000-8000-000000000001", to: "1", content: { text: "x" } };
-    expect((await failure(() => sendMessage({ apiKey: demoKey }, channel.kind, foreign))).code).toBe("not_found");
+    expect((await failure(() => sendMessage({ apiKey: demoKey }, channel.kind, foreign))).code).toBe(
+      "not_found",
+    );
   });
 });

@@ -56,7 +56,9 @@ interface RequestSpec<S extends z.ZodType> {
  */
 function segment(value: string, schema: z.ZodType<string>, name: string): string {
   if (!schema.safeParse(value).success) {
-    throw new AppError("bad_request", `The ${name} is not valid; nothing was sent to the Messaging Hub.`, { fields: { [name]: ["is not valid"] } });
+    throw new AppError("bad_request", `The ${name} is not valid; nothing was sent to the Messaging Hub.`, {
+      fields: { [name]: ["is not valid"] },
+    });
   }
   return encodeURIComponent(value);
 }
@@ -74,7 +76,11 @@ export async function getWebhook(call: HubCall, webhookId: string): Promise<Webh
   });
 }
 
-export async function listWebhookLogs(call: HubCall, webhookId: string, query: WebhookLogQuery): Promise<WebhookLogPage> {
+export async function listWebhookLogs(
+  call: HubCall,
+  webhookId: string,
+  query: WebhookLogQuery,
+): Promise<WebhookLogPage> {
   return hubRequest(call, {
     path: `/v1/organization/webhook/${segment(webhookId, idSchema, "webhookId")}/webhook-log`,
     query: { offset: query.offset, limit: query.limit, status: query.status },
@@ -93,13 +99,19 @@ export interface SendMessageResult {
   messageId: string | null;
 }
 
-export async function sendMessage(call: HubCall, channelKind: string, message: SendMessage): Promise<SendMessageResult> {
+export async function sendMessage(
+  call: HubCall,
+  channelKind: string,
+  message: SendMessage,
+): Promise<SendMessageResult> {
   const answer = await hubRequest(call, {
     method: "POST",
     path: `/v1/communication/${segment(channelKind, channelKindSchema, "channelKind")}/message`,
     body: message,
     schema: sendMessageAnswerSchema,
-    notFound: `The channel ${message.from} was not found for this API key (or is not a "${channelKind}" channel). Check the channel ID and kind; a channel must belong to the key's application.`,
+    notFound:
+      `The channel ${message.from} was not found for this API key (or is not a "${channelKind}" channel). ` +
+      `Check the channel ID and kind; a channel must belong to the key's application.`,
   });
   return { answer, messageId: messageIdOf(answer) };
 }
@@ -117,7 +129,8 @@ export async function retryWebhookLog(call: HubCall, webhookId: string, logId: s
   void logId;
   throw new AppError(
     "not_supported",
-    "The Messaging Hub API does not offer retry yet: its documentation names no path for it. The delivery log stays as it is; to deliver again, send a new test message.",
+    "The Messaging Hub API does not offer retry yet: its documentation names no path for it. " +
+      "The delivery log stays as it is; to deliver again, send a new test message.",
   );
 }
 
@@ -151,8 +164,10 @@ export async function fetchSandboxDemo(signal?: AbortSignal): Promise<SandboxDem
       path: "/_sandbox/demo",
       headers: sandboxAdminToken ? { authorization: `Bearer ${sandboxAdminToken}` } : undefined,
       schema: sandboxDemoSchema,
-      notFound: "The sandbox has no demo data (it was started with SANDBOX_SEED=none). Restart it with SANDBOX_SEED=demo, or sign in with a key.",
-      unauthorized: "The sandbox refused the console's admin token. Set SANDBOX_ADMIN_TOKEN to the same value for the console and the sandbox.",
+      notFound:
+        "The sandbox has no demo data (it was started with SANDBOX_SEED=none). Restart it with SANDBOX_SEED=demo, or sign in with a key.",
+      unauthorized:
+        "The sandbox refused the console's admin token. Set SANDBOX_ADMIN_TOKEN to the same value for the console and the sandbox.",
     },
   );
 }
@@ -169,7 +184,8 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
   if (!hubBaseUrl) {
     throw new AppError(
       "upstream_unreachable",
-      "No Messaging Hub is configured (HUB_BASE_URL is not set). Start the console with `npm start`, which runs the local sandbox, or set HUB_BASE_URL to the API's address.",
+      "No Messaging Hub is configured (HUB_BASE_URL is not set). " +
+        "Start the console with `npm start`, which runs the local sandbox, or set HUB_BASE_URL to the API's address.",
     );
   }
   const url = new URL(hubBaseUrl + spec.path);
@@ -185,7 +201,12 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
 
   let response: UpstreamAnswer;
   try {
-    response = await send(url, { method: spec.method ?? "GET", headers, body: spec.body === undefined ? undefined : JSON.stringify(spec.body), signal });
+    response = await send(url, {
+      method: spec.method ?? "GET",
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      signal,
+    });
   } catch (error) {
     throw transportError(error, timeout, call.signal, hubTimeoutMs);
   }
@@ -218,7 +239,10 @@ const agents = {
  * MAX_UPSTREAM_BODY_BYTES (on Content-Length first, then while reading; the socket is destroyed,
  * never buffered whole). Redirects are not followed. `signal` aborts it and closes the socket.
  */
-function send(url: URL, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }): Promise<UpstreamAnswer> {
+function send(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+): Promise<UpstreamAnswer> {
   // A GET may ride a kept-alive connection; if the hub closed that connection just as it was
   // reused (its idle timeout), the GET is sent once more on a fresh one, as Node's docs advise.
   // A POST is not repeatable, so it always opens its own connection and never meets that race.
@@ -245,30 +269,42 @@ function sendOnce(
   return new Promise((resolve, reject) => {
     const agent = reuse ? agents[secure ? "https:" : "http:"] : false;
     let answered = false;
-    const req = (secure ? https : http).request(url, { method: init.method, headers: init.headers, signal: init.signal, agent }, (res) => {
-      answered = true;
-      const status = res.statusCode ?? 0;
-      const header = (name: string) => {
-        const value = res.headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-      };
-      const fail = (error: Error) => {
-        res.destroy();
-        reject(error);
-      };
-      if (Number(header("content-length")) > MAX_UPSTREAM_BODY_BYTES) return fail(tooLarge());
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_UPSTREAM_BODY_BYTES) return fail(tooLarge());
-        chunks.push(chunk);
-      });
-      res.on("end", () => resolve({ status, ok: status >= 200 && status < 300, headers: { get: header }, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = (secure ? https : http).request(
+      url,
+      { method: init.method, headers: init.headers, signal: init.signal, agent },
+      (res) => {
+        answered = true;
+        const status = res.statusCode ?? 0;
+        const header = (name: string) => {
+          const value = res.headers[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+        };
+        const fail = (error: Error) => {
+          res.destroy();
+          reject(error);
+        };
+        if (Number(header("content-length")) > MAX_UPSTREAM_BODY_BYTES) return fail(tooLarge());
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_UPSTREAM_BODY_BYTES) return fail(tooLarge());
+          chunks.push(chunk);
+        });
+        res.on("end", () =>
+          resolve({
+            status,
+            ok: status >= 200 && status < 300,
+            headers: { get: header },
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", (error: NodeJS.ErrnoException) => {
-      const closedUnderUs = req.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE");
+      const closedUnderUs =
+        req.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE");
       reject(closedUnderUs ? new StaleConnectionError(error.message, { cause: error }) : error);
     });
     req.end(init.body);
@@ -282,7 +318,12 @@ function tooLarge(): AppError {
   );
 }
 
-function transportError(error: unknown, timeout: AbortSignal, clientSignal: AbortSignal | undefined, timeoutMs: number): AppError {
+function transportError(
+  error: unknown,
+  timeout: AbortSignal,
+  clientSignal: AbortSignal | undefined,
+  timeoutMs: number,
+): AppError {
   if (error instanceof AppError) return error;
   if (timeout.aborted) {
     return new AppError(
@@ -301,9 +342,15 @@ function transportError(error: unknown, timeout: AbortSignal, clientSignal: Abor
   );
 }
 
-function statusError(response: UpstreamAnswer, text: string, spec: Pick<RequestSpec<z.ZodType>, "notFound" | "unauthorized">, apiKey: string): AppError {
+function statusError(
+  response: UpstreamAnswer,
+  text: string,
+  spec: Pick<RequestSpec<z.ZodType>, "notFound" | "unauthorized">,
+  apiKey: string,
+): AppError {
   const status = response.status;
-  if ((status === 401 || status === 403) && spec.unauthorized) return new AppError("upstream_error", spec.unauthorized);
+  if ((status === 401 || status === 403) && spec.unauthorized)
+    return new AppError("upstream_error", spec.unauthorized);
   if (status === 401) {
     return new AppError(
       "unauthorized",
@@ -315,7 +362,8 @@ function statusError(response: UpstreamAnswer, text: string, spec: Pick<RequestS
   if (status === 403) {
     return new AppError(
       "forbidden",
-      "The Messaging Hub refused this request (HTTP 403): your API key may not have access to it, or a firewall blocked the call. Check the key's permissions with the hub's owner.",
+      "The Messaging Hub refused this request (HTTP 403): your API key may not have access to it, or a firewall blocked the call. " +
+        "Check the key's permissions with the hub's owner.",
     );
   }
   if (status === 404) return new AppError("not_found", spec.notFound);
@@ -329,7 +377,10 @@ function statusError(response: UpstreamAnswer, text: string, spec: Pick<RequestS
   }
   if (status === 400 || status === 422) {
     const detail = upstreamMessage(text, apiKey);
-    return new AppError("bad_request", `The Messaging Hub refused the request${detail ? `: ${detail}` : "."}`);
+    return new AppError(
+      "bad_request",
+      `The Messaging Hub refused the request${detail ? `: ${detail}` : "."}`,
+    );
   }
   if (status >= 500) {
     return new AppError(
@@ -337,7 +388,10 @@ function statusError(response: UpstreamAnswer, text: string, spec: Pick<RequestS
       `The Messaging Hub failed with HTTP ${status}. Try again in a moment; if it keeps failing, the hub itself has a problem.`,
     );
   }
-  return new AppError("upstream_error", `The Messaging Hub answered with an unexpected HTTP ${status}. Try again; if it persists, report it.`);
+  return new AppError(
+    "upstream_error",
+    `The Messaging Hub answered with an unexpected HTTP ${status}. Try again; if it persists, report it.`,
+  );
 }
 
 /** The hub's Retry-After in seconds, 1 s to an hour; 5 s when it gives none. */
@@ -375,14 +429,20 @@ function parseAnswer<S extends z.ZodType>(text: string, schema: S): z.infer<S> {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new AppError("upstream_invalid", "The Messaging Hub answered with something that is not JSON. Try again; if it persists, check HUB_BASE_URL points at the API.");
+      throw new AppError(
+        "upstream_invalid",
+        "The Messaging Hub answered with something that is not JSON. Try again; if it persists, check HUB_BASE_URL points at the API.",
+      );
     }
   }
   const result = schema.safeParse(json);
   if (!result.success) {
     const first = result.error.issues[0];
     const where = first?.path.length ? ` (at ${first.path.join(".")}: ${first.message})` : "";
-    throw new AppError("upstream_invalid", `The Messaging Hub answered in a shape the console does not understand${where}. Check HUB_BASE_URL points at the Messaging Hub API.`);
+    throw new AppError(
+      "upstream_invalid",
+      `The Messaging Hub answered in a shape the console does not understand${where}. Check HUB_BASE_URL points at the Messaging Hub API.`,
+    );
   }
   return result.data;
 }

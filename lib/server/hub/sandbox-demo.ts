@@ -17,7 +17,13 @@ export async function getSandboxDemo(): Promise<SandboxDemo | null> {
     const demo = await fetchSandboxDemo(AbortSignal.timeout(TIMEOUT_MS));
     return {
       channels: demo.channels.map(({ id, kind }) => ({ id, kind })),
-      webhooks: demo.webhooks.map(({ id, endpoint, eventType, active, label }) => ({ id, endpoint, eventType, active, label: label ?? endpoint })),
+      webhooks: demo.webhooks.map(({ id, endpoint, eventType, active, label }) => ({
+        id,
+        endpoint,
+        eventType,
+        active,
+        label: label ?? endpoint,
+      })),
     };
   } catch {
     return null;

@@ -5,7 +5,9 @@ import { sessionCookie } from "@/lib/server/session/session";
 // Server components read cookies through next/headers; here the jar is a plain map.
 const jar = new Map<string, string>();
 vi.mock("next/headers", () => ({
-  cookies: async () => ({ get: (name: string) => (jar.has(name) ? { name, value: jar.get(name)! } : undefined) }),
+  cookies: async () => ({
+    get: (name: string) => (jar.has(name) ? { name, value: jar.get(name)! } : undefined),
+  }),
 }));
 
 const { redirectToSignIn, requireSignedInPage } = await import("@/lib/server/session/redirect");
@@ -32,12 +34,16 @@ afterEach(() => {
 
 describe("page helpers", () => {
   it("redirectToSignIn goes through /api/session/end, which clears the cookie", async () => {
-    expect(await redirectedTo(() => redirectToSignIn("key_rejected"))).toBe("/api/session/end?reason=key_rejected");
+    expect(await redirectedTo(() => redirectToSignIn("key_rejected"))).toBe(
+      "/api/session/end?reason=key_rejected",
+    );
   });
 
   it("requireSignedInPage: the session when signed in, /login?next= without a cookie, end?reason=expired for a dead cookie", async () => {
     const here = "/webhooks/0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d?status=Failed";
-    expect(await redirectedTo(() => requireSignedInPage(here))).toBe(`/login?next=${encodeURIComponent(here)}`);
+    expect(await redirectedTo(() => requireSignedInPage(here))).toBe(
+      `/login?next=${encodeURIComponent(here)}`,
+    );
     jar.set("hub_console", "not-a-seal");
     expect(await redirectedTo(() => requireSignedInPage(here))).toBe("/api/session/end?reason=expired");
     const { setCookie } = await sessionCookie("page-helper-key-123456");

@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sealData } from "iron-session";
 import { restoreEnv, stubEnv as env } from "@/tests/support/env";
-import { clearedSessionCookie, cookieValue, keyHint, openSeal, sessionCookie, sessionCookieName } from "@/lib/server/session/session";
+import {
+  clearedSessionCookie,
+  cookieValue,
+  keyHint,
+  openSeal,
+  sessionCookie,
+  sessionCookieName,
+} from "@/lib/server/session/session";
 
 const OLD = "old-session-secret-aaaaaaaaaaaaaaaaaaaaaaaa";
 const NEW = "new-session-secret-bbbbbbbbbbbbbbbbbbbbbbbb";
@@ -11,7 +18,14 @@ function sealOf(setCookie: string): string {
   return setCookie.split(";")[0]!.split("=").slice(1).join("=");
 }
 
-beforeEach(() => env({ SESSION_SECRET: OLD, SESSION_SECRET_PREVIOUS: "", SESSION_TTL_SECONDS: "", SESSION_COOKIE_INSECURE: "" }));
+beforeEach(() =>
+  env({
+    SESSION_SECRET: OLD,
+    SESSION_SECRET_PREVIOUS: "",
+    SESSION_TTL_SECONDS: "",
+    SESSION_COOKIE_INSECURE: "",
+  }),
+);
 afterEach(() => {
   vi.useRealTimers();
   restoreEnv();
@@ -34,7 +48,9 @@ describe("session cookie", () => {
     expect(setCookie).toMatch(/; Secure$/);
     expect(setCookie).toContain("Path=/;");
     expect(setCookie).not.toMatch(/Domain/i);
-    expect(clearedSessionCookie()).toBe("__Host-hub_console=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure");
+    expect(clearedSessionCookie()).toBe(
+      "__Host-hub_console=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure",
+    );
   });
 
   it("in production with SESSION_COOKIE_INSECURE=1 (plain http on a trusted network): hub_console, not Secure", async () => {
@@ -56,7 +72,14 @@ describe("session cookie", () => {
   it("treats a tampered, foreign or malformed cookie as ended, never throwing", async () => {
     const seal = sealOf((await sessionCookie(KEY)).setCookie);
     const flipped = seal.slice(0, -3) + (seal.endsWith("A") ? "BBB" : "AAA");
-    for (const bad of [flipped, "Fe26.2*1*x", "garbage", "Fe26.2**a*b*c*d*e*f", "%%%", "Fe26.1*1*a*b*c*d*e*f"]) {
+    for (const bad of [
+      flipped,
+      "Fe26.2*1*x",
+      "garbage",
+      "Fe26.2**a*b*c*d*e*f",
+      "%%%",
+      "Fe26.1*1*a*b*c*d*e*f",
+    ]) {
       expect(await openSeal(bad)).toEqual({ status: "ended" });
     }
     expect(await openSeal(undefined)).toEqual({ status: "none" });

@@ -39,7 +39,8 @@ export interface SessionData {
  * - `ended`: a cookie that no longer opens (expired, tampered with, or sealed with a secret that
  *   was rotated out): the person has to sign in again.
  */
-export type SessionState = { status: "signed_in"; data: SessionData } | { status: "none" } | { status: "ended" };
+export type SessionState =
+  { status: "signed_in"; data: SessionData } | { status: "none" } | { status: "ended" };
 
 const sessionDataSchema = z.object({
   apiKey: z.string().min(1),
@@ -114,7 +115,8 @@ let openedWith: string | undefined;
 function remember(seal: string, data: SessionData, ttlSeconds: number): void {
   // An iron seal is `Fe26.2*id*salt*iv*encrypted*expiration(ms)*hmacSalt*hmac` (then `~version`).
   const expiration = Number(seal.split("*")[5]);
-  const expiresAt = Number.isFinite(expiration) && expiration > 0 ? expiration : Date.now() + ttlSeconds * 1000;
+  const expiresAt =
+    Number.isFinite(expiration) && expiration > 0 ? expiration : Date.now() + ttlSeconds * 1000;
   if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value as string);
   opened.set(seal, { data, expiresAt });
 }
@@ -147,14 +149,19 @@ function cookieAttributes(maxAgeSeconds: number): string {
 }
 
 /** The Set-Cookie header value that signs this key in. Sealed with the newest secret only. */
-export async function sessionCookie(apiKey: string, now = Date.now()): Promise<{ setCookie: string; data: SessionData }> {
+export async function sessionCookie(
+  apiKey: string,
+  now = Date.now(),
+): Promise<{ setCookie: string; data: SessionData }> {
   const [newest] = sessionSecrets();
   const { sessionTtlSeconds } = serverConfig();
   const data: SessionData = { apiKey, keyHint: keyHint(apiKey), signedInAt: now };
   const seal = await sealData(data, { password: { [passwordId(newest!)]: newest! }, ttl: sessionTtlSeconds });
   const setCookie = `${sessionCookieName()}=${seal}; ${cookieAttributes(sessionTtlSeconds)}`;
   if (setCookie.length > 4096) {
-    throw new AppError("bad_request", "This API key is too long to keep in a session cookie.", { fields: { apiKey: ["is too long"] } });
+    throw new AppError("bad_request", "This API key is too long to keep in a session cookie.", {
+      fields: { apiKey: ["is too long"] },
+    });
   }
   return { setCookie, data };
 }

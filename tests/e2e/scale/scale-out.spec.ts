@@ -28,7 +28,12 @@ test.beforeAll(async ({ baseURL }) => {
   webhookId = found.webhookIds[0] ?? "";
   expect(webhookId, "the demo seed has webhooks").not.toBe("");
   [instanceB, instanceC] = await Promise.all([
-    startConsoleProcess({ name: "console B", port: await freePort(), hubBaseUrl: SANDBOX_URL, sessionSecret: E2E_SESSION_SECRET }),
+    startConsoleProcess({
+      name: "console B",
+      port: await freePort(),
+      hubBaseUrl: SANDBOX_URL,
+      sessionSecret: E2E_SESSION_SECRET,
+    }),
     startConsoleProcess({
       name: "console C (another secret)",
       port: await freePort(),
@@ -43,14 +48,19 @@ test.afterAll(async () => {
   await Promise.all([instanceB?.stop(), instanceC?.stop()]);
 });
 
-async function session(instanceUrl: string, cookie: string): Promise<{ signedIn: boolean; keyHint: string | null }> {
+async function session(
+  instanceUrl: string,
+  cookie: string,
+): Promise<{ signedIn: boolean; keyHint: string | null }> {
   const response = await fetch(`${instanceUrl}/api/session`, { headers: { cookie } });
   expect(response.status).toBe(200);
   return (await response.json()) as { signedIn: boolean; keyHint: string | null };
 }
 
 async function logsStatus(instanceUrl: string, cookie: string): Promise<number> {
-  const response = await fetch(`${instanceUrl}/api/webhooks/${webhookId}/logs?limit=5`, { headers: { cookie } });
+  const response = await fetch(`${instanceUrl}/api/webhooks/${webhookId}/logs?limit=5`, {
+    headers: { cookie },
+  });
   if (response.status === 200) {
     const body = (await response.json()) as { data: unknown[]; pagination: { total: number } };
     expect(body.data.length).toBeGreaterThan(0);

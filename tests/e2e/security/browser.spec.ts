@@ -46,8 +46,13 @@ async function signIn(page: Page, apiKey = demo.apiKey): Promise<void> {
   await page.waitForURL((url) => url.pathname !== "/login");
 }
 
-test("the session cookie is __Host-, Secure, httpOnly, SameSite=Lax, kept on http://127.0.0.1, and removed by sign-out", async ({ page, context }) => {
-  const signInAnswer = page.waitForResponse((r) => r.url().endsWith("/api/session") && r.request().method() === "POST");
+test("the session cookie is __Host-, Secure, httpOnly, SameSite=Lax, kept on http://127.0.0.1, and removed by sign-out", async ({
+  page,
+  context,
+}) => {
+  const signInAnswer = page.waitForResponse(
+    (r) => r.url().endsWith("/api/session") && r.request().method() === "POST",
+  );
   await signIn(page);
   const setCookie = (await (await signInAnswer).allHeaders())["set-cookie"] ?? "";
   expect(setCookie).toMatch(/^__Host-hub_console=/);
@@ -67,18 +72,26 @@ test("the session cookie is __Host-, Secure, httpOnly, SameSite=Lax, kept on htt
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(/\/login/);
-  expect((await context.cookies(consoleServer.url)).find((c) => c.name === "__Host-hub_console")).toBeUndefined();
+  expect(
+    (await context.cookies(consoleServer.url)).find((c) => c.name === "__Host-hub_console"),
+  ).toBeUndefined();
   await page.goto(`${consoleServer.url}/webhooks/${demo.webhooks[0]!.id}`);
   await expect(page).toHaveURL(/\/login/);
 });
 
-test("security headers on pages, API answers and static assets; no X-Powered-By; no-store where the session shows", async ({ page }) => {
+test("security headers on pages, API answers and static assets; no X-Powered-By; no-store where the session shows", async ({
+  page,
+}) => {
   await signIn(page);
   const html = await page.request.get(`${consoleServer.url}/webhooks`);
   const api = await page.request.get(`${consoleServer.url}/api/session`);
   const asset = (await page.locator("script[src^='/_next/static/']").first().getAttribute("src"))!;
   const statik = await page.request.get(`${consoleServer.url}${asset}`);
-  for (const [name, response] of [["page", html], ["api", api], ["static", statik]] as const) {
+  for (const [name, response] of [
+    ["page", html],
+    ["api", api],
+    ["static", statik],
+  ] as const) {
     const headers = response.headers();
     expect(headers["x-content-type-options"], name).toBe("nosniff");
     expect(headers["referrer-policy"], name).toBe("same-origin");
@@ -91,11 +104,15 @@ test("security headers on pages, API answers and static assets; no X-Powered-By;
   expect(api.headers()["cache-control"]).toBe("no-store");
 });
 
-test("the CSP nonce is fresh per request and on every script; browsing raises no violation; injected handlers are blocked", async ({ page }) => {
+test("the CSP nonce is fresh per request and on every script; browsing raises no violation; injected handlers are blocked", async ({
+  page,
+}) => {
   await page.addInitScript(() => {
     (window as unknown as { __violations: string[] }).__violations = [];
     document.addEventListener("securitypolicyviolation", (e) => {
-      (window as unknown as { __violations: string[] }).__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+      (window as unknown as { __violations: string[] }).__violations.push(
+        `${e.violatedDirective} ${e.blockedURI}`,
+      );
     });
   });
   const consoleErrors: string[] = [];
@@ -116,7 +133,12 @@ test("the CSP nonce is fresh per request and on every script; browsing raises no
   for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
 
   await signIn(page);
-  for (const target of [`/webhooks`, `/webhooks/${demo.webhooks[0]!.id}`, `/webhooks/${demo.webhooks[3]!.id}?status=Failed`, "/no-such-page"]) {
+  for (const target of [
+    `/webhooks`,
+    `/webhooks/${demo.webhooks[0]!.id}`,
+    `/webhooks/${demo.webhooks[3]!.id}?status=Failed`,
+    "/no-such-page",
+  ]) {
     await page.goto(`${consoleServer.url}${target}`);
     await page.waitForLoadState("networkidle");
   }
@@ -124,38 +146,59 @@ test("the CSP nonce is fresh per request and on every script; browsing raises no
   await page.goto(`${consoleServer.url}/webhooks/${demo.webhooks[0]!.id}`);
   await page.getByRole("combobox", { name: "Status" }).selectOption("Failed");
   await expect(page).toHaveURL(/status=Failed/);
-  expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual(
+    [],
+  );
   expect(consoleErrors).toEqual([]);
 
   // A string that slipped into the DOM as HTML could not run script.
   await page.evaluate(() => {
     document.body.insertAdjacentHTML("beforeend", `<img src="/nope.png" onerror="window.__xss = 1">`);
   });
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations.length)).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations.length))
+    .toBeGreaterThan(0);
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 });
 
 test("another site cannot frame the console", async ({ page }) => {
   attackerPage = `<!doctype html><iframe id="f" src="${consoleServer.url}/login" width="600" height="400"></iframe>`;
-  const blocked = page.waitForEvent("console", { predicate: (m) => /frame-ancestors|X-Frame-Options|refused to (display|frame)/i.test(m.text()), timeout: 10_000 }).catch(() => null);
+  const blocked = page
+    .waitForEvent("console", {
+      predicate: (m) => /frame-ancestors|X-Frame-Options|refused to (display|frame)/i.test(m.text()),
+      timeout: 10_000,
+    })
+    .catch(() => null);
   await page.goto(`http://127.0.0.1:${ATTACKER_PORT}/`);
   const refusal = await blocked;
   const frame = page.frames().find((f) => f !== page.mainFrame());
-  const signInInFrame = frame ? await frame.getByRole("button", { name: "Sign in", exact: true }).count().catch(() => 0) : 0;
+  const signInInFrame = frame
+    ? await frame
+        .getByRole("button", { name: "Sign in", exact: true })
+        .count()
+        .catch(() => 0)
+    : 0;
   expect(signInInFrame).toBe(0);
   expect(refusal).not.toBeNull();
 });
 
-test("a page on another origin cannot make the signed-in browser send, sign out or sign in (CSRF)", async ({ page, context }) => {
+test("a page on another origin cannot make the signed-in browser send, sign out or sign in (CSRF)", async ({
+  page,
+  context,
+}) => {
   await signIn(page);
   const channel = demo.channels[0]!;
   const target = `${consoleServer.url}/api/messages/${channel.kind}`;
   const payload = JSON.stringify({ from: channel.id, to: "5511999990000", content: { text: "csrf" } });
   const deliveries = async () => {
-    const response = await fetch(`${sandbox.url}/v1/organization/webhook/${demo.webhooks[0]!.id}/webhook-log?limit=1`, { headers: { "x-api-key": demo.apiKey } });
+    const response = await fetch(
+      `${sandbox.url}/v1/organization/webhook/${demo.webhooks[0]!.id}/webhook-log?limit=1`,
+      { headers: { "x-api-key": demo.apiKey } },
+    );
     return ((await response.json()) as { pagination: { total: number } }).pagination.total;
   };
-  const sessionCookie = async () => (await context.cookies(consoleServer.url)).find((c) => c.name === "__Host-hub_console")?.value;
+  const sessionCookie = async () =>
+    (await context.cookies(consoleServer.url)).find((c) => c.name === "__Host-hub_console")?.value;
   const before = { deliveries: await deliveries(), cookie: await sessionCookie() };
 
   const sent: string[] = [];
@@ -175,12 +218,14 @@ test("a page on another origin cannot make the signed-in browser send, sign out 
     const name = payload.slice(0, -1) + ',"x":"';
     attackerPage = `<!doctype html>
       <form id="send" method="POST" action="${target}" enctype="text/plain" target="sink"><input name='${name}' value='"}'></form>
-      <form id="out" method="POST" action="${consoleServer.url}/api/session?_method=DELETE" enctype="text/plain" target="sink2"><input name="a" value="b"></form>
+      <form id="out" method="POST" action="${consoleServer.url}/api/session?_method=DELETE" enctype="text/plain"
+        target="sink2"><input name="a" value="b"></form>
       <iframe name="sink"></iframe><iframe name="sink2"></iframe>
       <script>
         document.getElementById("send").submit();
         document.getElementById("out").submit();
-        fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", credentials: "include", headers: { "content-type": "text/plain" }, body: ${JSON.stringify(payload)} });
+        fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", credentials: "include",
+          headers: { "content-type": "text/plain" }, body: ${JSON.stringify(payload)} });
         fetch(${JSON.stringify(`${consoleServer.url}/api/session/demo`)}, { method: "POST", mode: "no-cors", credentials: "include" });
       </script>`;
     await page.goto(`${attackerOrigin}/`);
@@ -194,10 +239,17 @@ test("a page on another origin cannot make the signed-in browser send, sign out 
   expect((await (await page.request.get(`${consoleServer.url}/api/session`)).json()).signedIn).toBe(true);
 });
 
-test("plain-http switch, sign-in rate limit: SESSION_COOKIE_INSECURE=1 uses a non-Secure hub_console cookie; the 11th sign-in in a minute is 429", async ({ browser }) => {
-  const insecure = await startConsole(INSECURE_CONSOLE_PORT, { HUB_BASE_URL: sandbox.url, SESSION_COOKIE_INSECURE: "1" });
+test("plain-http switch, sign-in rate limit: SESSION_COOKIE_INSECURE=1 uses a non-Secure hub_console cookie; the 11th sign-in in a minute is 429", async ({
+  browser,
+}) => {
+  const insecure = await startConsole(INSECURE_CONSOLE_PORT, {
+    HUB_BASE_URL: sandbox.url,
+    SESSION_COOKIE_INSECURE: "1",
+  });
   try {
-    expect(insecure.output()).toMatch(/SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http/);
+    expect(insecure.output()).toMatch(
+      /SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http/,
+    );
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${insecure.url}/login`);
@@ -206,7 +258,11 @@ test("plain-http switch, sign-in rate limit: SESSION_COOKIE_INSECURE=1 uses a no
     await page.waitForURL((url) => url.pathname !== "/login");
     const cookies = await context.cookies(insecure.url);
     expect(cookies.map((c) => c.name)).toContain("hub_console");
-    expect(cookies.find((c) => c.name === "hub_console")).toMatchObject({ secure: false, httpOnly: true, sameSite: "Lax" });
+    expect(cookies.find((c) => c.name === "hub_console")).toMatchObject({
+      secure: false,
+      httpOnly: true,
+      sameSite: "Lax",
+    });
     await context.close();
 
     const statuses: number[] = [];

@@ -8,7 +8,13 @@
  */
 import { request as httpRequest } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
-import { fakeLogPage, fakeWebhook, sendJson, startFakeUpstream, type FakeUpstream } from "../../support/fake-upstream";
+import {
+  fakeLogPage,
+  fakeWebhook,
+  sendJson,
+  startFakeUpstream,
+  type FakeUpstream,
+} from "../../support/fake-upstream";
 import { signIn } from "../../bench/hub";
 import { spawnConsole, startConsole, type ServerProcess } from "./support";
 
@@ -26,7 +32,10 @@ let cookie: string;
 
 test.beforeAll(async () => {
   upstream = await startFakeUpstream();
-  consoleServer = await startConsole(CONSOLE_PORT, { HUB_BASE_URL: upstream.url, HUB_TIMEOUT_MS: String(HUB_TIMEOUT_MS) });
+  consoleServer = await startConsole(CONSOLE_PORT, {
+    HUB_BASE_URL: upstream.url,
+    HUB_TIMEOUT_MS: String(HUB_TIMEOUT_MS),
+  });
   cookie = await signIn(consoleServer.url, KEY);
 });
 
@@ -65,7 +74,8 @@ test("a dropped connection → 502 with a clear message", async () => {
 });
 
 test("a Retry-After given as an HTTP date is passed on in seconds", async () => {
-  upstream.handle = (_req, res) => sendJson(res, 429, {}, { "retry-after": new Date(Date.now() + 30_000).toUTCString() });
+  upstream.handle = (_req, res) =>
+    sendJson(res, 429, {}, { "retry-after": new Date(Date.now() + 30_000).toUTCString() });
   const { response, body } = await get(`/api/webhooks/${WEBHOOK}/logs`);
   expect(response.status).toBe(429);
   expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(28);
@@ -107,7 +117,9 @@ test("a browser that goes away cancels the upstream call", async () => {
   await expect.poll(() => recorded.aborted, { timeout: HUB_TIMEOUT_MS - 200, intervals: [50] }).toBe(true);
 });
 
-test("the hub rejecting the key ends the session: 401 clears the cookie; a page lands on /login?reason=key_rejected", async ({ page }) => {
+test("the hub rejecting the key ends the session: 401 clears the cookie; a page lands on /login?reason=key_rejected", async ({
+  page,
+}) => {
   upstream.handle = (_req, res) => sendJson(res, 401, {});
   const { response } = await get(`/api/webhooks/${WEBHOOK}`);
   expect(response.status).toBe(401);
@@ -116,7 +128,9 @@ test("the hub rejecting the key ends the session: 401 clears the cookie; a page 
   await signInPage(page);
   await page.goto(`${consoleServer.url}/webhooks/${WEBHOOK}`);
   await page.waitForURL(/\/login\?reason=key_rejected/);
-  expect((await page.context().cookies(consoleServer.url)).map((c) => c.name)).not.toContain("__Host-hub_console");
+  expect((await page.context().cookies(consoleServer.url)).map((c) => c.name)).not.toContain(
+    "__Host-hub_console",
+  );
 });
 
 async function signInPage(page: Page) {
@@ -132,7 +146,10 @@ test("a SESSION_SECRET under 32 characters (or a short previous one) stops the c
     [{ SESSION_SECRET_PREVIOUS: "old" }, /SESSION_SECRET_PREVIOUS entry 1 must be at least 32/],
   ] as const) {
     const server = spawnConsole(BOOT_PORT, { HUB_BASE_URL: upstream.url, ...env });
-    const code = await Promise.race([server.exited.then((end) => end.code), new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 20_000))]);
+    const code = await Promise.race([
+      server.exited.then((end) => end.code),
+      new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 20_000)),
+    ]);
     if (code === "running") await server.stop();
     expect(code).toBe(1);
     expect(server.output()).toMatch(named);

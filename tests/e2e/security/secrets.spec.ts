@@ -30,7 +30,12 @@ let hooks: { ok: string; failing: string };
 
 /** Forms of the key to look for: whole, encoded, and its secret part without the allowed hint. */
 function needles(key: string): string[] {
-  const forms = [key, encodeURIComponent(key), Buffer.from(key).toString("base64"), Buffer.from(key).toString("base64url")];
+  const forms = [
+    key,
+    encodeURIComponent(key),
+    Buffer.from(key).toString("base64"),
+    Buffer.from(key).toString("base64url"),
+  ];
   const secretPart = key.slice(0, -4);
   if (secretPart.length >= 12) forms.push(secretPart.slice(-16));
   return [...new Set(forms)];
@@ -53,11 +58,15 @@ function record(context: BrowserContext, seen: Seen[], allowRequestBody: (url: s
     seen.push({ where: `request URL ${request.method()}`, text: request.url() });
     seen.push({ where: `request headers ${request.url()}`, text: JSON.stringify(request.headers()) });
     const body = request.postData();
-    if (body && !allowRequestBody(request.url())) seen.push({ where: `request body ${request.url()}`, text: body });
+    if (body && !allowRequestBody(request.url()))
+      seen.push({ where: `request body ${request.url()}`, text: body });
   });
   context.on("response", async (response) => {
     const where = `${response.status()} ${response.url()}`;
-    seen.push({ where: `response headers ${where}`, text: JSON.stringify(await response.allHeaders().catch(() => ({}))) });
+    seen.push({
+      where: `response headers ${where}`,
+      text: JSON.stringify(await response.allHeaders().catch(() => ({}))),
+    });
     if (response.status() >= 300 && response.status() < 400) return;
     const body = await response.body().catch(() => null);
     if (body) seen.push({ where: `response body ${where}`, text: body.toString("utf8") });
@@ -86,8 +95,20 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 test.beforeAll(async () => {
   sandbox = await startSandboxProcess(SANDBOX_PORT, { SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN });
-  app = await sandboxAdmin(sandbox, "POST", "/_sandbox/applications", { name: "secrets canary" }, ADMIN_TOKEN);
-  channel = await sandboxAdmin(sandbox, "POST", `/_sandbox/applications/${app.id}/channels`, { kind: "sms" }, ADMIN_TOKEN);
+  app = await sandboxAdmin(
+    sandbox,
+    "POST",
+    "/_sandbox/applications",
+    { name: "secrets canary" },
+    ADMIN_TOKEN,
+  );
+  channel = await sandboxAdmin(
+    sandbox,
+    "POST",
+    `/_sandbox/applications/${app.id}/channels`,
+    { kind: "sms" },
+    ADMIN_TOKEN,
+  );
   const webhook = (receiver: string) =>
     sandboxAdmin<{ id: string }>(
       sandbox,
@@ -107,7 +128,9 @@ test.beforeAll(async () => {
   }
   await expect
     .poll(async () => {
-      const page = await fetch(`${sandbox.url}/v1/organization/webhook/${hooks.failing}/webhook-log`, { headers: { "x-api-key": app.apiKey } });
+      const page = await fetch(`${sandbox.url}/v1/organization/webhook/${hooks.failing}/webhook-log`, {
+        headers: { "x-api-key": app.apiKey },
+      });
       return ((await page.json()) as { data: unknown[] }).data.length;
     })
     .toBeGreaterThanOrEqual(3);
@@ -124,7 +147,9 @@ test.afterAll(async () => {
   await sandbox?.stop();
 });
 
-test("a real API key appears nowhere outside the server after using every page and route", async ({ browser }) => {
+test("a real API key appears nowhere outside the server after using every page and route", async ({
+  browser,
+}) => {
   const base = consoleServer.url;
   const context = await browser.newContext({ baseURL: base });
   const seen: Seen[] = [];
@@ -133,7 +158,8 @@ test("a real API key appears nowhere outside the server after using every page a
   const page = await context.newPage();
   const signInBodies: string[] = [];
   page.on("request", (request) => {
-    if (request.url() === `${base}/api/session` && request.method() === "POST") signInBodies.push(request.postData() ?? "");
+    if (request.url() === `${base}/api/session` && request.method() === "POST")
+      signInBodies.push(request.postData() ?? "");
   });
 
   // Pages, as a person uses them (names from DESIGN.md).
@@ -162,7 +188,12 @@ test("a real API key appears nowhere outside the server after using every page a
   await page.getByLabel("To", { exact: true }).fill("5511999990000");
   await page.getByLabel("Text", { exact: true }).fill("sent from the secrets spec");
   await page.getByRole("button", { name: "Send test message" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /sent|accepted|queued/i }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("status")
+      .filter({ hasText: /sent|accepted|queued/i })
+      .first(),
+  ).toBeVisible();
 
   for (const target of [
     `/webhooks/${hooks.ok}`,
@@ -190,13 +221,24 @@ test("a real API key appears nowhere outside the server after using every page a
     ["GET", "/api/webhooks/00000000-0000-4000-8000-000000000000"],
     ["GET", "/api/webhooks/..%2F..%2Fv1/logs"],
     ["POST", `/api/webhooks/${hooks.failing}/logs/${hooks.failing}/retry`],
-    ["POST", `/api/messages/${channel.kind}`, { from: channel.id, to: "5511999990000", content: { text: "api" } }],
-    ["POST", "/api/messages/sms", { from: "00000000-0000-4000-8000-000000000000", to: "1", content: { text: "x" } }],
+    [
+      "POST",
+      `/api/messages/${channel.kind}`,
+      { from: channel.id, to: "5511999990000", content: { text: "api" } },
+    ],
+    [
+      "POST",
+      "/api/messages/sms",
+      { from: "00000000-0000-4000-8000-000000000000", to: "1", content: { text: "x" } },
+    ],
     ["POST", "/api/messages/NOT_A_KIND", {}],
   ];
   for (const [method, url, data] of calls) {
     const response = await api.fetch(url, { method, data, headers: origin, failOnStatusCode: false });
-    seen.push({ where: `API ${method} ${url} → ${response.status()} headers`, text: JSON.stringify(response.headers()) });
+    seen.push({
+      where: `API ${method} ${url} → ${response.status()} headers`,
+      text: JSON.stringify(response.headers()),
+    });
     seen.push({ where: `API ${method} ${url} → ${response.status()} body`, text: await response.text() });
   }
 
@@ -209,7 +251,11 @@ test("a real API key appears nowhere outside the server after using every page a
   seen.push(...(await browserStorage(page)));
 
   // The demo sign-in exists in sandbox mode; it must not hand its key to the browser either.
-  const demo = await api.fetch("/api/session/demo", { method: "POST", headers: origin, failOnStatusCode: false });
+  const demo = await api.fetch("/api/session/demo", {
+    method: "POST",
+    headers: origin,
+    failOnStatusCode: false,
+  });
   seen.push({ where: "API POST /api/session/demo body", text: await demo.text() });
   await page.waitForTimeout(500); // late responses
   await context.close();
@@ -223,16 +269,29 @@ test("a real API key appears nowhere outside the server after using every page a
   seen.push({ where: "sandbox log", text: sandbox.output() });
 
   // Controls: the capture works (the key is in the one request it must be in), and it covered things.
-  expect(signInBodies.some((body) => body.includes(app.apiKey)), "the sign-in request carried the key (capture works)").toBe(true);
-  expect(seen.filter((s) => s.where.startsWith("response body") && s.where.includes("/_next/static/")).length).toBeGreaterThan(0);
+  expect(
+    signInBodies.some((body) => body.includes(app.apiKey)),
+    "the sign-in request carried the key (capture works)",
+  ).toBe(true);
+  expect(
+    seen.filter((s) => s.where.startsWith("response body") && s.where.includes("/_next/static/")).length,
+  ).toBeGreaterThan(0);
   expect(seen.some((s) => s.where.startsWith("response body") && s.where.includes("_rsc="))).toBe(true);
   expect(seen.filter((s) => s.where.startsWith("static asset")).length).toBeGreaterThan(5);
 
   expect(leaks(seen, app.apiKey)).toEqual([]);
 });
 
-test("the sandbox demo key, used through the demo sign-in, never reaches the browser or the console's log", async ({ browser }) => {
-  const demo = await sandboxAdmin<{ apiKey: string; webhooks: { id: string }[] }>(sandbox, "GET", "/_sandbox/demo", undefined, ADMIN_TOKEN);
+test("the sandbox demo key, used through the demo sign-in, never reaches the browser or the console's log", async ({
+  browser,
+}) => {
+  const demo = await sandboxAdmin<{ apiKey: string; webhooks: { id: string }[] }>(
+    sandbox,
+    "GET",
+    "/_sandbox/demo",
+    undefined,
+    ADMIN_TOKEN,
+  );
   const context = await browser.newContext({ baseURL: consoleServer.url });
   const seen: Seen[] = [];
   record(context, seen, () => false);

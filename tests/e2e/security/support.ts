@@ -5,7 +5,15 @@
  */
 import path from "node:path";
 import { READY_LINE_PREFIX } from "../../../lib/sandbox/config";
-import { NEXT_BIN, ROOT, SANDBOX_ARGS, answers, spawnServer, waitUntilReady, type ServerProcess as Process } from "../../support/server-process";
+import {
+  NEXT_BIN,
+  ROOT,
+  SANDBOX_ARGS,
+  answers,
+  spawnServer,
+  waitUntilReady,
+  type ServerProcess as Process,
+} from "../../support/server-process";
 
 export const DIST_DIR = path.resolve(ROOT, process.env.NEXT_DIST_DIR || ".next");
 export const SESSION_SECRET = "security-e2e-session-secret-0123456789abcdef";
@@ -26,11 +34,21 @@ export async function startConsole(port: number, env: Record<string, string>): P
 /** Starts `next start` without waiting (for tests that expect it to refuse to start). */
 export function spawnConsole(port: number, env: Record<string, string>): ServerProcess {
   const args = [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"];
-  return withUrl(spawnServer(`console on ${port}`, args, { SESSION_SECRET, NEXT_DIST_DIR: path.relative(ROOT, DIST_DIR), ...env }), port);
+  return withUrl(
+    spawnServer(`console on ${port}`, args, {
+      SESSION_SECRET,
+      NEXT_DIST_DIR: path.relative(ROOT, DIST_DIR),
+      ...env,
+    }),
+    port,
+  );
 }
 
 /** The sandbox hub (`lib/sandbox/main.ts`) on its own port, database in memory, demo seed. */
-export async function startSandboxProcess(port: number, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startSandboxProcess(
+  port: number,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const server = withUrl(
     spawnServer(`sandbox on ${port}`, SANDBOX_ARGS, {
       SANDBOX_PORT: String(port),
@@ -46,7 +64,13 @@ export async function startSandboxProcess(port: number, env: Record<string, stri
 }
 
 /** Calls a sandbox admin route (Bearer token when given) and returns its JSON. */
-export async function sandboxAdmin<T>(sandbox: ServerProcess, method: string, route: string, body?: unknown, token?: string): Promise<T> {
+export async function sandboxAdmin<T>(
+  sandbox: ServerProcess,
+  method: string,
+  route: string,
+  body?: unknown,
+  token?: string,
+): Promise<T> {
   const response = await fetch(`${sandbox.url}${route}`, {
     method,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },

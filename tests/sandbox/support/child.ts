@@ -16,8 +16,16 @@ function readyUrl(output: string): string | undefined {
     .trim();
 }
 
-export async function spawnSandbox(env: Record<string, string>, startTimeoutMs = 20_000): Promise<SandboxProcess> {
-  const server = spawnServer("sandbox", SANDBOX_ARGS, { SANDBOX_ADMIN_TOKEN: "", SANDBOX_PORT: "0", SANDBOX_SEED: "none", ...env });
+export async function spawnSandbox(
+  env: Record<string, string>,
+  startTimeoutMs = 20_000,
+): Promise<SandboxProcess> {
+  const server = spawnServer("sandbox", SANDBOX_ARGS, {
+    SANDBOX_ADMIN_TOKEN: "",
+    SANDBOX_PORT: "0",
+    SANDBOX_SEED: "none",
+    ...env,
+  });
   await waitUntilReady(server, async () => readyUrl(server.output()) !== undefined, startTimeoutMs);
   return Object.assign(server, { url: readyUrl(server.output())! });
 }

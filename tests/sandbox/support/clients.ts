@@ -71,12 +71,22 @@ export class SandboxAdmin {
   }
 
   createChannel(applicationId: string, kind = "whatsapp") {
-    return this.call<{ id: string; kind: string }>("POST", `/_sandbox/applications/${applicationId}/channels`, { kind });
+    return this.call<{ id: string; kind: string }>(
+      "POST",
+      `/_sandbox/applications/${applicationId}/channels`,
+      { kind },
+    );
   }
 
   createWebhook(
     applicationId: string,
-    webhook: { endpoint: string; eventType?: string; active?: boolean; secret?: string; description?: string },
+    webhook: {
+      endpoint: string;
+      eventType?: string;
+      active?: boolean;
+      secret?: string;
+      description?: string;
+    },
   ) {
     return this.call<AdminWebhook>("POST", `/_sandbox/applications/${applicationId}/webhooks`, {
       eventType: "Message",
@@ -94,10 +104,12 @@ export class SandboxAdmin {
   }
 
   stats() {
-    return this.call<{ messages: number; queuedDeliveries: number; inFlightDeliveries: number; logs: number }>(
-      "GET",
-      "/_sandbox/stats",
-    );
+    return this.call<{
+      messages: number;
+      queuedDeliveries: number;
+      inFlightDeliveries: number;
+      logs: number;
+    }>("GET", "/_sandbox/stats");
   }
 
   /** An application with one channel: what most tests start from. */
@@ -125,17 +137,27 @@ export class HubApi {
 
   listLogs(webhookId: string, query: Record<string, string | number> | string = {}) {
     const search =
-      typeof query === "string" ? query : new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
-    return requestJson(`${this.baseUrl}/v1/organization/webhook/${webhookId}/webhook-log${search ? `?${search}` : ""}`, {
-      headers: this.headers(),
-    });
+      typeof query === "string"
+        ? query
+        : new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    return requestJson(
+      `${this.baseUrl}/v1/organization/webhook/${webhookId}/webhook-log${search ? `?${search}` : ""}`,
+      {
+        headers: this.headers(),
+      },
+    );
   }
 
   /** One page of the webhook's logs, parsed; throws unless the answer is 200. */
-  async logPage(webhookId: string, query: Record<string, string | number> | string = {}): Promise<WebhookLogPage> {
+  async logPage(
+    webhookId: string,
+    query: Record<string, string | number> | string = {},
+  ): Promise<WebhookLogPage> {
     const answer = await this.listLogs(webhookId, query);
     if (answer.status !== 200) {
-      throw new Error(`listing the logs of ${webhookId} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      throw new Error(
+        `listing the logs of ${webhookId} answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+      );
     }
     return webhookLogPageSchema.parse(answer.body);
   }
@@ -150,7 +172,12 @@ export class HubApi {
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -28,7 +28,9 @@ export interface TestReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(answer: (request: ReceivedRequest) => Answer = () => ({ status: 200 })): Promise<TestReceiver> {
+export async function startReceiver(
+  answer: (request: ReceivedRequest) => Answer = () => ({ status: 200 }),
+): Promise<TestReceiver> {
   const requests: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -52,8 +52,10 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   ]);
   // The browser's queries start from what the server fetched, under the same keys.
   const queryClient = new QueryClient();
-  if (webhookResult.status === "fulfilled") queryClient.setQueryData(webhookKeys.webhook(webhookId), webhookResult.value);
-  if (logsResult.status === "fulfilled") queryClient.setQueryData(webhookKeys.logPage(webhookId, view), logsResult.value);
+  if (webhookResult.status === "fulfilled")
+    queryClient.setQueryData(webhookKeys.webhook(webhookId), webhookResult.value);
+  if (logsResult.status === "fulfilled")
+    queryClient.setQueryData(webhookKeys.logPage(webhookId, view), logsResult.value);
 
   const webhookError = settle(webhookResult);
   // A logs failure alone is left to the browser: its query retries and shows the error with "Try again".

@@ -22,9 +22,14 @@ const querySchema = z.object({
 export const GET = defineRoute({
   query: querySchema,
   async handle({ request, query, session }) {
-    const navigation = request.headers.get("sec-fetch-mode") === "navigate" && request.headers.get("sec-fetch-dest") === "document";
+    const navigation =
+      request.headers.get("sec-fetch-mode") === "navigate" &&
+      request.headers.get("sec-fetch-dest") === "document";
     if (isCrossSiteFetch(request) && !navigation) {
-      throw new AppError("forbidden", "Refused a cross-site request to end the session. Use the console's own Sign out button.");
+      throw new AppError(
+        "forbidden",
+        "Refused a cross-site request to end the session. Use the console's own Sign out button.",
+      );
     }
     session.end();
     const location = query.reason ? `/login?reason=${query.reason}` : "/login";
