@@ -51,7 +51,7 @@ const sessionDataSchema = z.object({
 const globalForSecret = globalThis as typeof globalThis & { __hubConsoleSessionSecret?: string };
 
 /** Secrets, newest first. Falls back to one random secret per process, with a warning. */
-function sessionSecrets(): string[] {
+export function sessionSecrets(): string[] {
   const configured = serverConfig().sessionSecrets;
   if (configured.length > 0) return configured;
   if (!globalForSecret.__hubConsoleSessionSecret) {
