@@ -11,14 +11,11 @@ import { sessionSecrets } from "@/lib/server/session/session";
 let derived: { secret: string; key: Buffer } | undefined;
 
 function hashKey(): Buffer {
-  const [secret] = sessionSecrets();
-  if (derived?.secret !== secret) {
-    derived = {
-      secret: secret!,
-      key: Buffer.from(hkdfSync("sha256", secret!, "", "hub-console api-key hash", 32)),
-    };
-  }
-  return derived.key;
+  const secret = sessionSecrets()[0]!;
+  if (derived?.secret === secret) return derived.key;
+  const key = Buffer.from(hkdfSync("sha256", secret, "", "hub-console api-key hash", 32));
+  derived = { secret, key };
+  return key;
 }
 
 /** 43 characters of base64url; equal keys give equal hashes, different keys never collide in practice. */
