@@ -17,3 +17,9 @@ export const webhookKeys = {
   logPage: (webhookId: string, state: LogViewState) =>
     ["webhooks", webhookId, "logs", logsQueryState(state)] as const,
 };
+
+/**
+ * Sent by the browser on an auto-refresh poll (never on a fetch a person asked for): the server
+ * may then answer from a read of the same key at most AUTO_REFRESH_MS old.
+ */
+export const POLL_HEADER = "x-console-poll";
