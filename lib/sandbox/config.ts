@@ -1,5 +1,5 @@
 /**
- * The sandbox's options, and how they are read from the environment (DESIGN.md, "Configuration").
+ * The sandbox's options, and how they are read from the environment.
  * `startSandbox()` takes `SandboxOptions`; `main.ts` builds them with `optionsFromEnv()`.
  */
 import { z } from "zod";

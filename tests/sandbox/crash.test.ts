@@ -1,5 +1,5 @@
 /**
- * No loss (issue 3): kill the sandbox with SIGKILL during a burst, start it again on the same
+ * No loss: kill the sandbox with SIGKILL during a burst, start it again on the same
  * database, and every message ends with exactly one log per active webhook — none lost, none
  * doubled. Also: a graceful stop leaves unfinished deliveries queued for the next start.
  */

@@ -1,5 +1,5 @@
 /**
- * Fault injection (issue 5): latency, 500/503, 429 with Retry-After and garbled 200s on the spec
+ * Fault injection: latency, 500/503, 429 with Retry-After and garbled 200s on the spec
  * routes only, switched by SANDBOX_FAULT_* at start and by /_sandbox/faults at run time; a
  * faulted request changes nothing; the same seed gives the same sequence.
  */

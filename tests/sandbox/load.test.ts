@@ -1,5 +1,5 @@
 /**
- * Load (issue 3): 1,000 messages from 20 concurrent clients. Every active webhook ends with
+ * Load: 1,000 messages from 20 concurrent clients. Every active webhook ends with
  * exactly 1,000 logs, one per message, and numberOfErrors equal to its count of Failed logs.
  */
 import fs from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Issue 5 in a real browser against the built console: the session cookie's attributes (and that
+ * Security in a real browser against the built console: the session cookie's attributes (and that
  * Chrome keeps a Secure `__Host-` cookie on http://127.0.0.1), sign-out, the security headers,
  * the nonce CSP (no violations while browsing; injected inline handlers blocked), framing, CSRF
  * from another origin on the same machine, the sign-in rate limit, and the plain-http switch.

@@ -1,5 +1,5 @@
 /**
- * Issue 5, "Upstream faults", against the real sandbox: the built console on its own port in
+ * Upstream faults, against the real sandbox: the built console on its own port in
  * front of its own sandbox, whose fault injection (lib/sandbox/faults.ts) is switched on and off
  * through `PUT/DELETE /_sandbox/faults` while both run. Each fault must come back as the
  * console's documented answer, and the console must answer normally again the moment the

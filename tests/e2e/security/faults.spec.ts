@@ -1,5 +1,5 @@
 /**
- * Issue 5, "Upstream faults", against the built console (so Next's own request plumbing is part
+ * Upstream faults, against the built console (so Next's own request plumbing is part
  * of what is tested), for what the sandbox's fault injection cannot produce: the console is
  * pointed at a scripted hub on 127.0.0.1 (fake-upstream.ts) for a dropped connection, a browser
  * that goes away, what reaches the hub, and a 401. Latency/timeout, 5xx, garbled answers and 429

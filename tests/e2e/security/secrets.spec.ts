@@ -1,5 +1,5 @@
 /**
- * Issue 5, "Secrets": the console, built and started on its own port with its own sandbox, is
+ * Secrets: the console, built and started on its own port with its own sandbox, is
  * signed in with a real API key (a fresh application's), used through every page and every
  * route, and the key is then searched for in everything that left the server: HTML, RSC
  * payloads, JSON, static assets (served and on disk), response headers, URLs, browser storage,
@@ -162,7 +162,7 @@ test("a real API key appears nowhere outside the server after using every page a
       signInBodies.push(request.postData() ?? "");
   });
 
-  // Pages, as a person uses them (names from DESIGN.md).
+  // Pages, as a person uses them.
   await page.goto("/login");
   await page.getByRole("textbox", { name: "API key" }).fill(app.apiKey);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();

@@ -1,5 +1,5 @@
 /**
- * Issue 5, "The UI shows each fault and recovers when the upstream does": a person on the
+ * The UI shows each fault and recovers when the upstream does: a person on the
  * webhook page of the built console, in front of its own sandbox whose fault injection is
  * switched on and off at run time (`PUT/DELETE /_sandbox/faults`). For each fault the page says
  * what happened, and once the sandbox is healthy again the rows come back: by "Try again", by
