@@ -3,7 +3,6 @@
 import { useId, useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import { useHydrated } from "@/lib/browser/use-hydrated";
-import { buttonStyles, fieldErrorStyles, inputStyles, labelStyles } from "@/components/ui/styles";
 import { Notice } from "@/components/ui/notice";
 
 type Pending = "key" | "demo" | null;
@@ -53,7 +52,7 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
     <div className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
         <div className="space-y-1">
-          <label htmlFor={`${id}-key`} className={labelStyles}>
+          <label htmlFor={`${id}-key`} className="field-label">
             API key
           </label>
           <input
@@ -63,21 +62,17 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
             autoComplete="off"
             spellCheck={false}
             required
-            className={`${inputStyles} font-mono`}
+            className="field-input font-mono"
             aria-invalid={fieldError ? true : undefined}
             aria-describedby={fieldError ? `${id}-key-error` : undefined}
           />
           {fieldError ? (
-            <p id={`${id}-key-error`} className={fieldErrorStyles}>
+            <p id={`${id}-key-error`} className="field-error">
               {fieldError}
             </p>
           ) : null}
         </div>
-        <button
-          type="submit"
-          className={`${buttonStyles.primary} w-full`}
-          disabled={!hydrated || pending !== null}
-        >
+        <button type="submit" className="btn btn-primary w-full" disabled={!hydrated || pending !== null}>
           {pending === "key" ? "Signing in…" : "Sign in"}
         </button>
       </form>
@@ -85,7 +80,7 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
         <div className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
           <button
             type="button"
-            className={`${buttonStyles.secondary} w-full`}
+            className="btn btn-secondary w-full"
             disabled={pending !== null}
             onClick={() => void signIn("demo")}
           >

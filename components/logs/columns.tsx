@@ -7,7 +7,6 @@ import { RETRY_SUPPORTED } from "@/lib/browser/retry";
 import { reasonPhrase, statusCodeLabel } from "@/lib/domain/status-meaning";
 import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
-import { buttonStyles } from "@/components/ui/styles";
 
 const column = createColumnHelper<WebhookLog>();
 
@@ -71,7 +70,7 @@ export function buildLogColumns({ onOpen, onRetry, retryReasonId }: ColumnAction
         <div className="flex justify-end gap-1.5">
           <button
             type="button"
-            className={buttonStyles.small}
+            className="btn btn-small"
             data-details-for={row.original.id}
             onClick={() => onOpen(row.original.id)}
           >
@@ -80,7 +79,7 @@ export function buildLogColumns({ onOpen, onRetry, retryReasonId }: ColumnAction
           {row.original.status === "Failed" ? (
             <button
               type="button"
-              className={buttonStyles.small}
+              className="btn btn-small"
               disabled={!RETRY_SUPPORTED}
               aria-describedby={RETRY_SUPPORTED ? undefined : retryReasonId}
               onClick={() => onRetry(row.original)}

@@ -9,7 +9,6 @@ import { statusMeaning } from "@/lib/domain/status-meaning";
 import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { DescriptionItem } from "@/components/ui/description-item";
-import { buttonStyles } from "@/components/ui/styles";
 
 /*
  * The body of the details dialog (log-dialog.tsx): everything about one delivery. A chunk of its
@@ -61,7 +60,7 @@ export function LogDetails({ log, onRetry }: { log: WebhookLog; onRetry?: (log: 
         <div className="flex flex-wrap items-center gap-3">
           <button
             type="button"
-            className={buttonStyles.secondary}
+            className="btn btn-secondary"
             disabled={!RETRY_SUPPORTED || !onRetry}
             aria-describedby={retryReasonId}
             onClick={() => onRetry?.(log)}
@@ -147,7 +146,7 @@ function ResponseBody({ body }: { body: string }) {
         </span>
         <button
           type="button"
-          className={`${buttonStyles.small} ml-auto`}
+          className="btn btn-small ml-auto"
           onClick={copy}
           disabled={formatted.kind === "empty"}
         >

@@ -2,7 +2,6 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { buttonStyles } from "@/components/ui/styles";
 
 type LogDetailsModule = typeof import("@/components/logs/log-details");
 
@@ -83,7 +82,7 @@ export function LogDialog({
             </h2>
             <p className="font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">Log {logId}</p>
           </div>
-          <button type="button" className={buttonStyles.secondary} onClick={() => ref.current?.close()}>
+          <button type="button" className="btn btn-secondary" onClick={() => ref.current?.close()}>
             Close
           </button>
         </div>
@@ -94,7 +93,7 @@ export function LogDialog({
                 The details view could not be loaded: the network failed, or the console was updated since
                 this page was opened. Reload the page to get it.
               </p>
-              <button type="button" className={buttonStyles.primary} onClick={() => window.location.reload()}>
+              <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
                 Reload the page
               </button>
             </div>

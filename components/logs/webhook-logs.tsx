@@ -23,7 +23,6 @@ import { LogsPagination } from "@/components/logs/data-table-pagination";
 import { LogsToolbar } from "@/components/logs/data-table-toolbar";
 import { setLogView, useLogView } from "@/components/logs/use-log-view";
 import { ErrorPanel } from "@/components/errors/error-panel";
-import { buttonStyles } from "@/components/ui/styles";
 
 const NO_ROWS: WebhookLog[] = [];
 
@@ -153,10 +152,10 @@ export function WebhookLogs({
           message={error.message}
           actions={
             <>
-              <button type="button" className={buttonStyles.primary} onClick={() => void query.refetch()}>
+              <button type="button" className="btn btn-primary" onClick={() => void query.refetch()}>
                 Try again
               </button>
-              <Link href="/webhooks" className={buttonStyles.link}>
+              <Link href="/webhooks" className="btn-link">
                 Open another webhook
               </Link>
             </>
@@ -172,7 +171,7 @@ export function WebhookLogs({
         </p>
         <button
           type="button"
-          className={buttonStyles.secondary}
+          className="btn btn-secondary"
           onClick={() => setLogView({ page: totalPages, log: null })}
         >
           Go to the last page
@@ -185,7 +184,7 @@ export function WebhookLogs({
         <p>No {view.status === "Failed" ? "failed" : "successful"} deliveries for this webhook.</p>
         <button
           type="button"
-          className={buttonStyles.secondary}
+          className="btn btn-secondary"
           onClick={() => setLogView({ status: null, page: 1, log: null })}
         >
           Show all deliveries
@@ -228,7 +227,7 @@ export function WebhookLogs({
           message={`Could not refresh the logs: ${error.message} The rows below are from the last successful load.`}
           role="alert"
           actions={
-            <button type="button" className={buttonStyles.secondary} onClick={() => void query.refetch()}>
+            <button type="button" className="btn btn-secondary" onClick={() => void query.refetch()}>
               Try again
             </button>
           }

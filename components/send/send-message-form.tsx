@@ -18,14 +18,6 @@ import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { FollowState } from "@/components/send/use-follow-deliveries";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { Notice } from "@/components/ui/notice";
-import {
-  buttonStyles,
-  cardStyles,
-  fieldErrorStyles,
-  hintStyles,
-  inputStyles,
-  labelStyles,
-} from "@/components/ui/styles";
 
 export interface DemoChannelOption {
   id: string;
@@ -149,19 +141,19 @@ export function SendMessageForm({
 
   function errorText(name: Field) {
     return errors[name] ? (
-      <p id={`${id}-${name}-error`} className={fieldErrorStyles}>
+      <p id={`${id}-${name}-error`} className="field-error">
         {errors[name]}
       </p>
     ) : null;
   }
 
   return (
-    <section aria-labelledby={`${id}-heading`} className={`${cardStyles} space-y-3 p-4`}>
+    <section aria-labelledby={`${id}-heading`} className="card space-y-3 p-4">
       <div>
         <h2 id={`${id}-heading`} className="text-base font-semibold">
           Send a test message
         </h2>
-        <p className={hintStyles}>
+        <p className="field-hint">
           The hub delivers a Message event to every active webhook of the key&apos;s application; this page
           then follows the delivery to this webhook.
         </p>
@@ -174,7 +166,7 @@ export function SendMessageForm({
         aria-labelledby={`${id}-heading`}
       >
         <div className="space-y-1">
-          <label htmlFor={`${id}-channelKind`} className={labelStyles}>
+          <label htmlFor={`${id}-channelKind`} className="field-label">
             Channel kind
           </label>
           <input
@@ -185,15 +177,15 @@ export function SendMessageForm({
             maxLength={32}
             autoComplete="off"
             spellCheck={false}
-            className={inputStyles}
+            className="field-input"
           />
-          <p id={`${id}-channelKind-hint`} className={hintStyles}>
+          <p id={`${id}-channelKind-hint`} className="field-hint">
             The path segment of the channel&apos;s kind, e.g. whatsapp.
           </p>
           {errorText("channelKind")}
         </div>
         <div className="space-y-1">
-          <label htmlFor={`${id}-from`} className={labelStyles}>
+          <label htmlFor={`${id}-from`} className="field-label">
             From (channel ID)
           </label>
           <input
@@ -203,9 +195,9 @@ export function SendMessageForm({
             maxLength={36}
             autoComplete="off"
             spellCheck={false}
-            className={`${inputStyles} font-mono`}
+            className="field-input font-mono"
           />
-          <p id={`${id}-from-hint`} className={hintStyles}>
+          <p id={`${id}-from-hint`} className="field-hint">
             {demoChannels.length > 0
               ? `Sandbox demo channels (demo key): ${demoChannels.map((channel) => `${channel.id} (${channel.kind})`).join(", ")}.`
               : "The UUID of a channel of this key's application."}
@@ -213,7 +205,7 @@ export function SendMessageForm({
           {errorText("from")}
         </div>
         <div className="space-y-1">
-          <label htmlFor={`${id}-to`} className={labelStyles}>
+          <label htmlFor={`${id}-to`} className="field-label">
             To
           </label>
           <input
@@ -223,15 +215,15 @@ export function SendMessageForm({
             maxLength={MESSAGE_TO_MAX}
             autoComplete="off"
             inputMode="tel"
-            className={inputStyles}
+            className="field-input"
           />
-          <p id={`${id}-to-hint`} className={hintStyles}>
+          <p id={`${id}-to-hint`} className="field-hint">
             The recipient on the channel, e.g. a phone number.
           </p>
           {errorText("to")}
         </div>
         <div className="space-y-1 sm:col-span-2 lg:col-span-3 2xl:col-span-1">
-          <label htmlFor={`${id}-text`} className={labelStyles}>
+          <label htmlFor={`${id}-text`} className="field-label">
             Text
           </label>
           <textarea
@@ -239,15 +231,15 @@ export function SendMessageForm({
             required
             maxLength={MESSAGE_TEXT_MAX}
             rows={2}
-            className={inputStyles}
+            className="field-input"
           />
-          <p id={`${id}-text-hint`} className={hintStyles}>
+          <p id={`${id}-text-hint`} className="field-hint">
             Up to {MESSAGE_TEXT_MAX.toLocaleString("en")} characters.
           </p>
           {errorText("text")}
         </div>
         <div className="sm:col-span-2 lg:col-span-3 2xl:col-span-1">
-          <button type="submit" className={buttonStyles.primary} disabled={mutation.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={mutation.isPending}>
             {mutation.isPending ? "Sending…" : "Send test message"}
           </button>
         </div>
@@ -355,7 +347,7 @@ function Landed({
                 {meaning.title}
                 {log.status === "Failed" ? ` — ${meaning.cause}` : ""}
               </span>
-              <button type="button" className={buttonStyles.small} onClick={() => onShowDelivery(log.id)}>
+              <button type="button" className="btn btn-small" onClick={() => onShowDelivery(log.id)}>
                 Details<span className="sr-only"> of this delivery</span>
               </button>
             </li>

@@ -2,14 +2,6 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
-import {
-  buttonStyles,
-  cardStyles,
-  fieldErrorStyles,
-  hintStyles,
-  inputStyles,
-  labelStyles,
-} from "@/components/ui/styles";
 import { webhookIdFrom, webhookViewHref } from "@/lib/domain/log-view";
 
 export function OpenWebhookForm() {
@@ -38,13 +30,8 @@ export function OpenWebhookForm() {
   }
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className={`${cardStyles} space-y-2 p-4`}
-      aria-label="Open a webhook"
-    >
-      <label htmlFor={`${id}-webhook`} className={labelStyles}>
+    <form onSubmit={onSubmit} noValidate className="card space-y-2 p-4" aria-label="Open a webhook">
+      <label htmlFor={`${id}-webhook`} className="field-label">
         Webhook ID
       </label>
       <div className="flex gap-2">
@@ -56,21 +43,21 @@ export function OpenWebhookForm() {
           autoComplete="off"
           spellCheck={false}
           placeholder="3f2b6c1e-8d4a-4f0b-9c2d-1a2b3c4d5e6f"
-          className={`${inputStyles} font-mono`}
+          className="field-input font-mono"
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
           onChange={() => (error ? setError(null) : undefined)}
         />
-        <button type="submit" className={buttonStyles.primary} disabled={pending}>
+        <button type="submit" className="btn btn-primary" disabled={pending}>
           {pending ? "Opening…" : "Open"}
         </button>
       </div>
-      <p id={`${id}-hint`} className={hintStyles}>
+      <p id={`${id}-hint`} className="field-hint">
         The UUID of the webhook, from the Messaging Hub dashboard or from a delivery you received. A pasted
         console link works too.
       </p>
       {error ? (
-        <p id={`${id}-error`} className={fieldErrorStyles} role="alert">
+        <p id={`${id}-error`} className="field-error" role="alert">
           {error}
         </p>
       ) : null}
