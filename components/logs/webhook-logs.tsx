@@ -15,7 +15,7 @@ import { isApiError } from "@/lib/browser/api";
 import { logsQueryOptions } from "@/lib/browser/queries";
 import { AUTO_REFRESH_MS, webhookKeys } from "@/lib/domain/query-keys";
 import { RETRY_UNAVAILABLE_REASON, retryDelivery } from "@/lib/browser/retry";
-import { LOG_STATUS_FILTERS, webhookViewHref, type LogViewState, type PageSize } from "@/lib/domain/log-view";
+import { LOG_STATUS_FILTERS, type PageSize } from "@/lib/domain/log-view";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
 import { LogDialog, preloadLogDetails } from "@/components/logs/log-dialog";
@@ -47,19 +47,16 @@ function errorDetails(error: Error) {
 /** The log table with its toolbar, pagination, states, and the details dialog; all state in the URL. */
 export function WebhookLogs({
   webhookId,
-  initialView,
   autoRefresh,
   onAutoRefreshChange,
   highlightIds,
 }: {
   webhookId: string;
-  /** The view the server rendered; after that the URL is read (see useLogView). */
-  initialView: LogViewState;
   autoRefresh: boolean;
   onAutoRefreshChange: (on: boolean) => void;
   highlightIds: ReadonlySet<string>;
 }) {
-  const view = useLogView(initialView, webhookViewHref(webhookId));
+  const view = useLogView();
   const queryClient = useQueryClient();
   const query = useQuery({
     ...logsQueryOptions(webhookId, view),

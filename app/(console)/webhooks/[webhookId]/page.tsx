@@ -86,7 +86,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const demoChannels = demo ? demo.channels : [];
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <WebhookView webhookId={webhookId} initialView={view} demoChannels={demoChannels} />
+      <WebhookView webhookId={webhookId} demoChannels={demoChannels} />
     </HydrationBoundary>
   );
 }
