@@ -1,10 +1,11 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { FollowTarget } from "@/lib/domain/follow";
-import { webhookQueryOptions } from "@/lib/browser/queries";
-import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
+import { fetchWebhook, webhookQueryOptions } from "@/lib/browser/queries";
+import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
+import { webhookKeys } from "@/lib/domain/query-keys";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
 import { readLogView, setLogView } from "@/components/logs/use-log-view";
 import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
@@ -26,9 +27,11 @@ export function WebhookView({
   const [autoRefresh, setAutoRefresh] = useState(false);
   const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
   const follow = useFollowDeliveries(webhookId, followTarget);
-  const { data: webhook } = useQuery({
-    ...webhookQueryOptions(webhookId),
-    refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
+  const queryClient = useQueryClient();
+  const { data: webhook } = useQuery(webhookQueryOptions(webhookId));
+  useAutoRefresh(autoRefresh, webhookId, async (signal) => {
+    const fresh = await fetchWebhook(webhookId, { signal, poll: true });
+    queryClient.setQueryData(webhookKeys.webhook(webhookId), fresh);
   });
 
   const highlightIds = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
