@@ -2,7 +2,7 @@ import Link from "next/link";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import type { DemoWebhook } from "@/lib/domain/sandbox-demo";
 
-/** Sandbox mode: the demo application's webhooks, one per outcome of spec part 6. */
+/** Sandbox mode: the demo application's webhooks, one per delivery outcome. */
 export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {
   if (webhooks.length === 0) return null;
   return (
