@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { connection } from "next/server";
-import { buttonStyles } from "@/components/ui/styles";
 
 /**
  * Rendered per request, not prerendered: the page CSP (proxy.ts) carries a per-request nonce,
@@ -14,7 +13,7 @@ export default async function NotFound() {
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         There is no page at this address in the Webhook Console.
       </p>
-      <Link href="/webhooks" className={buttonStyles.link}>
+      <Link href="/webhooks" className="btn-link">
         Go to webhooks
       </Link>
     </main>

@@ -2,7 +2,6 @@
 
 import { useState } from "react";
 import { apiRequest, SESSION_END_PATH } from "@/lib/browser/api";
-import { buttonStyles } from "@/components/ui/styles";
 
 /** Ends the session (`DELETE /api/session`) and lands on /login with a full page load, dropping every cached answer. */
 export function SignOutButton() {
@@ -22,7 +21,7 @@ export function SignOutButton() {
   return (
     <button
       type="button"
-      className={buttonStyles.secondary}
+      className="btn btn-secondary"
       onClick={signOut}
       disabled={pending}
       aria-busy={pending}

@@ -3,7 +3,6 @@
 import Link from "next/link";
 import { useEffect } from "react";
 import { Notice } from "@/components/ui/notice";
-import { buttonStyles } from "@/components/ui/styles";
 
 /** Faults nobody planned for. Known hub failures are shown by the pages themselves, with their reason. */
 export default function ConsoleError({ error, retry }: { error: unknown; retry: () => void }) {
@@ -25,10 +24,10 @@ export default function ConsoleError({ error, retry }: { error: unknown; retry: 
           {digest ? ` with the reference ${digest}` : ""}.
         </p>
         <div className="flex flex-wrap items-center gap-3 pt-1">
-          <button type="button" className={buttonStyles.primary} onClick={() => retry()}>
+          <button type="button" className="btn btn-primary" onClick={() => retry()}>
             Try again
           </button>
-          <Link href="/webhooks" className={buttonStyles.link}>
+          <Link href="/webhooks" className="btn-link">
             Back to webhooks
           </Link>
         </div>

@@ -2,7 +2,6 @@
 
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { buttonStyles } from "@/components/ui/styles";
 
 /** "Try again" for an error the server rendered: renders the page again on the server. */
 export function RefreshButton({ label = "Try again" }: { label?: string }) {
@@ -11,7 +10,7 @@ export function RefreshButton({ label = "Try again" }: { label?: string }) {
   return (
     <button
       type="button"
-      className={buttonStyles.primary}
+      className="btn btn-primary"
       disabled={pending}
       onClick={() => startTransition(() => router.refresh())}
     >

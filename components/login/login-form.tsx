@@ -1,16 +1,15 @@
 "use client";
 
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import { useHydrated } from "@/lib/browser/use-hydrated";
-import { buttonStyles, fieldErrorStyles, inputStyles, labelStyles } from "@/components/ui/styles";
+import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 
 type Pending = "key" | "demo" | null;
 
 /** Sign in with an API key (`POST /api/session`), or in sandbox mode with the demo key (`POST /api/session/demo`). */
 export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: boolean }) {
-  const id = useId();
   // Until the script runs, the form cannot submit: a native submission would carry the key off
   // the server (a GET puts it in the URL), so the button stays disabled, which also blocks Enter.
   const hydrated = useHydrated();
@@ -52,32 +51,20 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
   return (
     <div className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
-        <div className="space-y-1">
-          <label htmlFor={`${id}-key`} className={labelStyles}>
-            API key
-          </label>
-          <input
-            id={`${id}-key`}
-            name="apiKey"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            required
-            className={`${inputStyles} font-mono`}
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby={fieldError ? `${id}-key-error` : undefined}
-          />
-          {fieldError ? (
-            <p id={`${id}-key-error`} className={fieldErrorStyles}>
-              {fieldError}
-            </p>
-          ) : null}
-        </div>
-        <button
-          type="submit"
-          className={`${buttonStyles.primary} w-full`}
-          disabled={!hydrated || pending !== null}
-        >
+        <Field label="API key" error={fieldError}>
+          {(control) => (
+            <input
+              {...control}
+              name="apiKey"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              required
+              className="field-input font-mono"
+            />
+          )}
+        </Field>
+        <button type="submit" className="btn btn-primary w-full" disabled={!hydrated || pending !== null}>
           {pending === "key" ? "Signing in…" : "Sign in"}
         </button>
       </form>
@@ -85,7 +72,7 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
         <div className="border-t border-zinc-200 pt-4 dark:border-zinc-800">
           <button
             type="button"
-            className={`${buttonStyles.secondary} w-full`}
+            className="btn btn-secondary w-full"
             disabled={pending !== null}
             onClick={() => void signIn("demo")}
           >

@@ -3,25 +3,21 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { previewBody } from "@/lib/domain/format-body";
-import { RETRY_SUPPORTED } from "@/lib/browser/retry";
 import { reasonPhrase, statusCodeLabel } from "@/lib/domain/status-meaning";
 import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
-import { buttonStyles } from "@/components/ui/styles";
 
 const column = createColumnHelper<WebhookLog>();
 
 interface ColumnActions {
   /** Opens the details dialog of a log. */
   onOpen: (logId: string) => void;
-  /** Asks the hub to deliver a failed log again (disabled while the API offers no retry). */
-  onRetry: (log: WebhookLog) => void;
   /** Id of the element that says why Retry is unavailable. */
   retryReasonId: string;
 }
 
-/** The log table's columns: names per DESIGN.md, plus the row actions. */
-export function buildLogColumns({ onOpen, onRetry, retryReasonId }: ColumnActions) {
+/** The log table's columns, plus the row actions. */
+export function buildLogColumns({ onOpen, retryReasonId }: ColumnActions) {
   return [
     column.accessor("status", {
       header: "Status",
@@ -71,20 +67,14 @@ export function buildLogColumns({ onOpen, onRetry, retryReasonId }: ColumnAction
         <div className="flex justify-end gap-1.5">
           <button
             type="button"
-            className={buttonStyles.small}
+            className="btn btn-small"
             data-details-for={row.original.id}
             onClick={() => onOpen(row.original.id)}
           >
             Details<span className="sr-only"> of the delivery sent at {row.original.sendAt}</span>
           </button>
           {row.original.status === "Failed" ? (
-            <button
-              type="button"
-              className={buttonStyles.small}
-              disabled={!RETRY_SUPPORTED}
-              aria-describedby={RETRY_SUPPORTED ? undefined : retryReasonId}
-              onClick={() => onRetry(row.original)}
-            >
+            <button type="button" className="btn btn-small" disabled aria-describedby={retryReasonId}>
               Retry
             </button>
           ) : null}

@@ -2,7 +2,6 @@
 
 import type { Table } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { buttonStyles } from "@/components/ui/styles";
 
 /** First/previous/next/last page and where you are. The table's state is the URL's (manualPagination). */
 export function LogsPagination({ table, total }: { table: Table<WebhookLog>; total: number }) {
@@ -22,7 +21,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
       <div className="flex items-center gap-1.5">
         <button
           type="button"
-          className={buttonStyles.secondary}
+          className="btn btn-secondary"
           onClick={() => table.firstPage()}
           disabled={!table.getCanPreviousPage()}
         >
@@ -30,7 +29,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
         </button>
         <button
           type="button"
-          className={buttonStyles.secondary}
+          className="btn btn-secondary"
           onClick={() => table.previousPage()}
           disabled={!table.getCanPreviousPage()}
         >
@@ -41,7 +40,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
         </span>
         <button
           type="button"
-          className={buttonStyles.secondary}
+          className="btn btn-secondary"
           onClick={() => table.nextPage()}
           disabled={!table.getCanNextPage()}
         >
@@ -49,7 +48,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
         </button>
         <button
           type="button"
-          className={buttonStyles.secondary}
+          className="btn btn-secondary"
           onClick={() => table.lastPage()}
           disabled={!table.getCanNextPage()}
         >

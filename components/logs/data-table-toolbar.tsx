@@ -9,7 +9,6 @@ import {
   type PageSize,
 } from "@/lib/domain/log-view";
 import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
-import { buttonStyles, selectStyles } from "@/components/ui/styles";
 
 /** Filter, page size, live refresh. */
 export function LogsToolbar({
@@ -74,7 +73,7 @@ export function LogsToolbar({
         <span className="text-xs text-zinc-600 dark:text-zinc-400" aria-hidden={!fetching}>
           {fetching ? "Updating…" : ""}
         </span>
-        <button type="button" className={buttonStyles.secondary} onClick={onRefresh}>
+        <button type="button" className="btn btn-secondary" onClick={onRefresh}>
           Refresh
         </button>
       </div>
@@ -104,7 +103,7 @@ function LabelledSelect({
       </label>
       <select
         id={id}
-        className={selectStyles}
+        className="field-select"
         value={value}
         onChange={(event) => onChange(event.target.value)}
         onPointerEnter={onIntent}

@@ -3,7 +3,6 @@
 import { flexRender, type Cell, type Table } from "@tanstack/react-table";
 import { memo, type MouseEvent, type ReactNode } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { cardStyles } from "@/components/ui/styles";
 
 /** The Response column takes the width left over and truncates; the others keep to one line. */
 function columnClass(columnId: string): string {
@@ -35,7 +34,7 @@ export function LogsDataTable({
   const columnCount = table.getVisibleLeafColumns().length;
 
   return (
-    <div onPointerEnter={onIntent} onFocus={onIntent} className={`${cardStyles} overflow-x-auto`}>
+    <div onPointerEnter={onIntent} onFocus={onIntent} className="card overflow-x-auto">
       <table
         className="w-full border-collapse text-left text-sm"
         aria-busy={busy}

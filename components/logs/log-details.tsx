@@ -4,18 +4,13 @@ import { useId, useMemo, useRef, useState, type ReactNode } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { formatBody, formatBytes } from "@/lib/domain/format-body";
 import { formatUtc } from "@/lib/domain/format-time";
-import { RETRY_SUPPORTED, RETRY_UNAVAILABLE_REASON } from "@/lib/browser/retry";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { DescriptionItem } from "@/components/ui/description-item";
-import { buttonStyles } from "@/components/ui/styles";
+import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
 
-/*
- * The body of the details dialog (log-dialog.tsx): everything about one delivery. A chunk of its
- * own, loaded when the dialog opens or the pointer reaches the table (issue 6 budgets the
- * first-load JavaScript).
- */
+/* The body of the details dialog: everything about one delivery. A chunk of its own, outside the first load. */
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -39,7 +34,7 @@ function Timestamp({ iso }: { iso: string }) {
   );
 }
 
-export function LogDetails({ log, onRetry }: { log: WebhookLog; onRetry?: (log: WebhookLog) => void }) {
+export function LogDetails({ log }: { log: WebhookLog }) {
   const meaning = statusMeaning(log.statusCode);
   const retryReasonId = useId();
 
@@ -59,19 +54,11 @@ export function LogDetails({ log, onRetry }: { log: WebhookLog; onRetry?: (log: 
           </DescriptionItem>
         </dl>
         <div className="flex flex-wrap items-center gap-3">
-          <button
-            type="button"
-            className={buttonStyles.secondary}
-            disabled={!RETRY_SUPPORTED || !onRetry}
-            aria-describedby={retryReasonId}
-            onClick={() => onRetry?.(log)}
-          >
+          <button type="button" className="btn btn-secondary" disabled aria-describedby={retryReasonId}>
             Retry
           </button>
           <p id={retryReasonId} className="text-xs text-zinc-600 dark:text-zinc-400">
-            {RETRY_SUPPORTED
-              ? "Asks the hub to deliver this event again."
-              : `${RETRY_UNAVAILABLE_REASON}. To deliver again, send a new test message.`}
+            {RETRY_UNAVAILABLE_REASON}. To deliver again, send a new test message.
           </p>
         </div>
       </section>
@@ -147,7 +134,7 @@ function ResponseBody({ body }: { body: string }) {
         </span>
         <button
           type="button"
-          className={`${buttonStyles.small} ml-auto`}
+          className="btn btn-small ml-auto"
           onClick={copy}
           disabled={formatted.kind === "empty"}
         >

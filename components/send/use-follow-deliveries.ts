@@ -27,14 +27,14 @@ const NONE: WebhookLog[] = [];
  */
 export function useFollowDeliveries(webhookId: string, target: FollowTarget | null): FollowState {
   const queryClient = useQueryClient();
-  const [timedOutSend, setTimedOutSend] = useState<number | null>(null);
+  const [timedOut, setTimedOut] = useState<FollowTarget | null>(null);
 
   const { data } = useQuery({
     ...logsQueryOptions(webhookId, FOLLOW_VIEW),
     enabled: target !== null,
     staleTime: 0,
     refetchInterval: (query) => {
-      if (!target || timedOutSend === target.sendId) return false;
+      if (!target || timedOut === target) return false;
       const logs = query.state.data?.data ?? NONE;
       return matchDeliveries(logs, target).length > 0 ? false : FOLLOW_POLL_MS;
     },
@@ -48,14 +48,14 @@ export function useFollowDeliveries(webhookId: string, target: FollowTarget | nu
     ? "idle"
     : deliveries.length > 0
       ? "landed"
-      : timedOutSend === target.sendId
+      : timedOut === target
         ? "timed_out"
         : "waiting";
 
   useEffect(() => {
     if (!target || phase !== "waiting") return;
     const remaining = Math.max(0, target.sentAt + FOLLOW_TIMEOUT_MS - Date.now());
-    const timer = window.setTimeout(() => setTimedOutSend(target.sendId), remaining);
+    const timer = window.setTimeout(() => setTimedOut(target), remaining);
     return () => window.clearTimeout(timer);
   }, [target, phase]);
 

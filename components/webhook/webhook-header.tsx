@@ -4,7 +4,6 @@ import { useEffect, useState } from "react";
 import type { Webhook } from "@/lib/domain/hub-schemas";
 import { rememberWebhook } from "@/lib/browser/local-store";
 import { DescriptionItem } from "@/components/ui/description-item";
-import { buttonStyles, cardStyles } from "@/components/ui/styles";
 
 const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;
 
@@ -19,7 +18,7 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
 
   if (!webhook) {
     return (
-      <section className={`${cardStyles} p-4`} aria-busy="true">
+      <section className="card p-4" aria-busy="true">
         <h1 className="text-lg font-semibold">Webhook {webhookId}</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading the webhook…</p>
       </section>
@@ -27,7 +26,7 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
   }
 
   return (
-    <section className={`${cardStyles} space-y-3 p-4`} aria-labelledby="webhook-endpoint">
+    <section className="card space-y-3 p-4" aria-labelledby="webhook-endpoint">
       <div>
         <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Webhook endpoint</p>
         <h1 id="webhook-endpoint" className="text-lg leading-snug font-semibold break-all">
@@ -115,12 +114,7 @@ function HiddenValue({ value }: { value: unknown }) {
           <span className="sr-only">hidden</span>
         </span>
       )}
-      <button
-        type="button"
-        className={buttonStyles.small}
-        onClick={() => setShown(!shown)}
-        aria-pressed={shown}
-      >
+      <button type="button" className="btn btn-small" onClick={() => setShown(!shown)} aria-pressed={shown}>
         {shown ? "Hide" : "Show"}
       </button>
     </span>

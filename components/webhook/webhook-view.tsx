@@ -1,13 +1,13 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { FollowTarget } from "@/lib/domain/follow";
-import type { LogViewState } from "@/lib/domain/log-view";
-import { webhookQueryOptions } from "@/lib/browser/queries";
-import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
+import { fetchWebhook, webhookQueryOptions } from "@/lib/browser/queries";
+import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
+import { webhookKeys } from "@/lib/domain/query-keys";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
-import { LogViewUrlWatcher, readLogView, setLogView } from "@/components/logs/use-log-view";
+import { readLogView, setLogView } from "@/components/logs/use-log-view";
 import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { WebhookHeader } from "@/components/webhook/webhook-header";
@@ -19,20 +19,19 @@ import { WebhookHeader } from "@/components/webhook/webhook-header";
  */
 export function WebhookView({
   webhookId,
-  initialView,
   demoChannels,
 }: {
   webhookId: string;
-  /** The log view the server rendered (from the URL). */
-  initialView: LogViewState;
   demoChannels: DemoChannelOption[];
 }) {
   const [autoRefresh, setAutoRefresh] = useState(false);
   const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
   const follow = useFollowDeliveries(webhookId, followTarget);
-  const { data: webhook } = useQuery({
-    ...webhookQueryOptions(webhookId),
-    refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
+  const queryClient = useQueryClient();
+  const { data: webhook } = useQuery(webhookQueryOptions(webhookId));
+  useAutoRefresh(autoRefresh, webhookId, async (signal) => {
+    const fresh = await fetchWebhook(webhookId, { signal, poll: true });
+    queryClient.setQueryData(webhookKeys.webhook(webhookId), fresh);
   });
 
   const highlightIds = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
@@ -46,12 +45,10 @@ export function WebhookView({
 
   return (
     <div className="space-y-5">
-      <LogViewUrlWatcher />
       <WebhookHeader webhookId={webhookId} webhook={webhook} />
       <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
         <WebhookLogs
           webhookId={webhookId}
-          initialView={initialView}
           autoRefresh={autoRefresh}
           onAutoRefreshChange={setAutoRefresh}
           highlightIds={highlightIds}

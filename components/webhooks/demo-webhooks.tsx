@@ -1,13 +1,12 @@
 import Link from "next/link";
-import { cardStyles, buttonStyles } from "@/components/ui/styles";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import type { DemoWebhook } from "@/lib/domain/sandbox-demo";
 
-/** Sandbox mode: the demo application's webhooks, one per outcome of spec part 6. */
+/** Sandbox mode: the demo application's webhooks, one per delivery outcome. */
 export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {
   if (webhooks.length === 0) return null;
   return (
-    <section aria-labelledby="demo-webhooks-heading" className={`${cardStyles} p-4`}>
+    <section aria-labelledby="demo-webhooks-heading" className="card p-4">
       <h2 id="demo-webhooks-heading" className="text-sm font-semibold">
         Sandbox demo webhooks
       </h2>
@@ -18,7 +17,7 @@ export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
         {webhooks.map((webhook) => (
           <li key={webhook.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 py-2">
-            <Link href={webhookViewHref(webhook.id)} className={buttonStyles.link}>
+            <Link href={webhookViewHref(webhook.id)} className="btn-link">
               {webhook.label}
             </Link>
             {!webhook.active ? (

@@ -1,19 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState, type FormEvent } from "react";
-import {
-  buttonStyles,
-  cardStyles,
-  fieldErrorStyles,
-  hintStyles,
-  inputStyles,
-  labelStyles,
-} from "@/components/ui/styles";
+import { useState, type FormEvent } from "react";
+import { Field } from "@/components/ui/field";
 import { webhookIdFrom, webhookViewHref } from "@/lib/domain/log-view";
 
 export function OpenWebhookForm() {
-  const id = useId();
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -38,42 +30,33 @@ export function OpenWebhookForm() {
   }
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className={`${cardStyles} space-y-2 p-4`}
-      aria-label="Open a webhook"
-    >
-      <label htmlFor={`${id}-webhook`} className={labelStyles}>
-        Webhook ID
-      </label>
-      <div className="flex gap-2">
-        <input
-          id={`${id}-webhook`}
-          name="webhookId"
-          type="text"
-          inputMode="text"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="3f2b6c1e-8d4a-4f0b-9c2d-1a2b3c4d5e6f"
-          className={`${inputStyles} font-mono`}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-          onChange={() => (error ? setError(null) : undefined)}
-        />
-        <button type="submit" className={buttonStyles.primary} disabled={pending}>
-          {pending ? "Opening…" : "Open"}
-        </button>
-      </div>
-      <p id={`${id}-hint`} className={hintStyles}>
-        The UUID of the webhook, from the Messaging Hub dashboard or from a delivery you received. A pasted
-        console link works too.
-      </p>
-      {error ? (
-        <p id={`${id}-error`} className={fieldErrorStyles} role="alert">
-          {error}
-        </p>
-      ) : null}
+    <form onSubmit={onSubmit} noValidate className="card space-y-2 p-4" aria-label="Open a webhook">
+      <Field
+        label="Webhook ID"
+        className="space-y-2"
+        hint="The UUID of the webhook, from the Messaging Hub dashboard or from a delivery you received. A pasted console link works too."
+        error={error}
+        errorRole="alert"
+      >
+        {(control) => (
+          <div className="flex gap-2">
+            <input
+              {...control}
+              name="webhookId"
+              type="text"
+              inputMode="text"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="3f2b6c1e-8d4a-4f0b-9c2d-1a2b3c4d5e6f"
+              className="field-input font-mono"
+              onChange={() => (error ? setError(null) : undefined)}
+            />
+            <button type="submit" className="btn btn-primary" disabled={pending}>
+              {pending ? "Opening…" : "Open"}
+            </button>
+          </div>
+        )}
+      </Field>
     </form>
   );
 }

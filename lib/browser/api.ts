@@ -1,8 +1,9 @@
 import type { ErrorBody, FieldErrors } from "@/lib/domain/api-error";
 import { parseRetryAfter } from "@/lib/domain/retry-after";
+import { POLL_HEADER } from "@/lib/domain/query-keys";
 
 /**
- * The browser's side of the console's own API (`/api/**`, DESIGN.md). Every call goes through
+ * The browser's side of the console's own API (`/api/**`). Every call goes through
  * `apiRequest`, which throws an `ApiError` on any non-2xx answer, so React Query shows errors
  * instead of rendering an error body as data.
  */
@@ -88,6 +89,8 @@ interface ApiRequestInit {
   method?: "GET" | "POST" | "DELETE";
   body?: unknown;
   signal?: AbortSignal;
+  /** An auto-refresh poll, not a person's request: marked with POLL_HEADER. */
+  poll?: boolean;
 }
 
 /** Same-origin JSON call; resolves with the parsed body of a 2xx answer, throws `ApiError` otherwise. */
@@ -96,10 +99,11 @@ export async function apiRequest<T>(path: string, init: ApiRequestInit = {}): Pr
   try {
     response = await fetch(path, {
       method: init.method ?? "GET",
-      headers:
-        init.body === undefined
-          ? { accept: "application/json" }
-          : { accept: "application/json", "content-type": "application/json" },
+      headers: {
+        accept: "application/json",
+        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+        ...(init.poll ? { [POLL_HEADER]: "1" } : {}),
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: init.signal,
       credentials: "same-origin",

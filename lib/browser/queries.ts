@@ -1,6 +1,6 @@
 /**
- * `queryOptions` builders for a webhook and its logs: the browser's queries, which call the
- * console's own API. The server's prefetch uses the same keys (`query-keys.ts`).
+ * The browser's fetchers of a webhook and its logs, and their `queryOptions`. The server's
+ * prefetch fills the same keys (`query-keys.ts`).
  */
 import { queryOptions } from "@tanstack/react-query";
 import type { Webhook, WebhookLogPage } from "@/lib/domain/hub-schemas";
@@ -8,24 +8,40 @@ import { apiRequest } from "@/lib/browser/api";
 import { apiQueryString, toApiQuery, type LogViewState } from "@/lib/domain/log-view";
 import { AUTO_REFRESH_MS, webhookKeys } from "@/lib/domain/query-keys";
 
-export function webhookApiPath(webhookId: string): string {
+interface FetchOptions {
+  signal?: AbortSignal;
+  /** An auto-refresh poll (see apiRequest). */
+  poll?: boolean;
+}
+
+function webhookApiPath(webhookId: string): string {
   return `/api/webhooks/${encodeURIComponent(webhookId)}`;
+}
+
+export function fetchWebhook(webhookId: string, options: FetchOptions = {}): Promise<Webhook> {
+  return apiRequest<Webhook>(webhookApiPath(webhookId), options);
+}
+
+export function fetchLogPage(
+  webhookId: string,
+  view: LogViewState,
+  options: FetchOptions = {},
+): Promise<WebhookLogPage> {
+  const query = apiQueryString(toApiQuery(view));
+  return apiRequest<WebhookLogPage>(`${webhookApiPath(webhookId)}/logs?${query}`, options);
 }
 
 export function webhookQueryOptions(webhookId: string) {
   return queryOptions({
     queryKey: webhookKeys.webhook(webhookId),
-    queryFn: ({ signal }) => apiRequest<Webhook>(webhookApiPath(webhookId), { signal }),
+    queryFn: ({ signal }) => fetchWebhook(webhookId, { signal }),
   });
 }
 
-export function logsQueryOptions(webhookId: string, state: LogViewState) {
+export function logsQueryOptions(webhookId: string, view: LogViewState) {
   return queryOptions({
-    queryKey: webhookKeys.logPage(webhookId, state),
+    queryKey: webhookKeys.logPage(webhookId, view),
     staleTime: AUTO_REFRESH_MS,
-    queryFn: ({ signal }) =>
-      apiRequest<WebhookLogPage>(`${webhookApiPath(webhookId)}/logs?${apiQueryString(toApiQuery(state))}`, {
-        signal,
-      }),
+    queryFn: ({ signal }) => fetchLogPage(webhookId, view, { signal }),
   });
 }

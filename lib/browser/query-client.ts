@@ -22,7 +22,8 @@ export function retryDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 8000);
 }
 
-function onUnauthorized(error: unknown): void {
+/** A 401 means the session ended or the hub rejected the key: sign in again. */
+export function onUnauthorized(error: unknown): void {
   if (isApiError(error) && error.status === 401) endSession("key_rejected");
 }
 

@@ -29,19 +29,19 @@ describe("matchDeliveries", () => {
   const logs = [log("a", M2), log("b", M1), log("c", null)];
 
   it("matches by messageId when the answer named one", () => {
-    const target: FollowTarget = { sendId: 1, messageId: M1, knownIds: new Set(["a", "b", "c"]), sentAt: 0 };
+    const target: FollowTarget = { messageId: M1, knownIds: new Set(["a", "b", "c"]), sentAt: 0 };
     expect(matchDeliveries(logs, target).map((l) => l.id)).toEqual(["b"]);
   });
 
   it("else takes the logs that were not there before sending", () => {
-    const target: FollowTarget = { sendId: 1, messageId: null, knownIds: new Set(["c"]), sentAt: 0 };
+    const target: FollowTarget = { messageId: null, knownIds: new Set(["c"]), sentAt: 0 };
     expect(matchDeliveries(logs, target).map((l) => l.id)).toEqual(["a", "b"]);
   });
 
   it("else falls back to the logs created after sending", () => {
     const sentAt = Date.parse("2025-11-21T17:00:00Z");
     const recent = [log("new", null, "2025-11-21T17:00:01Z"), log("old", null, "2025-11-21T15:00:00Z")];
-    const target: FollowTarget = { sendId: 1, messageId: null, knownIds: null, sentAt };
+    const target: FollowTarget = { messageId: null, knownIds: null, sentAt };
     expect(matchDeliveries(recent, target).map((l) => l.id)).toEqual(["new"]);
   });
 });

@@ -10,9 +10,8 @@ export const FOLLOW_VIEW: LogViewState = { status: null, page: 1, limit: 50, log
 export const FOLLOW_POLL_MS = 1000;
 export const FOLLOW_TIMEOUT_MS = 30_000;
 
+/** One send being followed; each send has its own object, so two sends of the same message differ. */
 export interface FollowTarget {
-  /** Distinguishes two sends of the same message. */
-  sendId: number;
   messageId: string | null;
   /** Ids of the newest logs just before sending; null when that snapshot failed. */
   knownIds: ReadonlySet<string> | null;

@@ -3,7 +3,7 @@
  * `/webhooks/{id}?status=Failed&page=3&limit=50&log=<logId>`.
  *
  * One parser and one serializer, shared by the page (server prefetch), the client components
- * (`useLogView` reads the address bar, `setLogView` writes it) and every link, so a copied link
+ * (`useLogView` reads it, `setLogView` writes it) and every link, so a copied link
  * reopens the same view. Plain TypeScript on purpose: this module is in the client bundle, and
  * zod is not.
  */
@@ -18,10 +18,10 @@ import {
 export const LOG_STATUS_FILTERS = LOG_STATUSES;
 export type LogStatusFilter = LogStatus;
 
-/** The "Rows per page" choices; the API allows at most 50 (spec part 8). */
+/** The "Rows per page" choices; the API allows at most 50. */
 export const PAGE_SIZES = [10, 20, 50] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
-/** The API's own default (spec part 4.2), so a bare URL asks for what the API would give. */
+/** The API's own default, so a bare URL asks for what the API would give. */
 const DEFAULT_PAGE_SIZE: PageSize = LOG_LIMIT_DEFAULT;
 /** Far past any real history; keeps `offset` a safe integer. */
 const MAX_PAGE = 1_000_000;
@@ -121,7 +121,7 @@ interface LogsApiQuery {
   status?: LogStatusFilter;
 }
 
-/** The API's query (spec part 4.2) for a view. */
+/** The API's query for a view. */
 export function toApiQuery(state: Pick<LogViewState, "status" | "page" | "limit">): LogsApiQuery {
   return {
     offset: (state.page - 1) * state.limit,

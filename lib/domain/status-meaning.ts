@@ -16,7 +16,7 @@ interface StatusMeaning {
   cause: string;
   /** What to do next. */
   nextStep: string;
-  /** True when the cause is the one spec part 6 states for this code. */
+  /** True when the cause is the one the API documents for this code. */
   fromSpec: boolean;
 }
 
@@ -64,7 +64,7 @@ function title(statusCode: number): string {
 
 type Explanation = Pick<StatusMeaning, "cause" | "nextStep"> & { fromSpec?: boolean };
 
-/** Codes with a cause of their own; spec part 6 first. */
+/** Codes with a cause of their own; the ones the API documents first. */
 const SPECIFIC: Record<number, Explanation> = {
   401: {
     cause:

@@ -1,3 +1,4 @@
+import { POLL_HEADER } from "../../lib/domain/query-keys";
 import { expect, test } from "./fixtures/test";
 
 test("Auto-refresh picks up a new delivery by itself", async ({
@@ -55,4 +56,33 @@ test("Auto-refresh pauses while the tab is hidden and resumes when it is shown",
 
   await setTabVisibility(page, "visible");
   await expect.poll(() => logRequests.length, { timeout: 8_000 }).toBeGreaterThan(whenHidden);
+});
+
+test("auto-refresh polls are marked as polls, and a Refresh click is not", async ({
+  page,
+  sandbox,
+  signInWithKey,
+  webhookPage,
+}) => {
+  const { application, webhook } = await sandbox.isolatedSetup("poll-header", "ok");
+  await signInWithKey(application.apiKey);
+  await webhookPage.goto(webhook.id);
+  await expect(page.getByText("No deliveries recorded for this webhook yet")).toBeVisible();
+  const marks: Array<string | undefined> = [];
+  page.on("request", (request) => {
+    if (request.url().includes(`/api/webhooks/${webhook.id}/logs`))
+      marks.push(request.headers()[POLL_HEADER]);
+  });
+
+  await webhookPage.autoRefresh.check();
+  await expect.poll(() => marks.length, { timeout: 12_000 }).toBeGreaterThan(0);
+  await webhookPage.autoRefresh.uncheck();
+  expect(marks, "every auto-refresh request is marked").toEqual(marks.map(() => "1"));
+
+  const polls = marks.length;
+  await page.getByRole("button", { name: "Refresh" }).click();
+  await expect.poll(() => marks.length).toBeGreaterThan(polls);
+  expect(marks.slice(polls), "a person's Refresh is not marked").toEqual(
+    marks.slice(polls).map(() => undefined),
+  );
 });

@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { buttonStyles } from "@/components/ui/styles";
 
 export default function WebhookNotFound() {
   return (
@@ -11,10 +10,10 @@ export default function WebhookNotFound() {
         application, sign out and sign in with that application&apos;s key.
       </p>
       <div className="flex flex-wrap gap-4 text-sm">
-        <Link href="/webhooks" className={buttonStyles.link}>
+        <Link href="/webhooks" className="btn-link">
           Open another webhook
         </Link>
-        <Link href="/login" className={buttonStyles.link}>
+        <Link href="/login" className="btn-link">
           Sign in with another key
         </Link>
       </div>

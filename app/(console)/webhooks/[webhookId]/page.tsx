@@ -4,7 +4,6 @@ import { notFound } from "next/navigation";
 import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
 import { ErrorPanel } from "@/components/errors/error-panel";
 import { RefreshButton } from "@/components/errors/refresh-button";
-import { buttonStyles } from "@/components/ui/styles";
 import { WebhookView } from "@/components/webhook/webhook-view";
 import { isAppError } from "@/lib/server/app-error";
 import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
@@ -74,7 +73,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
           actions={
             <>
               <RefreshButton />
-              <Link href="/webhooks" className={buttonStyles.link}>
+              <Link href="/webhooks" className="btn-link">
                 Back to webhooks
               </Link>
             </>
@@ -87,7 +86,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const demoChannels = demo ? demo.channels : [];
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <WebhookView webhookId={webhookId} initialView={view} demoChannels={demoChannels} />
+      <WebhookView webhookId={webhookId} demoChannels={demoChannels} />
     </HydrationBoundary>
   );
 }
