@@ -223,6 +223,23 @@ describe("lighthouseFigure", () => {
     ).toBe("yes");
   });
 
+  it("names what the trace's longest task was made of", () => {
+    const f = lighthouseFigure({
+      ...summary("desktop", { performance: 100, accessibility: 100, "best-practices": 100 }),
+      traceTasks: [
+        {
+          startMs: 9,
+          ms: 90,
+          parts: [
+            { name: "EvaluateScript", ms: 60, url: "http://x/a.js" },
+            { name: "Layout", ms: 20 },
+          ],
+        },
+      ],
+    });
+    expect(f.measured).toContain("longest in the trace 90.0 ms: EvaluateScript a.js 60.0 ms, Layout 20.0 ms");
+  });
+
   it("has the goals the issue sets", () => {
     expect(GOALS.lighthouse.desktop).toEqual({ performance: 100, accessibility: 100, "best-practices": 100 });
   });

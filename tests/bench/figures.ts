@@ -243,11 +243,17 @@ export function lighthouseFigure(summary: LighthouseSummary): Figure {
     .join(", ");
   const tbt = summary.totalBlockingTimeMs === null ? "?" : formatMs(summary.totalBlockingTimeMs);
   const top = summary.longTasks[0];
+  const traced = summary.traceTasks?.[0];
+  const inside = traced?.parts
+    .slice(0, 3)
+    .map((p) => `${p.name}${p.url ? ` ${shortUrl(p.url)}` : ""} ${formatMs(p.ms)}`)
+    .join(", ");
   return {
     figure: `Lighthouse, ${summary.preset}`,
     measured:
       `${scores}; Total Blocking Time ${tbt}` +
       (top ? `; longest task ${formatMs(top.durationMs)} (${shortUrl(top.url)})` : "") +
+      (traced ? `; longest in the trace ${formatMs(traced.ms)}${inside ? `: ${inside}` : ""}` : "") +
       (summary.missed.length ? `; missed: ${summary.missed.join("; ")}` : ""),
     goal,
     holds: holds ? "yes" : "no",

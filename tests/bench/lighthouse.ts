@@ -3,13 +3,15 @@
  * the mobile preset (Lighthouse's default: a slow phone, simulated) and the desktop preset. The
  * session cookie goes as an extra header. What the JSON report holds that a front-end engineer
  * needs: the category scores, Total Blocking Time, and the main thread's longest tasks while the
- * page loads and hydrates, with the scripts that cost the most.
+ * page loads and hydrates (from the report and from the run's trace), with the scripts that cost
+ * the most.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ROOT } from "./servers";
+import { longestTasks, type MainThreadTask } from "./trace-tasks";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -47,6 +49,11 @@ export interface LighthouseSummary {
   scripts: Array<{ url: string; totalMs: number; scriptingMs: number; parseCompileMs: number }>;
   /** Main-thread time by kind of work. */
   mainThread: Array<{ group: string; durationMs: number }>;
+  /**
+   * The longest tasks of the page's main thread in the trace of the run (real time on this
+   * machine, not the simulated phone), each with what it was made of.
+   */
+  traceTasks?: MainThreadTask[];
 }
 
 const num = (value: unknown): number => (typeof value === "number" ? value : 0);
@@ -120,13 +127,18 @@ export async function runLighthouse(input: {
       `--extra-headers=${headers}`,
       `--port=${input.port}`,
       `--chrome-flags=${CHROME_FLAGS}`,
+      "--save-assets",
       ...(input.preset === "desktop" ? ["--preset=desktop"] : []),
     ];
     const stderr = await run(args, { ...process.env, CHROME_PATH: input.chromePath });
     if (!fs.existsSync(report)) throw new Error(`Lighthouse wrote no report: ${stderr.slice(-500)}`);
     const lhr = JSON.parse(fs.readFileSync(report, "utf8")) as Lhr & { runtimeError?: { message?: string } };
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message ?? "runtime error"}`);
-    return summarizeLhr(input.preset, lhr);
+    const traceFile = fs.readdirSync(dir).find((name) => name.endsWith(".trace.json"));
+    const traceTasks = traceFile
+      ? longestTasks(JSON.parse(fs.readFileSync(path.join(dir, traceFile), "utf8")))
+      : undefined;
+    return { ...summarizeLhr(input.preset, lhr), traceTasks };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
