@@ -158,6 +158,8 @@ export interface ConsoleStart {
   name?: string;
   /** Options for node itself, before next's script (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** More environment variables (e.g. REDIS_URL). */
+  env?: Record<string, string>;
 }
 
 /** `next start` of the existing build, on loopback, talking to `hubBaseUrl` in sandbox mode. */
@@ -172,6 +174,7 @@ export async function startConsoleProcess(options: ConsoleStart): Promise<Server
       HUB_SANDBOX: "1",
       SESSION_SECRET: options.sessionSecret,
       NEXT_TELEMETRY_DISABLED: "1",
+      ...options.env,
     },
     readyPath: "/login",
     ready: (status) => status === 200,

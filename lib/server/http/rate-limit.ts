@@ -45,7 +45,7 @@ export class RateLimiter {
   /** Counts one attempt by `client`; rejects with a 429 AppError with Retry-After when over the limit. */
   async hit(client: string): Promise<void> {
     const built = this.limiters();
-    const store = built.redis && built.shared?.available() ? built.redis : built.memory;
+    const store = built.redis && (await built.shared?.usable()) ? built.redis : built.memory;
     const globalPoints = built.limit * GLOBAL_FACTOR;
     const all = await store.global.get(GLOBAL_KEY);
     if (all && all.consumedPoints >= globalPoints) refuse(all);

@@ -58,10 +58,15 @@ export class SharedRedis {
     return this.client.status === "ready" && Date.now() >= this.pausedUntil;
   }
 
+  /** `available()`, once the first connection attempt has settled (at most the connect timeout). */
+  async usable(): Promise<boolean> {
+    if (this.state === "connecting") await this.firstAnswer;
+    return this.available();
+  }
+
   /** Runs one command; `undefined` when Redis is unreachable or the command failed (logged once per outage). */
   async run<T>(command: (client: Redis) => Promise<T>): Promise<T | undefined> {
-    if (this.state === "connecting") await this.firstAnswer;
-    if (!this.available()) return undefined;
+    if (!(await this.usable())) return undefined;
     try {
       const result = await command(this.client);
       this.markUp();
