@@ -3,6 +3,7 @@ import { E2E_SESSION_SECRET } from "../../../playwright.config";
 import { demo } from "../../bench/hub";
 import { freePort, startConsoleProcess, type Server } from "../../bench/servers";
 import { redisServer, type RedisServer } from "../../support/redis-server";
+import { NEXT_BIN, spawnServer } from "../../support/server-process";
 import { SANDBOX_URL } from "../fixtures/sandbox";
 
 /**
@@ -180,4 +181,26 @@ test("when Redis returns, it is used again without a restart: sign-outs are shar
   expect(await logsStatus(b, cookie)).toBe(401);
 
   for (const instance of [b, c]) expect(count(instance.output(), "is reachable again")).toBe(1);
+});
+
+test("a REDIS_URL that cannot be parsed stops the console at start, naming it but not its password", async () => {
+  const port = await freePort();
+  const server = spawnServer(
+    "console (bad REDIS_URL)",
+    [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      NODE_ENV: "production",
+      HUB_BASE_URL: SANDBOX_URL,
+      SESSION_SECRET: E2E_SESSION_SECRET,
+      REDIS_URL: "redis://:hunter2-password@no such host:6379",
+    },
+  );
+  const end = await Promise.race([
+    server.exited,
+    new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 20_000)),
+  ]);
+  if (end === "running") await server.stop();
+  expect(end).toMatchObject({ code: 1 });
+  expect(server.output()).toMatch(/Refusing to start: REDIS_URL must be a URL like redis:\/\//);
+  expect(server.output()).not.toContain("hunter2");
 });
