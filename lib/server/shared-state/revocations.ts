@@ -6,8 +6,8 @@ import { sharedRedis, type SharedRedis } from "@/lib/server/shared-state/redis";
  * have expired anyway. Always held in this process's memory (so the instance that recorded a
  * sign-out refuses that cookie at once, Redis or not) and, with Redis, shared with every
  * instance. While Redis is unreachable the check fails open (only this instance's own
- * sign-outs are refused: the hub still checks the API key on every call) and sign-outs recorded
- * meanwhile are written to Redis when it returns.
+ * sign-outs are refused: the hub still checks the API key on every call); when it returns, every
+ * sign-out this instance holds is written again (a restarted Redis may have lost them).
  */
 
 const KEY_PREFIX = "hub-console:revoked-session:";
@@ -19,7 +19,11 @@ export class Revocations {
   private readonly unshared = new Map<string, number>();
 
   constructor(private readonly shared: SharedRedis | null) {
-    shared?.whenRecovered(() => void this.share());
+    // Redis may have come back empty (no persistence): write everything this instance recorded.
+    shared?.whenRecovered(() => {
+      for (const [id, until] of this.local) this.unshared.set(id, until);
+      void this.share();
+    });
   }
 
   async revoke(sessionId: string, until: number): Promise<void> {

@@ -24,6 +24,8 @@ let demoKey: string;
 let webhookId: string;
 /** Signed out on B while Redis was down; refused on C only once Redis is back. */
 let signedOutDuringOutage: string;
+/** Signed out on B before the outage; Redis comes back empty and B writes it again. */
+let signedOutBefore: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -117,6 +119,7 @@ test("signing out on B ends the session on C too: 401, and the pages send it to 
   const cookie = await signedInCookie(b, "10.9.0.2");
   expect(await logsStatus(c, cookie)).toBe(200);
   await signOut(b, cookie);
+  signedOutBefore = cookie;
   for (const instance of [c, b]) expect(await logsStatus(instance, cookie)).toBe(401);
   const session = await fetch(`${c.url}/api/session`, { headers: { cookie } });
   expect(await session.json()).toEqual({ signedIn: false, keyHint: null });
@@ -172,8 +175,9 @@ test("when Redis returns, it is used again without a restart: sign-outs are shar
   await expect
     .poll(async () => [(await readiness(b)).status, (await readiness(c)).status], { timeout: 10_000 })
     .toEqual([200, 200]);
-  // The sign-out recorded during the outage reached Redis.
+  // The sign-out recorded during the outage reached Redis, and so did the one the empty Redis lost.
   await expect.poll(() => logsStatus(c, signedOutDuringOutage), { timeout: 5_000 }).toBe(401);
+  await expect.poll(() => logsStatus(c, signedOutBefore), { timeout: 5_000 }).toBe(401);
 
   const cookie = await signedInCookie(c, "10.9.0.6");
   expect(await logsStatus(b, cookie)).toBe(200);
