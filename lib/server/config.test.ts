@@ -28,6 +28,9 @@ describe("validateServerConfig", () => {
     [{ TRUST_PROXY: "yes" }, /TRUST_PROXY must be 1 or 0/],
     [{ PUBLIC_ORIGIN: "https://console.example.com/path" }, /PUBLIC_ORIGIN entries must be bare origins/],
     [{ SIGN_IN_RATE_LIMIT_PER_MINUTE: "0" }, /SIGN_IN_RATE_LIMIT_PER_MINUTE must be a positive/],
+    [{ REDIS_URL: "not a url" }, /REDIS_URL must be a URL like redis:\/\/.*cannot be parsed/],
+    [{ REDIS_URL: "http://cache.internal:6379" }, /REDIS_URL must be a URL like redis:\/\//],
+    [{ REDIS_URL: "redis://cache.internal:6379/sessions" }, /REDIS_URL may end with a database number/],
   ])("refuses %j, naming the variable", (vars, message) => {
     withEnv(vars);
     expect(() => validateServerConfig()).toThrow(message);
@@ -46,6 +49,17 @@ describe("validateServerConfig", () => {
     expect(config.sessionSecrets).toEqual([GOOD, older]);
     expect(config.publicOrigins).toEqual(["https://a.example", "http://127.0.0.1:3000"]);
     expect(config.hubBaseUrl).toBe("http://127.0.0.1:4010");
+  });
+
+  it("never repeats a REDIS_URL it refuses (it may carry a password), and keeps a sound one", () => {
+    withEnv({ REDIS_URL: "redis://:hunter2-secret@cache internal:6379" });
+    expect(() => validateServerConfig()).toThrow(/REDIS_URL/);
+    expect(() => validateServerConfig()).not.toThrow(/hunter2/);
+    withEnv({ REDIS_URL: "rediss://:pw@cache.internal:6380/2" });
+    validateServerConfig();
+    expect(serverConfig().redisUrl).toBe("rediss://:pw@cache.internal:6380/2");
+    withEnv({ REDIS_URL: "" });
+    expect(serverConfig().redisUrl).toBeNull();
   });
 
   it("warns when production runs with SESSION_COOKIE_INSECURE=1", () => {

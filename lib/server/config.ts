@@ -26,6 +26,8 @@ export interface ServerConfig {
   publicOrigins: string[];
   /** Sign-ins allowed per client address per minute (SIGN_IN_RATE_LIMIT_PER_MINUTE, default 10). */
   signInPerMinute: number;
+  /** REDIS_URL: shared state (sign-in limits, sign-outs) across instances; null = in memory, per instance. */
+  redisUrl: string | null;
 }
 
 export const MIN_SECRET_LENGTH = 32;
@@ -125,6 +127,27 @@ function readPublicOrigins(): string[] {
     });
 }
 
+/** The value is never repeated in the message: it may hold a password. */
+function readRedisUrl(): string | null {
+  const raw = process.env.REDIS_URL?.trim();
+  if (!raw) return null;
+  const shape = "redis://[:password@]host[:port][/db] (or rediss:// for TLS)";
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`REDIS_URL must be a URL like ${shape}; the value set cannot be parsed.`);
+  }
+  if ((url.protocol !== "redis:" && url.protocol !== "rediss:") || !url.hostname) {
+    throw new Error(`REDIS_URL must be a URL like ${shape}; the value set is not one.`);
+  }
+  const db = url.pathname.replace(/^\//, "");
+  if (db !== "" && !/^\d+$/.test(db)) {
+    throw new Error(`REDIS_URL may end with a database number only (/0, /1, ...), not "/${db}".`);
+  }
+  return raw;
+}
+
 let cached: ServerConfig | undefined;
 
 export function serverConfig(): ServerConfig {
@@ -139,6 +162,7 @@ export function serverConfig(): ServerConfig {
     trustProxy: flag("TRUST_PROXY"),
     publicOrigins: readPublicOrigins(),
     signInPerMinute: positiveInt("SIGN_IN_RATE_LIMIT_PER_MINUTE", 10),
+    redisUrl: readRedisUrl(),
   };
   return cached;
 }

@@ -1,5 +1,6 @@
 import { defineRoute, json } from "@/lib/server/http/route";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
+import { revokeSession } from "@/lib/server/session/session";
 import { signInSchema, signedInAnswer, type SessionAnswer } from "@/app/api/session/schema";
 
 /** Sign in: seal the key in the session cookie. The answer never contains the key. */
@@ -21,9 +22,14 @@ export const GET = defineRoute({
   },
 });
 
-/** Sign out: the cookie is cleared (Max-Age=0, same name, path and flags). */
+/**
+ * Sign out: the session is revoked on every instance (its id is refused until it would have
+ * expired) and the cookie is cleared (Max-Age=0, same name, path and flags).
+ */
 export const DELETE = defineRoute({
   async handle({ session }) {
+    const state = await session.state();
+    if (state.status === "signed_in") await revokeSession(state.data);
     session.end();
     return json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
   },

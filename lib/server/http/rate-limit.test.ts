@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import { AppError } from "@/lib/server/app-error";
 import { RateLimiter, clientAddress } from "@/lib/server/http/rate-limit";
 
-function retryAfterOf(work: () => void): number | undefined {
+async function retryAfterOf(work: () => Promise<void>): Promise<number | undefined> {
   try {
-    work();
+    await work();
   } catch (error) {
     if (error instanceof AppError && error.code === "rate_limited") return error.retryAfter;
     throw error;
@@ -12,29 +13,44 @@ function retryAfterOf(work: () => void): number | undefined {
   return undefined;
 }
 
-describe("RateLimiter", () => {
-  it("allows `limit` hits per window per client, then 429 with the seconds left, then allows again", () => {
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Hits as if at `at` (epoch ms): the limiter reads the clock. */
+function at(limiter: RateLimiter, client: string, time: number): Promise<number | undefined> {
+  vi.setSystemTime(time);
+  return retryAfterOf(() => limiter.hit(client));
+}
+
+describe("RateLimiter (in memory)", () => {
+  it("allows `limit` hits per window per client, then 429 with the seconds left, then allows again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
     const limiter = new RateLimiter(() => 3, 60_000);
     const t0 = 1_000_000;
-    for (let i = 0; i < 3; i++) expect(retryAfterOf(() => limiter.hit("a", t0 + i))).toBeUndefined();
-    expect(retryAfterOf(() => limiter.hit("a", t0 + 15_000))).toBe(45);
-    expect(retryAfterOf(() => limiter.hit("b", t0 + 15_000))).toBeUndefined();
-    expect(retryAfterOf(() => limiter.hit("a", t0 + 60_000))).toBeUndefined();
+    for (let i = 0; i < 3; i++) expect(await at(limiter, "a", t0 + i)).toBeUndefined();
+    expect(await at(limiter, "a", t0 + 15_000)).toBe(45);
+    expect(await at(limiter, "b", t0 + 15_000)).toBeUndefined();
+    expect(await at(limiter, "a", t0 + 60_000)).toBeUndefined();
   });
 
-  it("caps all clients together, so spoofed addresses do not escape the limit", () => {
+  it("caps all clients together, so spoofed addresses do not escape the limit", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
     const limiter = new RateLimiter(() => 1, 60_000);
     let refused = 0;
-    for (let i = 0; i < 50; i++) if (retryAfterOf(() => limiter.hit(`10.0.0.${i}`, 5_000))) refused++;
+    for (let i = 0; i < 50; i++) if (await at(limiter, `10.0.0.${i}`, 5_000)) refused++;
     expect(refused).toBe(30); // 20 × the per-client limit got through
   });
 
-  it("keeps a bounded number of clients", () => {
-    const limiter = new RateLimiter(() => 1_000_000, 60_000);
-    for (let i = 0; i < 25_000; i++) limiter.hit(`c${i}`, 1);
-    expect((limiter as unknown as { windows: Map<string, unknown> }).windows.size).toBeLessThanOrEqual(
-      10_000,
-    );
+  it("keeps a bounded number of clients: past the global cap new addresses are not tracked", async () => {
+    const limiter = new RateLimiter(() => 1, 60_000);
+    for (let i = 0; i < 25_000; i++) await retryAfterOf(() => limiter.hit(`c${i}`));
+    const perClient = (limiter as unknown as { built: { memory: { perClient: RateLimiterMemory } } }).built
+      .memory.perClient;
+    let tracked = 0;
+    for (let i = 0; i < 25_000; i++) if (await perClient.get(`c${i}`)) tracked++;
+    expect(tracked).toBeLessThanOrEqual(10_000);
+    expect(tracked).toBe(20);
   });
 });
 

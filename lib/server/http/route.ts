@@ -85,7 +85,7 @@ export function defineRoute<
     let response: Response;
     try {
       if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
-      spec.rateLimit?.hit(clientAddress(request));
+      await spec.rateLimit?.hit(clientAddress(request));
       const params = (
         spec.params ? parseWith(spec.params, (await context?.params) ?? {}, "path") : undefined
       ) as Parsed<PS>;

@@ -6,6 +6,7 @@ import {
   cookieValue,
   keyHint,
   openSeal,
+  revokeSession,
   sessionCookie,
   sessionCookieName,
 } from "@/lib/server/session/session";
@@ -65,7 +66,12 @@ describe("session cookie", () => {
     expect(setCookie).not.toContain(KEY);
     expect(await openSeal(sealOf(setCookie))).toEqual({
       status: "signed_in",
-      data: { apiKey: KEY, keyHint: "7890", signedInAt: 1_700_000_000_000 },
+      data: {
+        apiKey: KEY,
+        keyHint: "7890",
+        signedInAt: 1_700_000_000_000,
+        sessionId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      },
     });
   });
 
@@ -101,6 +107,33 @@ describe("session cookie", () => {
     expect((await openSeal(seal)).status).toBe("signed_in");
     vi.setSystemTime(Date.now() + 90_000); // past 120 s + iron's 60 s clock skew
     expect(await openSeal(seal)).toEqual({ status: "ended" });
+  });
+});
+
+describe("sign-out (revocation), without Redis", () => {
+  it("a revoked session is ended from then on, even a seal opened (and cached) before; others stay signed in", async () => {
+    const seal = sealOf((await sessionCookie(KEY)).setCookie);
+    const other = sealOf((await sessionCookie(KEY)).setCookie);
+    const opened = await openSeal(seal);
+    expect(opened.status).toBe("signed_in");
+    if (opened.status !== "signed_in") return;
+    await revokeSession(opened.data);
+    expect(await openSeal(seal)).toEqual({ status: "ended" });
+    expect((await openSeal(other)).status).toBe("signed_in");
+  });
+
+  it("each sign-in gets its own session id; a sealed session without one (an older cookie) is ended", async () => {
+    const one = await openSeal(sealOf((await sessionCookie(KEY)).setCookie));
+    const two = await openSeal(sealOf((await sessionCookie(KEY)).setCookie));
+    expect(one.status === "signed_in" && two.status === "signed_in").toBe(true);
+    if (one.status !== "signed_in" || two.status !== "signed_in") return;
+    expect(one.data.sessionId).not.toBe(two.data.sessionId);
+    const id = /Fe26\.2\*(\d+)\*/.exec((await sessionCookie(KEY)).setCookie)![1]!;
+    const older = await sealData(
+      { apiKey: KEY, keyHint: "7890", signedInAt: Date.now() },
+      { password: { [id]: OLD }, ttl: 60 },
+    );
+    expect(await openSeal(older)).toEqual({ status: "ended" });
   });
 });
 
