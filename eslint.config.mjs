@@ -78,5 +78,7 @@ export default defineConfig([
     "playwright-report/**",
     "bench-results/**",
     ".data/**",
+    "tests/bench/bare-next/.next/**",
+    "tests/bench/bare-next/next-env.d.ts",
   ]),
 ]);

@@ -6,8 +6,9 @@
 import zlib from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import playwrightConfig from "../../playwright.config";
-import { formatKb, formatMs, formatRatio, judge, type Figure } from "./report";
-import { median, ratio } from "./stats";
+import type { ActionMeasure } from "./figures";
+import { formatKb, type Figure } from "./report";
+import { median } from "./stats";
 
 /** Chromium as the e2e tests launch it (playwright.config.ts: Debian's binary or PLAYWRIGHT_CHROMIUM, same flags). */
 export function launchChromium(): Promise<Browser> {
@@ -296,14 +297,14 @@ export interface InteractionInput {
 
 /**
  * Each round loads the page afresh (no client cache), then for each action: one API round trip,
- * the action timed until its rows show, another round trip. The figure is the median action time
- * ÷ the median round trip (each round's two trips averaged), per action; the worst one is judged.
+ * the action timed until its rows show, another round trip. Per action: the median action time,
+ * the median round trip (each round's two trips averaged), where the time went, and what the
+ * action asked the server for.
  */
 export async function measureInteraction(
   context: BrowserContext,
   input: InteractionInput,
-  goal: number,
-): Promise<Figure> {
+): Promise<ActionMeasure[]> {
   const page = await context.newPage();
   const times: Record<string, { action: number[]; trip: number[] }> = {};
   const phases: Record<string, Phases[]> = {};
@@ -336,36 +337,27 @@ export async function measureInteraction(
           () => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>,
         );
         current = null;
-        const actionMs = timing.end - timing.start;
         (phases[name] ??= []).push(await phasesOf(page, timing, url));
         const after = await roundTrip(page, url);
-        t.action.push(actionMs);
+        t.action.push(timing.end - timing.start);
         t.trip.push((before + after) / 2);
       }
     }
   } finally {
     await page.close();
   }
-  const per = Object.entries(times).map(([name, t]) => {
-    const action = median(t.action);
-    const trip = median(t.trip);
-    return { name, action, trip, ratio: ratio(action, trip), phases: medianPhases(phases[name] ?? []) };
+  return Object.entries(times).map(([name, t]) => {
+    const median_ = medianPhases(phases[name] ?? []);
+    return {
+      name,
+      actionMs: median(t.action),
+      tripMs: median(t.trip),
+      madeRequest: median_ !== null,
+      phases: median_,
+      requests: asked[name] ?? [],
+      samples: t,
+    };
   });
-  const worst = Math.max(...per.map((p) => p.ratio));
-  const describe = (p: (typeof per)[number]) => {
-    const ph = p.phases;
-    const split = ph
-      ? ` = ${formatMs(ph.beforeRequestMs)} to request + ${formatMs(ph.requestMs)} request + ${formatMs(ph.afterResponseMs)} to rows`
-      : ", no request";
-    return `${p.name} ${formatRatio(p.ratio)}: ${formatMs(p.action)}${split} ÷ ${formatMs(p.trip)} round trip`;
-  };
-  return {
-    figure: "interaction",
-    measured: `${formatRatio(worst)} (worst; ${per.map(describe).join("; ")}; medians of ${input.rounds})`,
-    goal: `≤ ${goal}`,
-    holds: judge(worst, { atMost: goal }),
-    details: { ratio: worst, per, samples: times, phases, requestsDuringActions: asked },
-  };
 }
 
 /**
@@ -388,12 +380,12 @@ const ADD_SWAP_BUTTON = `((html) => {
  * The interaction floor of this browser on this machine: the same watch as `measureInteraction`
  * (click to new rows), for a click that swaps in the next page's rows as plain DOM (captured from
  * the page itself). Whatever the console does, a click that brings rows cannot be faster than
- * this; its ratio to the round trip shows how much of the 1.3 budget the browser alone spends.
+ * this. Medians of the swap and of an API round trip made from the page in the same rounds.
  */
 export async function measureInteractionFloor(
   context: BrowserContext,
   input: { pageUrl: string; webhookId: string; rounds: number },
-): Promise<Figure> {
+): Promise<{ swapMs: number; tripMs: number; samples: { swaps: number[]; trips: number[] } }> {
   const page = await context.newPage();
   const swaps: number[] = [];
   const trips: number[] = [];
@@ -408,7 +400,7 @@ export async function measureInteractionFloor(
       await page.evaluate(`${ADD_SWAP_BUTTON}(${JSON.stringify(nextRows)})`);
       const before = await roundTrip(page, url);
       await page.evaluate(ARM_IN_PAGE);
-      await page.locator("#bench-swap").click();
+      await page.getByRole("button", { name: "Swap rows" }).click();
       const timing = await page.evaluate(
         () => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>,
       );
@@ -419,16 +411,5 @@ export async function measureInteractionFloor(
   } finally {
     await page.close();
   }
-  const swap = median(swaps);
-  const trip = median(trips);
-  const value = ratio(swap, trip);
-  return {
-    figure: "interaction floor (reference)",
-    measured:
-      `${formatRatio(value)} (a plain DOM swap of the next page's rows, no React, no request: ` +
-      `${formatMs(swap)} ÷ ${formatMs(trip)} round trip; medians of ${input.rounds})`,
-    goal: "report",
-    holds: "report",
-    details: { ratio: value, swapMs: swap, tripMs: trip, samples: { swaps, trips } },
-  };
+  return { swapMs: median(swaps), tripMs: median(trips), samples: { swaps, trips } };
 }

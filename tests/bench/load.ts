@@ -4,7 +4,7 @@
  * not parsed, so the generator costs the same on both sides it compares.
  */
 import http from "node:http";
-import { abbaOrder } from "./stats";
+import { median, rotationOrder } from "./stats";
 
 export interface Target {
   url: string;
@@ -46,6 +46,8 @@ export interface LoopResult {
   failures: Record<string, number>;
   elapsedMs: number;
   bytes: number;
+  /** Milliseconds of each completed request. */
+  latencies: number[];
 }
 
 /** `concurrency` callers, each sending its next request when the last one ends, for `durationMs`. */
@@ -55,16 +57,19 @@ export async function closedLoop(
   durationMs: number,
 ): Promise<LoopResult> {
   const agent = keepAliveAgent(concurrency);
-  const result: LoopResult = { completed: 0, failed: 0, failures: {}, elapsedMs: 0, bytes: 0 };
+  const result: LoopResult = { completed: 0, failed: 0, failures: {}, elapsedMs: 0, bytes: 0, latencies: [] };
   const start = performance.now();
   const deadline = start + durationMs;
   const worker = async () => {
     while (performance.now() < deadline) {
       try {
+        const sent = performance.now();
         const answer = await get(agent, target);
         result.bytes += answer.bytes;
-        if (answer.status === 200) result.completed++;
-        else fail(result, String(answer.status));
+        if (answer.status === 200) {
+          result.completed++;
+          result.latencies.push(performance.now() - sent);
+        } else fail(result, String(answer.status));
       } catch {
         fail(result, "error");
       }
@@ -87,6 +92,8 @@ export interface Throughput {
   failed: number;
   failures: Record<string, number>;
   perRound: number[];
+  /** The median time of a request under this load. */
+  p50Ms: number;
   /** CPU milliseconds the side's server used per completed request, when a CPU meter was given. */
   cpuMsPerRequest: number | null;
 }
@@ -98,20 +105,22 @@ export interface Side {
 }
 
 /**
- * Throughput of two sides, measured in `rounds` turns each in ABBA order. Each side's figure is
- * all its completed requests over all its time.
+ * Throughput of several sides, measured in `rounds` turns each, forwards then backwards
+ * (ABBA for two). Each side's figure is all its completed requests over all its time.
  */
-export async function compareThroughput(
-  a: Side,
-  b: Side,
+export async function throughputInTurns(
+  sides: readonly Side[],
   options: { rounds: number; roundMs: number; concurrency: number },
-): Promise<[Throughput, Throughput]> {
-  const sides = {
-    A: { side: a, t: emptyThroughput(), time: 0, cpu: 0 },
-    B: { side: b, t: emptyThroughput(), time: 0, cpu: 0 },
-  };
-  for (const key of abbaOrder(options.rounds)) {
-    const s = sides[key];
+): Promise<Throughput[]> {
+  const state = sides.map((side) => ({
+    side,
+    t: emptyThroughput(),
+    time: 0,
+    cpu: 0,
+    latencies: [] as number[],
+  }));
+  for (const index of rotationOrder(sides.length, options.rounds)) {
+    const s = state[index]!;
     const cpuBefore = s.side.cpuMs?.() ?? null;
     const r = await closedLoop(s.side.target, options.concurrency, options.roundMs);
     const cpuAfter = s.side.cpuMs?.() ?? null;
@@ -120,30 +129,37 @@ export async function compareThroughput(
     s.t.failed += r.failed;
     for (const [k, v] of Object.entries(r.failures)) s.t.failures[k] = (s.t.failures[k] ?? 0) + v;
     s.t.perRound.push((r.completed / r.elapsedMs) * 1000);
+    s.latencies.push(...r.latencies);
     s.time += r.elapsedMs;
   }
-  for (const s of [sides.A, sides.B]) {
-    s.t.rps = (s.t.completed / s.time) * 1000;
-    s.t.cpuMsPerRequest = s.side.cpuMs && s.t.completed > 0 ? s.cpu / s.t.completed : null;
-  }
-  return [sides.A.t, sides.B.t];
+  return state.map((s) => ({
+    ...s.t,
+    rps: (s.t.completed / s.time) * 1000,
+    p50Ms: s.latencies.length ? median(s.latencies) : Number.NaN,
+    cpuMsPerRequest: s.side.cpuMs && s.t.completed > 0 ? s.cpu / s.t.completed : null,
+  }));
 }
 
 function emptyThroughput(): Throughput {
-  return { rps: 0, completed: 0, failed: 0, failures: {}, perRound: [], cpuMsPerRequest: null };
+  return {
+    rps: 0,
+    completed: 0,
+    failed: 0,
+    failures: {},
+    perRound: [],
+    p50Ms: Number.NaN,
+    cpuMsPerRequest: null,
+  };
 }
 
 /**
- * Latency of several targets, one request at a time, taking turns request by request (ABBA for
- * two), each over its own warm keep-alive connection. Returns milliseconds per target.
+ * Latency of several targets, one request at a time, taking turns request by request (forwards
+ * then backwards), each over its own warm keep-alive connection. Returns milliseconds per target.
  */
 export async function alternatingLatency(targets: readonly Target[], perTarget: number): Promise<number[][]> {
   const agents = targets.map(() => keepAliveAgent(1));
   const samples: number[][] = targets.map(() => []);
-  const order =
-    targets.length === 2
-      ? abbaOrder(perTarget).map((s) => (s === "A" ? 0 : 1))
-      : Array.from({ length: perTarget * targets.length }, (_, i) => i % targets.length);
+  const order = rotationOrder(targets.length, perTarget);
   try {
     // One request each first, so every connection is open and warm before timing starts.
     await Promise.all(targets.map((t, i) => get(agents[i] as http.Agent, t)));

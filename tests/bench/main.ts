@@ -1,11 +1,14 @@
 /**
- * `npm run bench`: the console measured against the upstream it wraps, on loopback, in one run.
+ * `npm run bench`: the console measured against the framework it is built on and the upstream it
+ * wraps, on loopback, in one run (docs/benchmark.md explains each figure).
  *
- * It needs a production build (`next build`; run first when `<distDir>/BUILD_ID` is missing).
- * It starts the sandbox on a temporary SQLite file and the built console on their own ports
- * (BENCH_SANDBOX_PORT 4300, BENCH_CONSOLE_PORT 3300), fills the sandbox, measures, and prints one
- * table; the same figures go to bench-results/bench-<time>.json and bench-results/latest.json.
- * Every time figure is a ratio of two sides measured in turns in the same run.
+ * It needs a production build (`next build`; run first when `<distDir>/BUILD_ID` is missing) and
+ * builds the bare Next app of tests/bench/bare-next/ when its build is missing or stale. It starts
+ * the sandbox on a temporary SQLite file, the built console, the reference servers (a bare Next
+ * route handler, a bare node:http hop, a 25 ms delay in front of the sandbox with a second console
+ * behind it) on their own ports, fills the sandbox, measures, and prints one table; the same
+ * figures go to bench-results/bench-<time>.json and bench-results/latest.json.
+ * Every time figure is a ratio of sides measured in turns in the same run.
  * BENCH_QUICK=1: smaller counts and shorter rounds, for a smoke run.
  * Exit status: 0 when the table was made (whether or not every goal holds), 1 on a harness error.
  */
@@ -13,7 +16,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import playwrightConfig from "../../playwright.config";
 import {
   launchChromium,
   measureFirstPaint,
@@ -24,24 +28,31 @@ import {
 } from "./browser";
 import { measureDelivery } from "./delivery";
 import { fillLogs } from "./fill";
+import {
+  farUpstreamFigures,
+  interactionFigures,
+  lighthouseFigure,
+  proxyFigures,
+  viewersFigure,
+  type SideMeasure,
+} from "./figures";
 import { createApplication, createChannel, createWebhook, signIn } from "./hub";
+import { runLighthouse } from "./lighthouse";
 import {
   alternatingLatency,
   closedLoop,
-  compareThroughput,
   get,
   keepAliveAgent,
+  throughputInTurns,
   type Side,
   type Target,
 } from "./load";
 import {
+  failingGoals,
   formatCount,
   formatMarkdown,
   formatMiB,
-  formatMs,
-  formatRatio,
   formatTable,
-  ratioFigure,
   writeResult,
   type BenchResult,
   type Figure,
@@ -51,9 +62,11 @@ import {
   assertPortFree,
   buildInfo,
   cpuMs,
+  ensureBareNextBuild,
   ensureBuild,
   peakRssBytes,
   ROOT,
+  startBareNextProcess,
   startBareProxyProcess,
   startConsoleProcess,
   startSandboxProcess,
@@ -61,36 +74,48 @@ import {
   treeTotal,
   type Server,
 } from "./servers";
-import { median, ratio } from "./stats";
+import { median } from "./stats";
+import { watchWithAutoRefresh } from "./viewers";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 
 const PLAN = QUICK
   ? {
       rounds: 2,
-      roundMs: 1000,
+      roundMs: 800,
       latencySamples: 60,
+      farSamples: 30,
+      farRounds: 1,
       small: 10_000,
       large: 100_000,
       firstPageSamples: 40,
       deepSamples: 10,
       deliveries: 200,
       interactionRounds: 3,
+      viewersSeconds: 10,
     }
   : {
       rounds: 4,
-      roundMs: 2500,
+      roundMs: 2000,
       latencySamples: 300,
+      farSamples: 100,
+      farRounds: 2,
       small: 10_000,
       large: 1_000_000,
       firstPageSamples: 150,
       deepSamples: 25,
       deliveries: 2000,
       interactionRounds: 7,
+      viewersSeconds: 30,
     };
 
 const CONCURRENCY = 32;
 const PAGE_WEIGHT_GOAL_BYTES = 180_000;
+/** How far away the upstream is made to be, and how many viewers share one webhook. */
+const UPSTREAM_DELAY_MS = 25;
+const VIEWERS = 10;
+/** Logs on each of the two webhooks the viewers watch. */
+const WATCHED_LOGS = 1000;
 
 const startedAt = new Date();
 const t0 = performance.now();
@@ -101,23 +126,32 @@ async function main(): Promise<void> {
   const loadavgAtStart = os.loadavg();
   log(QUICK ? "BENCH_QUICK=1: smoke run with small counts" : "full run (BENCH_QUICK=1 for a smoke run)");
   ensureBuild(log);
+  ensureBareNextBuild(log);
 
   const consolePort = Number(process.env.BENCH_CONSOLE_PORT ?? 3300);
   const sandboxPort = Number(process.env.BENCH_SANDBOX_PORT ?? 4300);
-  const bareProxyPort = Number(process.env.BENCH_BARE_PROXY_PORT ?? 4301);
-  await assertPortFree(consolePort, "console");
-  await assertPortFree(sandboxPort, "sandbox");
-  await assertPortFree(bareProxyPort, "bare proxy");
+  const ports = {
+    console: consolePort,
+    farConsole: consolePort + 1,
+    bareNext: consolePort + 2,
+    sandbox: sandboxPort,
+    bareProxy: Number(process.env.BENCH_BARE_PROXY_PORT ?? sandboxPort + 1),
+    delayProxy: sandboxPort + 2,
+    lighthouse: Number(process.env.BENCH_LIGHTHOUSE_PORT ?? consolePort + 2000),
+  };
+  for (const [what, port] of Object.entries(ports)) await assertPortFree(port, what);
   const tmp = (tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "hub-bench-")));
   const dbPath = path.join(tmp, "sandbox.sqlite");
 
   try {
     // 1. Applications and webhooks through the sandbox's admin routes, then logs straight into its file.
-    let sandbox = await startSandboxProcess({ port: sandboxPort, dbPath, seed: "none" });
+    let sandbox = await startSandboxProcess({ port: ports.sandbox, dbPath, seed: "none" });
     const app = await createApplication(sandbox.url, "bench");
     const channel = await createChannel(sandbox.url, app.id, "sms");
     const small = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/small");
     const large = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/large");
+    const watchOne = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/watch-one");
+    const watchMany = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/watch-many");
     await sandbox.stop();
     log(`filling ${formatCount(PLAN.small)} + ${formatCount(PLAN.large)} logs into ${dbPath}`);
     const fill = fillLogs(dbPath, [
@@ -127,33 +161,53 @@ async function main(): Promise<void> {
         messages: { applicationId: app.id, channelId: channel.id, channelKind: channel.kind },
       },
       { webhookId: large.id, count: PLAN.large },
+      { webhookId: watchOne.id, count: WATCHED_LOGS },
+      { webhookId: watchMany.id, count: WATCHED_LOGS },
     ]);
     log(
       `filled ${formatCount(fill.rows)} logs in ${fill.seconds.toFixed(1)} s (${formatCount(fill.rows / fill.seconds)} rows/s)`,
     );
 
-    sandbox = await startSandboxProcess({ port: sandboxPort, dbPath, seed: "none" });
-    const consoleServer = await startConsoleProcess({
-      port: consolePort,
-      hubBaseUrl: sandbox.url,
-      sessionSecret: randomBytes(32).toString("base64url"),
+    sandbox = await startSandboxProcess({ port: ports.sandbox, dbPath, seed: "none" });
+    const sessionSecret = randomBytes(32).toString("base64url");
+    const [consoleServer, bareProxy, bareNext, delayProxy] = await Promise.all([
+      startConsoleProcess({ port: ports.console, hubBaseUrl: sandbox.url, sessionSecret }),
+      startBareProxyProcess({ port: ports.bareProxy, upstream: sandbox.url }),
+      startBareNextProcess({ port: ports.bareNext, upstream: sandbox.url }),
+      startBareProxyProcess({
+        port: ports.delayProxy,
+        upstream: sandbox.url,
+        delayMs: UPSTREAM_DELAY_MS,
+        name: "delay proxy",
+      }),
+    ]);
+    // The viewers sign in one by one, eleven times within the minute.
+    const farConsole = await startConsoleProcess({
+      port: ports.farConsole,
+      hubBaseUrl: delayProxy.url,
+      sessionSecret,
+      name: "console behind the delay",
+      env: { SIGN_IN_RATE_LIMIT_PER_MINUTE: "100" },
     });
-    const bareProxy = await startBareProxyProcess({ port: bareProxyPort, upstream: sandbox.url });
-    log(
-      `sandbox ${sandbox.url} (pid ${sandbox.pid}), console ${consoleServer.url} (pid ${consoleServer.pid}), ` +
-        `bare proxy ${bareProxy.url} (pid ${bareProxy.pid})`,
-    );
+    for (const s of [sandbox, consoleServer, bareNext, bareProxy, delayProxy, farConsole])
+      log(`${s.name} ${s.url} (pid ${s.pid})`);
     const cookie = await signIn(consoleServer.url, app.apiKey);
 
-    const viaConsole: Target = {
-      url: `${consoleServer.url}/api/webhooks/${small.id}/logs?limit=50`,
-      headers: { cookie },
-    };
     const logsPath = `/v1/organization/webhook/${small.id}/webhook-log?limit=50`;
-    const direct: Target = { url: `${sandbox.url}${logsPath}`, headers: { "x-api-key": app.apiKey } };
-    const viaBareProxy: Target = { url: `${bareProxy.url}${logsPath}`, headers: { "x-api-key": app.apiKey } };
-    await assertSameData(viaConsole, direct);
-    await assertSameData(viaBareProxy, direct);
+    const byKey = { "x-api-key": app.apiKey };
+    const targets = {
+      console: { url: `${consoleServer.url}/api/webhooks/${small.id}/logs?limit=50`, headers: { cookie } },
+      bareNext: { url: `${bareNext.url}/api/webhooks/${small.id}/logs?limit=50`, headers: byKey },
+      direct: { url: `${sandbox.url}${logsPath}`, headers: byKey },
+      bareNode: { url: `${bareProxy.url}${logsPath}`, headers: byKey },
+      farConsole: {
+        url: `${farConsole.url}/api/webhooks/${small.id}/logs?limit=50`,
+        headers: { cookie: await signIn(farConsole.url, app.apiKey) },
+      },
+      farDirect: { url: `${delayProxy.url}${logsPath}`, headers: byKey },
+    } satisfies Record<string, Target>;
+    for (const name of ["console", "bareNext", "bareNode", "farConsole", "farDirect"] as const)
+      await assertSameData(name, targets[name], targets.direct);
 
     const figures: Figure[] = [];
     const errors: string[] = [];
@@ -176,16 +230,75 @@ async function main(): Promise<void> {
         );
       }
     };
-    await part(["proxy throughput", "proxy latency", "proxy floor (reference)"], () =>
-      proxyFigures(
-        { target: viaConsole, cpuMs: () => treeTotal(consoleServer.pid, cpuMs) },
-        { target: direct, cpuMs: () => treeTotal(sandbox.pid, cpuMs) },
-        { target: viaBareProxy, cpuMs: () => treeTotal(bareProxy.pid, cpuMs) },
-      ),
+    const cpuOf = (server: Server) => () => treeTotal(server.pid, cpuMs);
+    await part(
+      [
+        "proxy throughput ÷ framework floor",
+        "proxy latency ÷ framework floor",
+        "framework floor (reference)",
+        "proxy ÷ sandbox direct (reference)",
+        "node:http hop (reference)",
+      ],
+      () =>
+        proxyPart({
+          console: { target: targets.console, cpuMs: cpuOf(consoleServer) },
+          bareNext: { target: targets.bareNext, cpuMs: cpuOf(bareNext) },
+          direct: { target: targets.direct, cpuMs: cpuOf(sandbox) },
+          bareNode: { target: targets.bareNode, cpuMs: cpuOf(bareProxy) },
+        }),
     );
-    await part(["page weight", "first paint", "interaction", "interaction floor (reference)"], () =>
-      browserFigures(consoleServer, cookie, small.id),
+    await part(
+      [
+        `upstream ${UPSTREAM_DELAY_MS} ms away, one at a time`,
+        `upstream ${UPSTREAM_DELAY_MS} ms away, ${CONCURRENCY} concurrent (reference)`,
+      ],
+      () => farUpstreamPart(targets.farConsole, targets.farDirect),
     );
+
+    const browser = await launchChromium();
+    try {
+      await part(
+        [
+          "page weight",
+          "first paint",
+          "interaction, Status change",
+          "interaction, Next page",
+          "interaction ÷ round trip (reference)",
+          "interaction floor (reference)",
+        ],
+        () => browserPart(browser, consoleServer, cookie, small.id),
+      );
+      await part([`${VIEWERS} viewers, auto-refresh`], async () => {
+        log(`${VIEWERS} viewers and one, auto-refresh on, ${PLAN.viewersSeconds} s`);
+        const [one, many] = await watchWithAutoRefresh(browser, {
+          consoleUrl: farConsole.url,
+          apiKey: app.apiKey,
+          proxyUrl: delayProxy.url,
+          groups: [
+            { webhookId: watchOne.id, viewers: 1 },
+            { webhookId: watchMany.id, viewers: VIEWERS },
+          ],
+          durationMs: PLAN.viewersSeconds * 1000,
+        });
+        return [viewersFigure(one!, many!, PLAN.viewersSeconds)];
+      });
+    } finally {
+      await browser.close();
+    }
+    for (const preset of ["mobile", "desktop"] as const) {
+      await part([`Lighthouse, ${preset}`], async () => {
+        log(`Lighthouse, ${preset}`);
+        const chromePath = playwrightConfig.use?.launchOptions?.executablePath ?? "/usr/bin/chromium";
+        const summary = await runLighthouse({
+          url: `${consoleServer.url}/webhooks/${small.id}`,
+          cookie,
+          preset,
+          port: ports.lighthouse,
+          chromePath,
+        });
+        return [lighthouseFigure(summary)];
+      });
+    }
     log("sandbox scale");
     await part(["sandbox scale, first page", "sandbox scale, deep offset"], () =>
       measureScale({
@@ -199,7 +312,7 @@ async function main(): Promise<void> {
     );
     log(`sandbox delivery of ${formatCount(PLAN.deliveries)} messages`);
     await part(["sandbox delivery"], async () => [await measureDelivery(sandbox.url, PLAN.deliveries)]);
-    figures.push(memoryFigure(consoleServer, sandbox));
+    figures.push(memoryFigure({ console: consoleServer, "bare Next": bareNext, sandbox }));
     await stopAll();
 
     const result: BenchResult = {
@@ -216,9 +329,7 @@ async function main(): Promise<void> {
     log(
       `written ${path.relative(ROOT, file)} and bench-results/latest.json; Markdown:\n${formatMarkdown(figures)}`,
     );
-    const failing = figures
-      .filter((f) => f.holds === "no" && !errors.includes(f.figure))
-      .map((f) => f.figure);
+    const failing = failingGoals(figures, errors);
     log(failing.length ? `goals that do not hold: ${failing.join(", ")}` : "every measured goal holds");
     if (errors.length) {
       log(`harness error: not measured: ${errors.join(", ")}`);
@@ -238,145 +349,134 @@ function removeTmp(): void {
   tmpDir = undefined;
 }
 
-/** The console must answer what the sandbox answers, or the comparison means nothing. */
-async function assertSameData(viaConsole: Target, direct: Target): Promise<void> {
+/** Every side must answer what the sandbox answers, or the comparison means nothing. */
+async function assertSameData(name: string, side: Target, direct: Target): Promise<void> {
   const agent = keepAliveAgent(1);
   try {
-    const [a, b] = [await get(agent, viaConsole, true), await get(agent, direct, true)];
+    const [a, b] = [await get(agent, side, true), await get(agent, direct, true)];
     if (a.status !== 200 || b.status !== 200)
       throw new Error(
-        `console HTTP ${a.status}, sandbox HTTP ${b.status}: ${a.body.toString().slice(0, 300)}`,
+        `${name} HTTP ${a.status}, sandbox HTTP ${b.status}: ${a.body.toString().slice(0, 300)}`,
       );
     const ids = (buf: Buffer) =>
       (JSON.parse(buf.toString("utf8")) as { data: Array<{ id: string }> }).data.map((l) => l.id).join();
-    if (ids(a.body) !== ids(b.body)) throw new Error("the console and the sandbox list different logs");
+    if (ids(a.body) !== ids(b.body)) throw new Error(`${name} and the sandbox list different logs`);
   } finally {
     agent.destroy();
   }
 }
 
 /**
- * Console ÷ direct, and for reference a bare pass-through proxy ÷ direct: the least one more HTTP
- * hop in Node costs here, whatever the proxy does. Throughput in ABBA rounds per pair; latency one
- * request at a time, the three sides taking turns.
+ * The console, the bare Next route handler, the sandbox direct and the bare node:http hop:
+ * throughput at CONCURRENCY in turns (forwards then backwards), then latency one request at a
+ * time, the four taking turns request by request.
  */
-async function proxyFigures(viaConsole: Side, direct: Side, bare: Side): Promise<Figure[]> {
-  log("warming up the three sides");
-  for (const side of [viaConsole, direct, bare])
-    await closedLoop(side.target, CONCURRENCY, QUICK ? 500 : 1500);
+async function proxyPart(
+  sides: Record<"console" | "bareNext" | "direct" | "bareNode", Side>,
+): Promise<Figure[]> {
+  const names = Object.keys(sides) as Array<keyof typeof sides>;
+  const list = names.map((n) => sides[n]);
+  log("warming up the four sides");
+  for (const side of list) await closedLoop(side.target, CONCURRENCY, QUICK ? 500 : 1000);
 
-  log(
-    `proxy throughput: ${PLAN.rounds} rounds of ${PLAN.roundMs} ms per side, ${CONCURRENCY} concurrent (console and direct, then bare proxy and direct)`,
-  );
-  const options = { rounds: PLAN.rounds, roundMs: PLAN.roundMs, concurrency: CONCURRENCY };
-  const [c, d] = await compareThroughput(viaConsole, direct, options);
-  const [b, d2] = await compareThroughput(bare, direct, options);
-  const failures = {
-    console: c.failures,
-    sandbox: d.failures,
-    bareProxy: b.failures,
-    sandboxAgain: d2.failures,
-  };
-  if (c.failed || d.failed || b.failed || d2.failed)
-    throw new Error(`requests failed during the throughput test: ${JSON.stringify(failures)}`);
-  const roundRatios = c.perRound.map((rps, i) => rps / (d.perRound[i] ?? rps));
+  log(`throughput: ${PLAN.rounds} rounds of ${PLAN.roundMs} ms per side, ${CONCURRENCY} concurrent`);
+  const throughput = await throughputInTurns(list, {
+    rounds: PLAN.rounds,
+    roundMs: PLAN.roundMs,
+    concurrency: CONCURRENCY,
+  });
+  const failed = throughput.some((t) => t.failed > 0);
+  if (failed)
+    throw new Error(
+      `requests failed during the throughput test: ${JSON.stringify(Object.fromEntries(names.map((n, i) => [n, throughput[i]?.failures])))}`,
+    );
 
-  log(`proxy latency: ${PLAN.latencySamples} requests per side, one at a time`);
-  const [cl, dl, bl] = await alternatingLatency(
-    [viaConsole.target, direct.target, bare.target],
+  log(`latency: ${PLAN.latencySamples} requests per side, one at a time`);
+  const latency = await alternatingLatency(
+    list.map((s) => s.target),
     PLAN.latencySamples,
   );
-  const cp50 = median(cl as number[]);
-  const dp50 = median(dl as number[]);
-  const bp50 = median(bl as number[]);
-  const bareThroughput = ratio(b.rps, d2.rps);
-  const bareLatency = ratio(bp50, dp50);
-
-  return [
-    ratioFigure(
-      "proxy throughput",
-      ratio(c.rps, d.rps),
-      { atLeast: 0.6 },
-      `${formatCount(c.rps)} ÷ ${formatCount(d.rps)} req/s, limit=50, ${CONCURRENCY} concurrent; rounds ${roundRatios.map((r) => r.toFixed(2)).join(" ")}; ` +
-        `CPU per request: console ${formatMs(c.cpuMsPerRequest ?? Number.NaN)}, sandbox ${formatMs(d.cpuMsPerRequest ?? Number.NaN)}`,
-      {
-        consoleRps: c.rps,
-        directRps: d.rps,
-        consolePerRound: c.perRound,
-        directPerRound: d.perRound,
-        requests: c.completed + d.completed,
-        consoleCpuMsPerRequest: c.cpuMsPerRequest,
-        sandboxCpuMsPerRequest: d.cpuMsPerRequest,
-      },
-    ),
-    ratioFigure(
-      "proxy latency",
-      ratio(cp50, dp50),
-      { atMost: 1.5 },
-      `p50 ${formatMs(cp50)} ÷ ${formatMs(dp50)}, one at a time`,
-      {
-        consoleP50Ms: cp50,
-        directP50Ms: dp50,
-        samplesPerSide: PLAN.latencySamples,
-      },
-    ),
-    {
-      figure: "proxy floor (reference)",
-      measured:
-        `a bare node:http pass-through (no session, no checks, no Next): throughput ${formatRatio(bareThroughput)} ` +
-        `(${formatCount(b.rps)} ÷ ${formatCount(d2.rps)} req/s, CPU ${formatMs(b.cpuMsPerRequest ?? Number.NaN)} per request), ` +
-        `latency ${formatRatio(bareLatency)} (p50 ${formatMs(bp50)} ÷ ${formatMs(dp50)})`,
-      goal: "report",
-      holds: "report",
-      details: {
-        throughputRatio: bareThroughput,
-        latencyRatio: bareLatency,
-        bareRps: b.rps,
-        directRps: d2.rps,
-        bareP50Ms: bp50,
-        directP50Ms: dp50,
-        bareCpuMsPerRequest: b.cpuMsPerRequest,
-      },
-    },
-  ];
+  const measure = (i: number): SideMeasure => ({
+    rps: throughput[i]!.rps,
+    p50Ms: median(latency[i]!),
+    cpuMsPerRequest: throughput[i]!.cpuMsPerRequest,
+  });
+  const [c, n, d, b] = [0, 1, 2, 3].map(measure) as [SideMeasure, SideMeasure, SideMeasure, SideMeasure];
+  return proxyFigures({ console: c, bareNext: n, direct: d, bareNode: b }, CONCURRENCY);
 }
 
-async function browserFigures(consoleServer: Server, cookie: string, webhookId: string): Promise<Figure[]> {
+/** The console behind the delay proxy ÷ the delay proxy called directly: one at a time, then at CONCURRENCY. */
+async function farUpstreamPart(viaConsole: Target, direct: Target): Promise<Figure[]> {
+  log(
+    `upstream ${UPSTREAM_DELAY_MS} ms away: ${PLAN.farSamples} requests per side one at a time, then ${CONCURRENCY} concurrent`,
+  );
+  const [cl, dl] = await alternatingLatency([viaConsole, direct], PLAN.farSamples);
+  const [c, d] = await throughputInTurns([{ target: viaConsole }, { target: direct }], {
+    rounds: PLAN.farRounds,
+    roundMs: QUICK ? 800 : 1500,
+    concurrency: CONCURRENCY,
+  });
+  if (c!.failed || d!.failed)
+    throw new Error(
+      `requests failed: console ${JSON.stringify(c!.failures)}, direct ${JSON.stringify(d!.failures)}`,
+    );
+  return farUpstreamFigures({
+    delayMs: UPSTREAM_DELAY_MS,
+    oneAtATime: { consoleP50Ms: median(cl!), directP50Ms: median(dl!), samples: PLAN.farSamples },
+    concurrent: {
+      concurrency: CONCURRENCY,
+      console: { rps: c!.rps, p50Ms: c!.p50Ms },
+      direct: { rps: d!.rps, p50Ms: d!.p50Ms },
+    },
+  });
+}
+
+async function browserPart(
+  browser: Browser,
+  consoleServer: Server,
+  cookie: string,
+  webhookId: string,
+): Promise<Figure[]> {
   const pageUrl = `${consoleServer.url}/webhooks/${webhookId}`;
-  const browser = await launchChromium();
+  const context = await signedInContext(browser, consoleServer.url, cookie);
   try {
-    const context = await signedInContext(browser, consoleServer.url, cookie);
     log("page weight");
     const weight = await measurePageWeight(context, pageUrl, PAGE_WEIGHT_GOAL_BYTES);
     log("first paint");
     const paint = await measureFirstPaint(context, pageUrl, cookie);
     log(`interaction: ${PLAN.interactionRounds} rounds`);
-    const interaction = await measureInteraction(
-      context,
-      {
-        pageUrl,
-        webhookId,
-        rounds: PLAN.interactionRounds,
-        actions: {
-          "Next page": (page) => page.getByRole("button", { name: "Next page" }).click(),
-          "Status filter": (page) => chooseStatus(page, "Failed"),
-        },
-        apiFor: {
-          "Next page": (size) => `/api/webhooks/${webhookId}/logs?offset=${size}&limit=${size}`,
-          "Status filter": (size) => `/api/webhooks/${webhookId}/logs?offset=0&limit=${size}&status=Failed`,
-        },
+    const actions = await measureInteraction(context, {
+      pageUrl,
+      webhookId,
+      rounds: PLAN.interactionRounds,
+      actions: {
+        "Next page": (page) => page.getByRole("button", { name: "Next page" }).click(),
+        "Status filter": (page) => chooseStatus(page, "Failed"),
       },
-      1.3,
-    );
+      apiFor: {
+        "Next page": (size) => `/api/webhooks/${webhookId}/logs?offset=${size}&limit=${size}`,
+        "Status filter": (size) => `/api/webhooks/${webhookId}/logs?offset=0&limit=${size}&status=Failed`,
+      },
+    });
     log(`interaction floor: ${PLAN.interactionRounds} rounds`);
     const floor = await measureInteractionFloor(context, {
       pageUrl,
       webhookId,
       rounds: PLAN.interactionRounds,
     });
-    return [weight, paint, interaction, floor];
+    const byName = (name: string) => {
+      const found = actions.find((a) => a.name === name);
+      if (!found) throw new Error(`no measurement of ${name}`);
+      return found;
+    };
+    const interaction = interactionFigures(
+      { status: byName("Status filter"), nextPage: byName("Next page") },
+      floor,
+      PLAN.interactionRounds,
+    );
+    return [weight, paint, ...interaction];
   } finally {
-    await browser.close();
+    await context.close();
   }
 }
 
@@ -385,15 +485,18 @@ async function chooseStatus(page: Page, value: string): Promise<void> {
   await page.getByRole("combobox", { name: "Status" }).selectOption(value);
 }
 
-function memoryFigure(consoleServer: Server, sandbox: Server): Figure {
-  const consoleBytes = treeTotal(consoleServer.pid, peakRssBytes) ?? Number.NaN;
-  const sandboxBytes = treeTotal(sandbox.pid, peakRssBytes) ?? Number.NaN;
+function memoryFigure(servers: Record<string, Server>): Figure {
+  const bytes = Object.fromEntries(
+    Object.entries(servers).map(([name, s]) => [name, treeTotal(s.pid, peakRssBytes) ?? Number.NaN]),
+  );
   return {
     figure: "memory",
-    measured: `peak RSS: console ${formatMiB(consoleBytes)}, sandbox ${formatMiB(sandboxBytes)} (VmHWM after the run)`,
+    measured: `peak RSS: ${Object.entries(bytes)
+      .map(([name, b]) => `${name} ${formatMiB(b)}`)
+      .join(", ")} (VmHWM after the run)`,
     goal: "report",
     holds: "report",
-    details: { consolePeakRssBytes: consoleBytes, sandboxPeakRssBytes: sandboxBytes },
+    details: { peakRssBytes: bytes },
   };
 }
 

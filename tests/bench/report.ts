@@ -115,6 +115,11 @@ export function wrap(text: string, width: number): string[] {
   return out;
 }
 
+/** The figures whose goal does not hold, leaving out those that could not be measured (`errors`). */
+export function failingGoals(figures: readonly Figure[], errors: readonly string[]): string[] {
+  return figures.filter((f) => f.holds === "no" && !errors.includes(f.figure)).map((f) => f.figure);
+}
+
 export interface BenchResult {
   startedAt: string;
   quick: boolean;

@@ -158,6 +158,8 @@ export interface ConsoleStart {
   name?: string;
   /** Options for node itself, before next's script (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** More environment variables for the console. */
+  env?: Record<string, string>;
 }
 
 /** `next start` of the existing build, on loopback, talking to `hubBaseUrl` in sandbox mode. */
@@ -172,21 +174,74 @@ export async function startConsoleProcess(options: ConsoleStart): Promise<Server
       HUB_SANDBOX: "1",
       SESSION_SECRET: options.sessionSecret,
       NEXT_TELEMETRY_DISABLED: "1",
+      ...options.env,
     },
     readyPath: "/login",
     ready: (status) => status === 200,
   });
 }
 
-/** The reference pass-through proxy (bare-proxy.ts) in front of `upstream`. */
-export async function startBareProxyProcess(options: { port: number; upstream: string }): Promise<Server> {
+/** The pass-through proxy (bare-proxy.ts) in front of `upstream`, holding each request `delayMs` first. */
+export async function startBareProxyProcess(options: {
+  port: number;
+  upstream: string;
+  delayMs?: number;
+  name?: string;
+}): Promise<Server> {
   return startProcess({
-    name: "bare proxy",
+    name: options.name ?? "bare proxy",
     port: options.port,
     args: ["--import", "tsx", path.join(ROOT, "tests/bench/bare-proxy.ts")],
-    env: { BARE_PROXY_PORT: String(options.port), BARE_PROXY_UPSTREAM: options.upstream },
+    env: {
+      BARE_PROXY_PORT: String(options.port),
+      BARE_PROXY_UPSTREAM: options.upstream,
+      BARE_PROXY_DELAY_MS: String(options.delayMs ?? 0),
+    },
     readyPath: "/_bare/health",
     ready: (status) => status === 200,
+  });
+}
+
+/** The framework floor's app: a Next app of one pass-through route handler, built into its own `.next/`. */
+export const BARE_NEXT_DIR = path.join(ROOT, "tests/bench/bare-next");
+
+/** Builds the bare Next app when it has no build, or when its sources or Next are newer than that build. */
+export function ensureBareNextBuild(log: (line: string) => void): void {
+  const buildId = path.join(BARE_NEXT_DIR, ".next/BUILD_ID");
+  const builtAt = fs.statSync(buildId, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const inputs = [
+    path.join(ROOT, "node_modules/next/package.json"),
+    ...filesUnder(BARE_NEXT_DIR, [".next", "next-env.d.ts"]),
+  ];
+  if (builtAt > 0 && inputs.every((file) => fs.statSync(file).mtimeMs <= builtAt)) return;
+  log(`building the bare Next app (${path.relative(ROOT, BARE_NEXT_DIR)}/.next/)`);
+  const result = spawnSync(process.execPath, [NEXT_BIN, "build", BARE_NEXT_DIR], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0)
+    throw new Error(`next build of the bare Next app failed (exit ${result.status ?? result.signal})`);
+}
+
+/** `next start` of the bare Next app, passing the logs call through to `upstream`. */
+export async function startBareNextProcess(options: { port: number; upstream: string }): Promise<Server> {
+  return startProcess({
+    name: "bare Next",
+    port: options.port,
+    args: [NEXT_BIN, "start", BARE_NEXT_DIR, "-p", String(options.port), "-H", "127.0.0.1"],
+    env: { NODE_ENV: "production", BARE_NEXT_UPSTREAM: options.upstream },
+    readyPath: "/health",
+    ready: (status) => status === 200,
+  });
+}
+
+/** Every file under `dir`, skipping files and folders named in `skip`. */
+function filesUnder(dir: string, skip: readonly string[]): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (skip.includes(entry.name)) return [];
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(full, skip) : [full];
   });
 }
 

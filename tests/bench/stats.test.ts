@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { abbaOrder, median, percentile, ratio } from "./stats";
+import { abbaOrder, median, percentile, ratio, rotationOrder } from "./stats";
 
 describe("percentile", () => {
   it("interpolates between closest ranks", () => {
@@ -58,5 +58,18 @@ describe("abbaOrder", () => {
     const order = abbaOrder(7);
     expect(order.filter((s) => s === "A")).toHaveLength(7);
     expect(order.filter((s) => s === "B")).toHaveLength(7);
+  });
+});
+
+describe("rotationOrder", () => {
+  it("goes forwards then backwards, so every side is first and last as often", () => {
+    expect(rotationOrder(3, 2)).toEqual([0, 1, 2, 2, 1, 0]);
+    expect(rotationOrder(4, 1)).toEqual([0, 1, 2, 3]);
+    expect(rotationOrder(2, 0)).toEqual([]);
+  });
+
+  it("gives each side `rounds` turns", () => {
+    const order = rotationOrder(4, 5);
+    for (const sideIndex of [0, 1, 2, 3]) expect(order.filter((s) => s === sideIndex)).toHaveLength(5);
   });
 });

@@ -33,8 +33,17 @@ export function ratio(a: number, b: number): number {
  * drift of the machine over the run weighs on both sides alike.
  */
 export function abbaOrder(rounds: number): Array<"A" | "B"> {
-  const order: Array<"A" | "B"> = [];
-  for (let i = 0; i < rounds; i++)
-    order.push(...(i % 2 === 0 ? (["A", "B"] as const) : (["B", "A"] as const)));
+  return rotationOrder(2, rounds).map((i) => (i === 0 ? "A" : "B"));
+}
+
+/**
+ * The turns of `sides` sides (by index) over `rounds` rounds each, forwards then backwards
+ * (0 1 2 2 1 0 0 1 2 ...): ABBA for any number of sides, so a drift weighs on all alike.
+ */
+export function rotationOrder(sides: number, rounds: number): number[] {
+  const forwards = Array.from({ length: sides }, (_, i) => i);
+  const backwards = [...forwards].reverse();
+  const order: number[] = [];
+  for (let i = 0; i < rounds; i++) order.push(...(i % 2 === 0 ? forwards : backwards));
   return order;
 }

@@ -1,0 +1,19 @@
+/**
+ * The bench's framework floor: a Next app of one route handler that passes the logs call through
+ * to the sandbox. Built by the bench into `.next/` here, with the repository's own Next.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  // The repository's tsc and ESLint check this app's code; its build only compiles it.
+  typescript: { ignoreBuildErrors: true },
+  turbopack: { root },
+  outputFileTracingRoot: root,
+};
+
+export default nextConfig;

@@ -1,0 +1,266 @@
+import { describe, expect, it } from "vitest";
+import {
+  farUpstreamFigures,
+  GOALS,
+  interactionFigures,
+  lighthouseFigure,
+  proxyFigures,
+  viewersFigure,
+  type SideMeasure,
+} from "./figures";
+import { summarizeLhr, type LighthouseSummary, type Lhr } from "./lighthouse";
+import { failingGoals, type Figure } from "./report";
+import { callsFor } from "./viewers";
+
+const side = (rps: number, p50Ms: number): SideMeasure => ({ rps, p50Ms, cpuMsPerRequest: 1 });
+
+describe("proxyFigures", () => {
+  const rows = (consoleSide: SideMeasure) =>
+    proxyFigures(
+      { console: consoleSide, bareNext: side(500, 2), direct: side(4000, 0.5), bareNode: side(3000, 0.8) },
+      32,
+    );
+
+  it("judges the console against the bare Next handler only, at 0.8 × throughput and 1.25 × p50", () => {
+    const [throughput, latency, ...references] = rows(side(400, 2.5));
+    expect(throughput).toMatchObject({
+      figure: "proxy throughput ÷ framework floor",
+      goal: "≥ 0.8",
+      holds: "yes",
+    });
+    expect(throughput?.details.ratio).toBe(0.8);
+    expect(latency).toMatchObject({
+      figure: "proxy latency ÷ framework floor",
+      goal: "≤ 1.25",
+      holds: "yes",
+    });
+    expect(latency?.details.ratio).toBe(1.25);
+    expect(references.map((f) => f.holds)).toEqual(["report", "report", "report"]);
+  });
+
+  it("misses just past either limit", () => {
+    const [throughput, latency] = rows(side(399, 2.51));
+    expect(throughput?.holds).toBe("no");
+    expect(latency?.holds).toBe("no");
+  });
+
+  it("keeps the old goals against the sandbox as a reported row, whatever they measure", () => {
+    const old = rows(side(400, 2.5)).find((f) => f.figure === "proxy ÷ sandbox direct (reference)");
+    expect(old?.holds).toBe("report");
+    expect(old?.details).toMatchObject({ throughputRatio: 0.1, latencyRatio: 5 });
+    expect(old?.measured).toContain("once a goal of ≥ 0.6");
+  });
+});
+
+describe("farUpstreamFigures", () => {
+  const input = (consoleP50Ms: number) => ({
+    delayMs: 25,
+    oneAtATime: { consoleP50Ms, directP50Ms: 26, samples: 100 },
+    concurrent: { concurrency: 32, console: { rps: 600, p50Ms: 50 }, direct: { rps: 1200, p50Ms: 26 } },
+  });
+
+  it("judges one at a time at 1.25 and only reports the concurrent side", () => {
+    const [one, many] = farUpstreamFigures(input(32.5));
+    expect(one).toMatchObject({ figure: "upstream 25 ms away, one at a time", holds: "yes", goal: "≤ 1.25" });
+    expect(many?.holds).toBe("report");
+    expect(many?.details).toMatchObject({ throughputRatio: 0.5 });
+    expect(farUpstreamFigures(input(33))[0]?.holds).toBe("no");
+  });
+});
+
+describe("viewersFigure", () => {
+  const calls = (viewers: number, total: number) => ({ webhookId: "w", viewers, calls: {}, total });
+
+  it("divides the many viewers' upstream calls by one viewer's, at most 1.2", () => {
+    expect(viewersFigure(calls(1, 12), calls(10, 14), 30)).toMatchObject({ holds: "yes", goal: "≤ 1.2" });
+    const uncoalesced = viewersFigure(calls(1, 12), calls(10, 120), 30);
+    expect(uncoalesced.holds).toBe("no");
+    expect(uncoalesced.details.ratio).toBe(10);
+  });
+
+  it("refuses to divide by a viewer that made no call (Auto-refresh did not run)", () => {
+    expect(() => viewersFigure(calls(1, 0), calls(10, 5), 30)).toThrow(/no upstream call/);
+  });
+});
+
+describe("callsFor", () => {
+  it("counts the calls added since `before` on paths that name the webhook", () => {
+    const before = { "/v1/organization/webhook/a/webhook-log": 3, "/v1/organization/webhook/b": 1 };
+    const after = {
+      "/v1/organization/webhook/a/webhook-log": 5,
+      "/v1/organization/webhook/a": 2,
+      "/v1/organization/webhook/b": 4,
+      "/v1/organization/webhook/ab": 9,
+    };
+    expect(callsFor("a", before, after)).toEqual({
+      "/v1/organization/webhook/a/webhook-log": 2,
+      "/v1/organization/webhook/a": 2,
+    });
+  });
+});
+
+describe("interactionFigures", () => {
+  const action = (name: string, actionMs: number, tripMs: number, madeRequest: boolean) => ({
+    name,
+    actionMs,
+    tripMs,
+    madeRequest,
+  });
+
+  it("judges Status against 1.5 × (floor + round trip) and Next page against 2 × the floor", () => {
+    const [status, next, perTrip, floor] = interactionFigures(
+      { status: action("Status filter", 30, 10, true), nextPage: action("Next page", 20, 10, false) },
+      { swapMs: 10, tripMs: 10 },
+      7,
+    );
+    expect(status).toMatchObject({ figure: "interaction, Status change", goal: "≤ 1.5", holds: "yes" });
+    expect(status?.details.ratio).toBe(1.5);
+    expect(next).toMatchObject({ figure: "interaction, Next page", goal: "≤ 2", holds: "yes" });
+    expect(next?.measured).toContain("rows prefetched");
+    expect(perTrip).toMatchObject({ holds: "report" });
+    expect(perTrip?.details.ratio).toBe(3);
+    expect(floor).toMatchObject({ holds: "report" });
+  });
+
+  it("misses when the action takes longer than its budget", () => {
+    const [status, next] = interactionFigures(
+      { status: action("Status filter", 31, 10, true), nextPage: action("Next page", 21, 10, true) },
+      { swapMs: 10, tripMs: 10 },
+      7,
+    );
+    expect(status?.holds).toBe("no");
+    expect(next?.holds).toBe("no");
+  });
+});
+
+const lhr = (performance: number, longTask = 120): Lhr => ({
+  categories: {
+    performance: { score: performance, auditRefs: [{ id: "total-blocking-time", weight: 30 }] },
+    accessibility: { score: 1, auditRefs: [{ id: "color-contrast", weight: 7 }] },
+    "best-practices": {
+      score: 0.96,
+      auditRefs: [
+        { id: "errors-in-console", weight: 1 },
+        { id: "unweighted", weight: 0 },
+      ],
+    },
+  },
+  audits: {
+    "total-blocking-time": { title: "Total Blocking Time", score: 0.7, numericValue: 430 },
+    "color-contrast": { title: "Contrast", score: 1 },
+    "errors-in-console": { title: "Browser errors were logged to the console", score: 0 },
+    unweighted: { title: "Not counted", score: 0 },
+    "long-tasks": {
+      score: null,
+      details: {
+        items: [
+          { url: "http://x/_next/static/chunks/a.js", startTime: 900, duration: 80 },
+          { url: "http://x/_next/static/chunks/b.js", startTime: 700, duration: longTask },
+        ],
+      },
+    },
+    "bootup-time": {
+      score: 1,
+      details: { items: [{ url: "http://x/a.js", total: 300, scripting: 250, scriptParseCompile: 20 }] },
+    },
+  },
+});
+
+describe("summarizeLhr", () => {
+  it("keeps rounded scores, TBT, the longest tasks first and the weighted audits that failed", () => {
+    const summary = summarizeLhr("mobile", lhr(0.884));
+    expect(summary.scores).toEqual({ performance: 88, accessibility: 100, "best-practices": 96 });
+    expect(summary.totalBlockingTimeMs).toBe(430);
+    expect(summary.longTasks.map((t) => t.durationMs)).toEqual([120, 80]);
+    expect(summary.scripts[0]).toEqual({
+      url: "http://x/a.js",
+      totalMs: 300,
+      scriptingMs: 250,
+      parseCompileMs: 20,
+    });
+    expect(summary.missed).toEqual([
+      "performance: Total Blocking Time",
+      "best-practices: Browser errors were logged to the console",
+    ]);
+  });
+});
+
+describe("lighthouseFigure", () => {
+  const summary = (preset: "mobile" | "desktop", scores: LighthouseSummary["scores"]): LighthouseSummary => ({
+    ...summarizeLhr(preset, lhr(1)),
+    scores,
+  });
+
+  it("holds on mobile at performance 95 with accessibility and best practices at 100", () => {
+    const f = lighthouseFigure(
+      summary("mobile", { performance: 95, accessibility: 100, "best-practices": 100 }),
+    );
+    expect(f).toMatchObject({
+      figure: "Lighthouse, mobile",
+      holds: "yes",
+      goal: "perf ≥ 95, a11y 100, bp 100",
+    });
+    expect(f.measured).toContain("Total Blocking Time 430 ms");
+    expect(f.details.longTasks).toHaveLength(2);
+  });
+
+  it("misses when any category is under its goal, or was not scored", () => {
+    expect(
+      lighthouseFigure(summary("mobile", { performance: 94, accessibility: 100, "best-practices": 100 }))
+        .holds,
+    ).toBe("no");
+    expect(
+      lighthouseFigure(summary("desktop", { performance: 99, accessibility: 100, "best-practices": 100 }))
+        .holds,
+    ).toBe("no");
+    expect(
+      lighthouseFigure(summary("desktop", { performance: 100, accessibility: null, "best-practices": 100 }))
+        .holds,
+    ).toBe("no");
+    expect(
+      lighthouseFigure(summary("desktop", { performance: 100, accessibility: 100, "best-practices": 100 }))
+        .holds,
+    ).toBe("yes");
+  });
+
+  it("names what the trace's longest task was made of", () => {
+    const f = lighthouseFigure({
+      ...summary("desktop", { performance: 100, accessibility: 100, "best-practices": 100 }),
+      traceTasks: [
+        {
+          startMs: 9,
+          ms: 90,
+          parts: [
+            { name: "EvaluateScript", ms: 60, url: "http://x/a.js" },
+            { name: "Layout", ms: 20 },
+          ],
+        },
+      ],
+    });
+    expect(f.measured).toContain("longest in the trace 90.0 ms: EvaluateScript a.js 60.0 ms, Layout 20.0 ms");
+  });
+
+  it("has the goals the issue sets", () => {
+    expect(GOALS.lighthouse.desktop).toEqual({ performance: 100, accessibility: 100, "best-practices": 100 });
+  });
+});
+
+describe("failingGoals", () => {
+  const row = (figure: string, holds: Figure["holds"]): Figure => ({
+    figure,
+    measured: "",
+    goal: "",
+    holds,
+    details: {},
+  });
+
+  it("lists only goals that do not hold: not reported rows, not parts that could not be measured", () => {
+    const figures = [
+      row("proxy throughput ÷ framework floor", "no"),
+      row("proxy ÷ sandbox direct (reference)", "report"),
+      row("page weight", "yes"),
+      row("Lighthouse, mobile", "no"),
+    ];
+    expect(failingGoals(figures, ["Lighthouse, mobile"])).toEqual(["proxy throughput ÷ framework floor"]);
+  });
+});
