@@ -14,7 +14,7 @@ import {
 import type { ScanPartial } from "@/lib/domain/scan-answer";
 import { statusCodeLabel, statusMeaning } from "@/lib/domain/status-meaning";
 import { AttemptsChart } from "@/components/health/attempts-chart";
-import { ScanProgress } from "@/components/health/scan-progress";
+import { ScanProgress } from "@/components/history/scan-progress";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { Notice } from "@/components/ui/notice";
 

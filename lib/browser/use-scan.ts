@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { onUnauthorized } from "@/lib/browser/query-client";
-import { runScan } from "@/lib/browser/scan-stream";
 import type { ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
 
 export type ScanState =
@@ -27,24 +26,29 @@ export function useScan(path: string | null): ScanState & { cancel: () => void; 
     controller.current = abort;
     const previous = last.current;
     setState({ status: "running", progress: null, previous });
-    runScan(path, {
-      signal: abort.signal,
-      onProgress: (progress) => setState({ status: "running", progress, previous }),
-    }).then(
-      (result) => {
-        last.current = result;
-        setState({ status: "done", result });
-      },
-      (error: unknown) => {
-        if (abort.signal.aborted) return;
-        onUnauthorized(error);
-        setState({
-          status: "failed",
-          error: error instanceof Error ? error : new Error(String(error)),
-          previous,
-        });
-      },
-    );
+    // The stream reader is its own chunk: pages that never scan do not load it.
+    import("@/lib/browser/scan-stream")
+      .then(({ runScan }) =>
+        runScan(path, {
+          signal: abort.signal,
+          onProgress: (progress) => setState({ status: "running", progress, previous }),
+        }),
+      )
+      .then(
+        (result) => {
+          last.current = result;
+          setState({ status: "done", result });
+        },
+        (error: unknown) => {
+          if (abort.signal.aborted) return;
+          onUnauthorized(error);
+          setState({
+            status: "failed",
+            error: error instanceof Error ? error : new Error(String(error)),
+            previous,
+          });
+        },
+      );
     return () => abort.abort();
   }, [path, round]);
 
