@@ -59,7 +59,8 @@ export function formatCodeFilter(filter: CodeFilter): string {
 
 /** An ISO 8601 time with a date and a time (and a zone, or UTC assumed); null when unreadable. */
 export function parseTime(raw: string): number | null {
-  const value = raw.trim();
+  // A "+03:00" left unencoded in a query string arrives as " 03:00".
+  const value = raw.trim().replace(/([T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}:?\d{2})$/i, "$1+$2");
   if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(value))
     return null;
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) && value.length > 10;
