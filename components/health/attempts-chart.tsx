@@ -6,7 +6,7 @@ import type { HealthBucket } from "@/lib/domain/history/health";
 import { formatBucketLabel, formatBucketRange } from "@/lib/domain/health-text";
 
 const WIDTH = 640;
-const HEIGHT = 170;
+const HEIGHT = 180;
 const MARGIN = { top: 8, right: 8, bottom: 22, left: 32 };
 
 /**

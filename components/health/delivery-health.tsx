@@ -18,6 +18,9 @@ import { ScanProgress } from "@/components/history/scan-progress";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { Notice } from "@/components/ui/notice";
 
+/** Codes listed under "Failures by status code"; the rest are counted. */
+const TOP_CODES = 5;
+
 const WINDOW_LABELS: Record<HealthWindow, string> = { "1h": "1 h", "24h": "24 h", "7d": "7 d" };
 
 /** What a click in the region asks the log table to show. */
@@ -50,7 +53,7 @@ export default function DeliveryHealth({
           <button
             key={pick}
             type="button"
-            className="btn btn-small"
+            className="btn btn-small aria-pressed:border-blue-700 aria-pressed:bg-blue-700 aria-pressed:text-white dark:aria-pressed:border-blue-400 dark:aria-pressed:bg-blue-400 dark:aria-pressed:text-zinc-950"
             aria-pressed={pick === window}
             onClick={() => setWindow(pick)}
           >
@@ -118,79 +121,83 @@ function HealthBody({
       since: bucket.start,
       until: new Date(Date.parse(bucket.start) + summary.bucketMs - 1).toISOString(),
     });
+  const codes = summary.failuresByCode.slice(0, TOP_CODES);
+  const moreCodes = summary.failuresByCode.length - codes.length;
   return (
-    <div className="space-y-4">
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
-        <DescriptionItem label="Success rate" valueClassName="text-lg font-semibold">
-          {summary.successRate}%
-        </DescriptionItem>
-        <DescriptionItem label="Attempts">
-          {summary.attempts.toLocaleString("en")} ({summary.failed.toLocaleString("en")} failed)
-        </DescriptionItem>
-        <DescriptionItem label="Last success">
-          {summary.lastSuccess ? <Ago iso={summary.lastSuccess.at} /> : "none in this window"}
-        </DescriptionItem>
-        <DescriptionItem label="Last failure">
-          {summary.lastFailure ? <Ago iso={summary.lastFailure.at} /> : "none in this window"}
-        </DescriptionItem>
-      </dl>
-      {summary.failingStreak ? (
-        <p className="text-sm">
-          <strong>Failing since</strong>{" "}
-          <time dateTime={summary.failingStreak.since} title={formatUtc(summary.failingStreak.since)}>
-            {formatClock(summary.failingStreak.since)}
-          </time>{" "}
-          — {streakText(summary.failingStreak)}
-        </p>
-      ) : null}
-      <AttemptsChart
-        buckets={summary.buckets}
-        bucketMs={summary.bucketMs}
-        summary={chartSummary(summary)}
-        onPickBucket={pickBucket}
-      />
-      <details className="text-sm">
-        <summary className="cursor-pointer font-medium">Attempts per bar, as a table</summary>
-        <table className="mt-2 w-full text-left text-xs">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Succeeded</th>
-              <th scope="col">Failed</th>
-              <th scope="col">
-                <span className="sr-only">Filter</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {summary.buckets.map((bucket) => (
-              <tr key={bucket.start}>
-                <td>{formatBucketRange(bucket.start, summary.bucketMs)}</td>
-                <td>{bucket.success}</td>
-                <td>{bucket.failed}</td>
-                <td>
-                  {bucket.success + bucket.failed > 0 ? (
-                    <button type="button" className="btn-link" onClick={() => pickBucket(bucket)}>
-                      Show these
-                    </button>
-                  ) : null}
-                </td>
+    <div className="grid gap-x-6 gap-y-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="space-y-3">
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
+          <DescriptionItem label="Success rate" valueClassName="text-lg font-semibold">
+            {summary.successRate}%
+          </DescriptionItem>
+          <DescriptionItem label="Attempts">
+            {summary.attempts.toLocaleString("en")} ({summary.failed.toLocaleString("en")} failed)
+          </DescriptionItem>
+          <DescriptionItem label="Last success">
+            {summary.lastSuccess ? <Ago iso={summary.lastSuccess.at} /> : "none in this window"}
+          </DescriptionItem>
+          <DescriptionItem label="Last failure">
+            {summary.lastFailure ? <Ago iso={summary.lastFailure.at} /> : "none in this window"}
+          </DescriptionItem>
+        </dl>
+        {summary.failingStreak ? (
+          <p className="text-sm">
+            <strong>Failing since</strong>{" "}
+            <time dateTime={summary.failingStreak.since} title={formatUtc(summary.failingStreak.since)}>
+              {formatClock(summary.failingStreak.since)}
+            </time>{" "}
+            — {streakText(summary.failingStreak)}
+          </p>
+        ) : null}
+        <AttemptsChart
+          buckets={summary.buckets}
+          bucketMs={summary.bucketMs}
+          summary={chartSummary(summary)}
+          onPickBucket={pickBucket}
+        />
+        <details className="text-sm">
+          <summary className="cursor-pointer font-medium">Attempts per bar, as a table</summary>
+          <table className="mt-2 w-full text-left text-xs">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Succeeded</th>
+                <th scope="col">Failed</th>
+                <th scope="col">
+                  <span className="sr-only">Filter</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
-      {summary.failuresByCode.length > 0 ? (
+            </thead>
+            <tbody>
+              {summary.buckets.map((bucket) => (
+                <tr key={bucket.start}>
+                  <td>{formatBucketRange(bucket.start, summary.bucketMs)}</td>
+                  <td>{bucket.success}</td>
+                  <td>{bucket.failed}</td>
+                  <td>
+                    {bucket.success + bucket.failed > 0 ? (
+                      <button type="button" className="btn-link" onClick={() => pickBucket(bucket)}>
+                        Show these
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </div>
+      {codes.length > 0 ? (
         <div className="space-y-1">
           <h3 className="text-sm font-semibold">Failures by status code</h3>
           <ul className="space-y-1 text-sm">
-            {summary.failuresByCode.map(({ statusCode, count }) => (
+            {codes.map(({ statusCode, count }) => (
               <li key={statusCode} className="flex flex-wrap items-baseline gap-x-2">
                 <button
                   type="button"
                   className="btn btn-small"
-                  onClick={() => onFilter({ code: statusCode })}
-                  aria-label={`Show the ${count} failures with ${statusCodeLabel(statusCode)}`}
+                  onClick={() => onFilter({ code: statusCode, since: summary.from ?? undefined })}
+                  aria-label={`Show the ${count} failures with ${statusCodeLabel(statusCode)} in this window`}
                 >
                   {statusCodeLabel(statusCode)}
                 </button>
@@ -199,8 +206,16 @@ function HealthBody({
               </li>
             ))}
           </ul>
+          {moreCodes > 0 ? (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              and {moreCodes} more {moreCodes === 1 ? "code" : "codes"}: filter the table by HTTP status to
+              see them.
+            </p>
+          ) : null}
         </div>
-      ) : null}
+      ) : (
+        <p className="text-sm">No failures in this window.</p>
+      )}
     </div>
   );
 }

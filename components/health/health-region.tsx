@@ -31,7 +31,11 @@ export function HealthRegion({ webhookId }: { webhookId: string }) {
     </p>
   );
   return (
-    <section aria-labelledby="health-heading" className="card space-y-3 p-4">
+    // The body's height is reserved, so the rows below do not move when it fills in.
+    <section
+      aria-labelledby="health-heading"
+      className="card min-h-[36rem] space-y-3 p-4 sm:min-h-[30rem] lg:min-h-[22rem]"
+    >
       <h2 id="health-heading" className="text-base font-semibold">
         Delivery health
       </h2>

@@ -12,7 +12,6 @@ import {
   type LogViewState,
 } from "@/lib/domain/log-view";
 import { setLogView } from "@/components/logs/use-log-view";
-import { FindDelivery } from "@/components/history/find-delivery";
 import { Field } from "@/components/ui/field";
 
 const QUICK_PICKS = [
@@ -38,8 +37,8 @@ function fromLocalInput(value: string): string | null {
 }
 
 /**
- * Filters over the whole history (HTTP status, Since, Until, Response contains), Find a delivery
- * and Export: loaded after the rows, in its own chunk. The filters live in the URL; Apply checks
+ * Filters over the whole history (HTTP status, Since, Until, Response contains) and Export:
+ * loaded after the rows, in its own chunk. The filters live in the URL; Apply checks
  * them with the scan route's own parser, so what it refuses never leaves the browser.
  */
 export default function HistoryTools({ webhookId, view }: { webhookId: string; view: LogViewState }) {
@@ -74,117 +73,110 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
   const error = (name: string) => errors[name]?.map((message) => `${label(name)} ${message}.`).join(" ");
 
   return (
-    <div className="space-y-3">
-      <form
-        key={formKey}
-        onSubmit={onSubmit}
-        noValidate
-        aria-label="Filter the whole history"
-        className="grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4"
+    <form
+      key={formKey}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Filter the whole history"
+      className="grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4"
+    >
+      <Field
+        label="HTTP status"
+        hint="A code (500), a class (4xx) or 0 for No connection."
+        error={error("code")}
       >
-        <Field
-          label="HTTP status"
-          hint="A code (500), a class (4xx) or 0 for No connection."
-          error={error("code")}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="code"
-              defaultValue={view.code ?? ""}
-              list="history-codes"
-              autoComplete="off"
-              className="field-input"
-            />
-          )}
-        </Field>
-        <Field label="Since" error={error("since")}>
-          {(control) => (
-            <input
-              {...control}
-              name="since"
-              type="datetime-local"
-              defaultValue={toLocalInput(view.since)}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <Field label="Until" error={error("until")}>
-          {(control) => (
-            <input
-              {...control}
-              name="until"
-              type="datetime-local"
-              defaultValue={toLocalInput(view.until)}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <Field
-          label="Response contains"
-          hint="Text in the response body, any case."
-          error={error("contains")}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="contains"
-              defaultValue={view.contains ?? ""}
-              maxLength={200}
-              autoComplete="off"
-              className="field-input"
-            />
-          )}
-        </Field>
-        <datalist id="history-codes">
-          <option value="0">No connection</option>
-          <option value="5xx" />
-          <option value="4xx" />
-          <option value="500" />
-          <option value="401" />
-          <option value="404" />
-        </datalist>
-        <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
-          <button type="submit" className="btn btn-primary">
-            Apply filters
+        {(control) => (
+          <input
+            {...control}
+            name="code"
+            defaultValue={view.code ?? ""}
+            list="history-codes"
+            autoComplete="off"
+            className="field-input"
+          />
+        )}
+      </Field>
+      <Field label="Since" error={error("since")}>
+        {(control) => (
+          <input
+            {...control}
+            name="since"
+            type="datetime-local"
+            defaultValue={toLocalInput(view.since)}
+            className="field-input"
+          />
+        )}
+      </Field>
+      <Field label="Until" error={error("until")}>
+        {(control) => (
+          <input
+            {...control}
+            name="until"
+            type="datetime-local"
+            defaultValue={toLocalInput(view.until)}
+            className="field-input"
+          />
+        )}
+      </Field>
+      <Field label="Response contains" hint="Text in the response body, any case." error={error("contains")}>
+        {(control) => (
+          <input
+            {...control}
+            name="contains"
+            defaultValue={view.contains ?? ""}
+            maxLength={200}
+            autoComplete="off"
+            className="field-input"
+          />
+        )}
+      </Field>
+      <datalist id="history-codes">
+        <option value="0">No connection</option>
+        <option value="5xx" />
+        <option value="4xx" />
+        <option value="500" />
+        <option value="401" />
+        <option value="404" />
+      </datalist>
+      <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
+        <button type="submit" className="btn btn-primary">
+          Apply filters
+        </button>
+        {QUICK_PICKS.map((pick) => (
+          <button
+            key={pick.label}
+            type="button"
+            className="btn btn-small"
+            onClick={() =>
+              apply({
+                ...pickFilters(view),
+                since: new Date(Date.now() - pick.ms).toISOString(),
+                until: null,
+              })
+            }
+          >
+            {pick.label}
           </button>
-          {QUICK_PICKS.map((pick) => (
-            <button
-              key={pick.label}
-              type="button"
-              className="btn btn-small"
-              onClick={() =>
-                apply({
-                  ...pickFilters(view),
-                  since: new Date(Date.now() - pick.ms).toISOString(),
-                  until: null,
-                })
-              }
-            >
-              {pick.label}
-            </button>
-          ))}
-          {isHistoryView(view) ? (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => setLogView({ ...NO_HISTORY_FILTERS, page: 1, log: null })}
-            >
-              Clear filters
-            </button>
-          ) : null}
-          <span className="ml-auto flex gap-2">
-            <a className="btn btn-secondary" href={historyExportPath(webhookId, view, "csv")} download>
-              Export CSV
-            </a>
-            <a className="btn btn-secondary" href={historyExportPath(webhookId, view, "json")} download>
-              Export JSON
-            </a>
-          </span>
-        </div>
-      </form>
-      <FindDelivery webhookId={webhookId} />
-    </div>
+        ))}
+        {isHistoryView(view) ? (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => setLogView({ ...NO_HISTORY_FILTERS, page: 1, log: null })}
+          >
+            Clear filters
+          </button>
+        ) : null}
+        <span className="ml-auto flex gap-2">
+          <a className="btn btn-secondary" href={historyExportPath(webhookId, view, "csv")} download>
+            Export CSV
+          </a>
+          <a className="btn btn-secondary" href={historyExportPath(webhookId, view, "json")} download>
+            Export JSON
+          </a>
+        </span>
+      </div>
+    </form>
   );
 }
 

@@ -20,8 +20,9 @@ import { setLogView, useLogView } from "@/components/logs/use-log-view";
 import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
 import { useHistoryLogs } from "@/components/logs/use-history-logs";
 import { HistoryCoverage } from "@/components/history/history-coverage";
+import { FindDelivery } from "@/components/history/find-delivery";
 
-/** Filters over the whole history, Find and Export: their own chunk, loaded after the rows. */
+/** Filters over the whole history and Export: their own chunk, loaded after the rows. */
 const HistoryTools = lazy(() => import("@/components/history/history-tools"));
 
 /** A log that is not on the current page may still be in another cached page (e.g. found by the send follow-up). */
@@ -126,11 +127,21 @@ export function WebhookLogs({
         }}
         fetching={history.active ? scanning : query.isFetching}
       />
-      {afterLoad ? (
-        <Suspense fallback={null}>
-          <HistoryTools webhookId={webhookId} view={view} />
-        </Suspense>
-      ) : null}
+      <details className="card px-3 py-2" open={history.active || undefined}>
+        <summary className="cursor-pointer text-sm font-medium">
+          Filter the whole history (HTTP status, time, response text) and export
+        </summary>
+        <div className="mt-3">
+          {afterLoad ? (
+            <Suspense fallback={<p className="text-sm">Loading the filters…</p>}>
+              <HistoryTools webhookId={webhookId} view={view} />
+            </Suspense>
+          ) : (
+            <p className="text-sm">Loading the filters…</p>
+          )}
+        </div>
+      </details>
+      <FindDelivery webhookId={webhookId} />
       {history.active ? (
         <HistoryCoverage
           scan={history.scan}
