@@ -23,7 +23,7 @@ export const CLOSED_PORT_ENDPOINT = "http://127.0.0.1:1/webhooks/messages";
 
 type StatusWeights = ReadonlyArray<readonly [number, number]>;
 
-const BUSY_LABEL = "Busy shop (thousands of deliveries, failing now)";
+export const BUSY_LABEL = "Busy shop (thousands of deliveries, failing now)";
 
 /**
  * The busy demo webhook's history: BUSY.logs deliveries over BUSY.days, mostly 200 with a mix

@@ -71,6 +71,35 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * One call with the driver's patience, for the calls made outside it (an idle window's refresh):
+ * a 429 waits its Retry-After, 5xx and timeouts back off, a few times each; anything else throws.
+ */
+async function patiently<T>(read: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  let strikes = 0;
+  let attempts = 0;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!isAppError(error) || signal.aborted) throw error;
+      const seconds = error.retryAfter ?? 5;
+      if (
+        error.code === "rate_limited" &&
+        ++strikes <= RATE_LIMIT_STRIKES &&
+        seconds <= RETRY_AFTER_MAX_SECONDS
+      ) {
+        await sleep(seconds * 1000, signal);
+      } else if (isTransient(error) && attempts < RETRIES) {
+        attempts++;
+        await sleep(BACKOFF_MS * 2 ** (attempts - 1), signal);
+      } else {
+        throw error;
+      }
+    }
+  }
+}
+
 export class WindowReader {
   /** Logs handed to this reader so far. */
   read = 0;
@@ -201,8 +230,10 @@ export class HistoryWindow {
    */
   async refresh(pages: PageReader, signal: AbortSignal): Promise<boolean> {
     if (!this.joinable || this.anchorTotal === null) return false;
-    this.calls++;
-    const page = await pages(0, signal);
+    const page = await patiently(() => {
+      this.calls++;
+      return pages(0, signal);
+    }, signal);
     const total = page.pagination.total;
     const newest = this.logs[0];
     if (!newest) return false;
