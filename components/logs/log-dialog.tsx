@@ -46,11 +46,14 @@ export function LogDialog({
   logId,
   log,
   loading,
+  missing,
   onClose,
 }: {
   logId: string;
   log: WebhookLog | null;
   loading: boolean;
+  /** Why the delivery could not be found, when a search for it failed. */
+  missing: string | null;
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -96,9 +99,8 @@ export function LogDialog({
             <p role="status">Loading this delivery…</p>
           ) : (
             <p role="status" className="text-sm">
-              This delivery is not on the current page of logs: newer deliveries may have pushed it to a later
-              page, or it belongs to another webhook. Close this and look through the pages, or filter by
-              status.
+              {missing ??
+                "This delivery is not on the current page of logs. Close this and use Find a delivery, or filter the history."}
             </p>
           )}
         </div>

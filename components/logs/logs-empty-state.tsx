@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { LogViewState } from "@/lib/domain/log-view";
+import { NO_HISTORY_FILTERS, isHistoryView, type LogViewState } from "@/lib/domain/log-view";
 import { setLogView } from "@/components/logs/use-log-view";
 import { LogsLoadFailed } from "@/components/logs/logs-errors";
 
@@ -32,6 +32,20 @@ export function LogsEmptyState({
           onClick={() => setLogView({ page: totalPages, log: null })}
         >
           Go to the last page
+        </button>
+      </div>
+    );
+  }
+  if (isHistoryView(view)) {
+    return (
+      <div className="space-y-2">
+        <p>No deliveries match these filters in what was scanned.</p>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={() => setLogView({ ...NO_HISTORY_FILTERS, page: 1, log: null })}
+        >
+          Clear the filters
         </button>
       </div>
     );

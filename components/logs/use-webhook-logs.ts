@@ -3,7 +3,12 @@ import { useCallback, useEffect } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { fetchLogPage, logsQueryOptions } from "@/lib/browser/queries";
 import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
-import { LOG_STATUS_FILTERS, logsQueryState, type LogViewState } from "@/lib/domain/log-view";
+import {
+  DEFAULT_LOG_VIEW,
+  LOG_STATUS_FILTERS,
+  logsQueryState,
+  type LogViewState,
+} from "@/lib/domain/log-view";
 import { webhookKeys } from "@/lib/domain/query-keys";
 
 const NO_ROWS: WebhookLog[] = [];
@@ -11,38 +16,51 @@ const NO_ROWS: WebhookLog[] = [];
 /**
  * The page of logs a view names, and what keeps it quick and current: the previous rows stay
  * while the next ones load, the next page is prefetched, the other statuses are prefetched on
- * intent, and auto-refresh polls the view.
+ * intent, and auto-refresh polls the view. Off (`enabled` false) while a history scan answers the view.
  */
-export function useWebhookLogs(webhookId: string, view: LogViewState, autoRefresh: boolean) {
+export function useWebhookLogs(
+  webhookId: string,
+  view: LogViewState,
+  autoRefresh: boolean,
+  enabled: boolean,
+) {
   const queryClient = useQueryClient();
-  const query = useQuery({ ...logsQueryOptions(webhookId, view), placeholderData: keepPreviousData });
+  const query = useQuery({
+    ...logsQueryOptions(webhookId, view),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
   const page = query.data;
   const totalPages = page?.pagination.totalPages ?? 0;
 
-  const pollFailure = useAutoRefresh(autoRefresh, `${webhookId}?${logsQueryState(view)}`, async (signal) => {
-    const fresh = await fetchLogPage(webhookId, view, { signal, poll: true });
-    queryClient.setQueryData(webhookKeys.logPage(webhookId, view), fresh);
-  });
+  const pollFailure = useAutoRefresh(
+    autoRefresh && enabled,
+    `${webhookId}?${logsQueryState(view)}`,
+    async (signal) => {
+      const fresh = await fetchLogPage(webhookId, view, { signal, poll: true });
+      queryClient.setQueryData(webhookKeys.logPage(webhookId, view), fresh);
+    },
+  );
 
   // Prefetch the next page, so "Next page" shows it at once.
   const { status, limit, page: pageNumber } = view;
   useEffect(() => {
-    if (!page || query.isPlaceholderData || pageNumber >= totalPages) return;
+    if (!enabled || !page || query.isPlaceholderData || pageNumber >= totalPages) return;
     void queryClient.prefetchQuery(
-      logsQueryOptions(webhookId, { status, limit, page: pageNumber + 1, log: null }),
+      logsQueryOptions(webhookId, { ...DEFAULT_LOG_VIEW, status, limit, page: pageNumber + 1 }),
     );
-  }, [page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
+  }, [enabled, page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
 
   // When the pointer or focus reaches the Status filter, fetch the first page of each other
   // status, so choosing one shows its rows at once. Once, not retried, and not while the hub is
   // failing this view: a hover must not add load to a hub in trouble.
-  const failing = query.isError;
+  const failing = query.isError || !enabled;
   const prefetchStatusViews = useCallback(() => {
     if (failing) return;
     for (const other of [null, ...LOG_STATUS_FILTERS]) {
       if (other !== status)
         void queryClient.prefetchQuery({
-          ...logsQueryOptions(webhookId, { status: other, limit, page: 1, log: null }),
+          ...logsQueryOptions(webhookId, { ...DEFAULT_LOG_VIEW, status: other, limit }),
           retry: false,
         });
     }

@@ -1,8 +1,10 @@
 "use client";
 
-import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { foundLogQueryOptions } from "@/lib/browser/queries";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
-import { useCallback, useId, useMemo } from "react";
+import { lazy, Suspense, useCallback, useId, useMemo } from "react";
+import { useAfterLoad } from "@/lib/browser/use-after-load";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { webhookKeys } from "@/lib/domain/query-keys";
 import type { PageSize } from "@/lib/domain/log-view";
@@ -16,6 +18,12 @@ import { LogsRefreshFailed } from "@/components/logs/logs-errors";
 import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
 import { setLogView, useLogView } from "@/components/logs/use-log-view";
 import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
+import { useHistoryLogs } from "@/components/logs/use-history-logs";
+import { HistoryCoverage } from "@/components/history/history-coverage";
+import { FindDelivery } from "@/components/history/find-delivery";
+
+/** Filters over the whole history and Export: their own chunk, loaded after the rows. */
+const HistoryTools = lazy(() => import("@/components/history/history-tools"));
 
 /** A log that is not on the current page may still be in another cached page (e.g. found by the send follow-up). */
 function findCachedLog(queryClient: QueryClient, webhookId: string, logId: string): WebhookLog | null {
@@ -41,13 +49,16 @@ export function WebhookLogs({
   highlightIds: ReadonlySet<string>;
 }) {
   const view = useLogView();
+  const afterLoad = useAfterLoad();
   const queryClient = useQueryClient();
-  const { query, rows, total, totalPages, error, prefetchStatusViews } = useWebhookLogs(
-    webhookId,
-    view,
-    autoRefresh,
-  );
-  const tryAgain = () => void query.refetch();
+  const history = useHistoryLogs(webhookId, view);
+  const api = useWebhookLogs(webhookId, view, autoRefresh, !history.active);
+  const { query, prefetchStatusViews } = api;
+  const { rows, total, totalPages } = history.active ? history : api;
+  const scanning = history.scan.status === "running";
+  const error = history.active ? (history.scan.status === "failed" ? history.scan.error : null) : api.error;
+  const hasRows = history.active ? history.result !== null : query.data !== undefined;
+  const tryAgain = history.active ? history.scan.rerun : () => void query.refetch();
 
   const openLog = useCallback((logId: string) => setLogView({ log: logId }, { history: "replace" }), []);
   const retryReasonId = useId();
@@ -81,9 +92,16 @@ export function WebhookLogs({
     );
   }
 
-  const openLogData = view.log
+  const onPage = view.log
     ? (rows.find((row) => row.id === view.log) ?? findCachedLog(queryClient, webhookId, view.log))
     : null;
+  const pageLoading = history.active ? scanning : query.isPending || query.isPlaceholderData;
+  // A `?log=` link whose delivery is on no loaded page (newer ones pushed it on): scan for it.
+  const found = useQuery({
+    ...foundLogQueryOptions(webhookId, view.log ?? ""),
+    enabled: view.log !== null && !onPage && !pageLoading,
+  });
+  const openLogData = onPage ?? found.data ?? null;
 
   return (
     <section aria-labelledby="logs-heading" className="space-y-3">
@@ -103,10 +121,37 @@ export function WebhookLogs({
         autoRefresh={autoRefresh}
         onAutoRefreshChange={onAutoRefreshChange}
         // Everything about this webhook: its header, this view, and (marked stale) the other views in the cache.
-        onRefresh={() => void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) })}
-        fetching={query.isFetching}
+        onRefresh={() => {
+          void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) });
+          if (history.active) history.scan.rerun();
+        }}
+        fetching={history.active ? scanning : query.isFetching}
       />
-      {error && query.data ? <LogsRefreshFailed error={error} onTryAgain={tryAgain} /> : null}
+      <details className="card px-3 py-2" open={history.active || undefined}>
+        <summary className="cursor-pointer text-sm font-medium">
+          Filter the whole history (HTTP status, time, response text) and export
+        </summary>
+        <div className="mt-3">
+          {afterLoad ? (
+            <Suspense fallback={<p className="text-sm">Loading the filters…</p>}>
+              <HistoryTools webhookId={webhookId} view={view} />
+            </Suspense>
+          ) : (
+            <p className="text-sm">Loading the filters…</p>
+          )}
+        </div>
+      </details>
+      <FindDelivery webhookId={webhookId} />
+      {history.active ? (
+        <HistoryCoverage
+          scan={history.scan}
+          result={history.result}
+          onRerun={history.scan.rerun}
+          onCancel={history.scan.cancel}
+        />
+      ) : error && hasRows ? (
+        <LogsRefreshFailed error={error} onTryAgain={tryAgain} />
+      ) : null}
       <p id={retryReasonId} className="sr-only">
         {RETRY_UNAVAILABLE_REASON}.
       </p>
@@ -114,12 +159,12 @@ export function WebhookLogs({
         table={table}
         onOpen={openLog}
         highlightIds={highlightIds}
-        busy={query.isPlaceholderData && query.isFetching}
+        busy={history.active ? scanning && hasRows : query.isPlaceholderData && query.isFetching}
         emptyState={
           <LogsEmptyState
             view={view}
-            pending={query.isPending}
-            error={query.data ? null : error}
+            pending={history.active ? !hasRows && history.scan.status !== "failed" : query.isPending}
+            error={hasRows ? null : error}
             totalPages={totalPages}
             onTryAgain={tryAgain}
           />
@@ -132,7 +177,8 @@ export function WebhookLogs({
           key={view.log}
           logId={view.log}
           log={openLogData}
-          loading={query.isPending || query.isPlaceholderData}
+          loading={pageLoading || found.isFetching}
+          missing={found.error?.message ?? null}
           onClose={() => closeLog(view.log!)}
         />
       ) : null}

@@ -11,6 +11,8 @@ import { readLogView, setLogView } from "@/components/logs/use-log-view";
 import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { WebhookHeader } from "@/components/webhook/webhook-header";
+import { HealthRegion } from "@/components/health/health-region";
+import { NO_HISTORY_FILTERS, isHistoryView } from "@/lib/domain/log-view";
 
 /**
  * The webhook page's interactive part: header, logs and send form share the live state
@@ -40,12 +42,15 @@ export function WebhookView({
     setFollowTarget(target);
     // Show the newest deliveries of every status, where this message's will land.
     const view = readLogView();
-    if (view.page !== 1 || view.status !== null) setLogView({ page: 1, status: null, log: null });
+    if (view.page !== 1 || view.status !== null || isHistoryView(view)) {
+      setLogView({ ...NO_HISTORY_FILTERS, page: 1, status: null, log: null });
+    }
   }
 
   return (
     <div className="space-y-5">
       <WebhookHeader webhookId={webhookId} webhook={webhook} />
+      <HealthRegion webhookId={webhookId} />
       <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
         <WebhookLogs
           webhookId={webhookId}

@@ -93,8 +93,8 @@ interface ApiRequestInit {
   poll?: boolean;
 }
 
-/** Same-origin JSON call; resolves with the parsed body of a 2xx answer, throws `ApiError` otherwise. */
-export async function apiRequest<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
+/** Same-origin call; resolves with a 2xx answer, throws `ApiError` otherwise. */
+export async function apiFetch(path: string, init: ApiRequestInit = {}): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -114,6 +114,12 @@ export async function apiRequest<T>(path: string, init: ApiRequestInit = {}): Pr
     throw new ApiError(0, "network", fallbackMessage(0));
   }
   if (!response.ok) throw await toApiError(response);
+  return response;
+}
+
+/** Same-origin JSON call; resolves with the parsed body of a 2xx answer, throws `ApiError` otherwise. */
+export async function apiRequest<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
+  const response = await apiFetch(path, init);
   if (response.status === 204) return null as T;
   const text = await response.text();
   if (text === "") return null as T;

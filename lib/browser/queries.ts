@@ -3,7 +3,7 @@
  * prefetch fills the same keys (`query-keys.ts`).
  */
 import { queryOptions } from "@tanstack/react-query";
-import type { Webhook, WebhookLogPage } from "@/lib/domain/hub-schemas";
+import type { Webhook, WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { apiRequest } from "@/lib/browser/api";
 import { apiQueryString, toApiQuery, type LogViewState } from "@/lib/domain/log-view";
 import { AUTO_REFRESH_MS, webhookKeys } from "@/lib/domain/query-keys";
@@ -43,5 +43,32 @@ export function logsQueryOptions(webhookId: string, view: LogViewState) {
     queryKey: webhookKeys.logPage(webhookId, view),
     staleTime: AUTO_REFRESH_MS,
     queryFn: ({ signal }) => fetchLogPage(webhookId, view, { signal }),
+  });
+}
+
+/** What the history's find route answers. */
+export interface FoundDelivery {
+  log: WebhookLog;
+  /** Where it is, newest first (0 = the newest delivery). */
+  position: number;
+  read: number;
+  total: number;
+}
+
+/** One delivery wherever it is in the history: `q` is a log ID, a message ID or a console link. */
+export function findDelivery(webhookId: string, q: string, signal?: AbortSignal): Promise<FoundDelivery> {
+  return apiRequest<FoundDelivery>(
+    `${webhookApiPath(webhookId)}/history/find?${new URLSearchParams({ q }).toString()}`,
+    { signal },
+  );
+}
+
+/** A delivery a `?log=` link names that is on no loaded page: found by a scan, once. */
+export function foundLogQueryOptions(webhookId: string, logId: string) {
+  return queryOptions({
+    queryKey: webhookKeys.found(webhookId, logId),
+    staleTime: Infinity,
+    retry: false,
+    queryFn: async ({ signal }) => (await findDelivery(webhookId, logId, signal)).log,
   });
 }

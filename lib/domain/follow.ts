@@ -3,10 +3,10 @@
  * when the send answer gave one; otherwise the logs that were not there before sending.
  */
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import type { LogViewState } from "@/lib/domain/log-view";
+import { DEFAULT_LOG_VIEW, type LogViewState } from "@/lib/domain/log-view";
 
 /** What the follow polls: the newest deliveries, every status, as many as the API gives at once. */
-export const FOLLOW_VIEW: LogViewState = { status: null, page: 1, limit: 50, log: null };
+export const FOLLOW_VIEW: LogViewState = { ...DEFAULT_LOG_VIEW, limit: 50 };
 export const FOLLOW_POLL_MS = 1000;
 export const FOLLOW_TIMEOUT_MS = 30_000;
 

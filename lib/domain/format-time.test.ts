@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatLocal, formatUtc } from "@/lib/domain/format-time";
+import { formatAgo, formatLocal, formatUtc } from "@/lib/domain/format-time";
 
 describe("formatUtc", () => {
   it("writes exact UTC", () => {
@@ -21,5 +21,20 @@ describe("formatLocal", () => {
 
   it("returns what it cannot parse", () => {
     expect(formatLocal("nope")).toBe("nope");
+  });
+});
+
+describe("formatAgo", () => {
+  const now = Date.parse("2026-01-02T12:00:00Z");
+  it("reads recent times relative to now", () => {
+    expect(formatAgo("2026-01-02T11:59:30Z", now)).toBe("just now");
+    expect(formatAgo("2026-01-02T11:48:00Z", now)).toBe("12 min ago");
+    expect(formatAgo("2026-01-02T09:00:00Z", now)).toBe("3 h ago");
+    expect(formatAgo("2026-01-01T11:00:00Z", now)).toBe("1 day ago");
+    expect(formatAgo("2025-12-30T12:00:00Z", now)).toBe("3 days ago");
+    expect(formatAgo("2026-01-02T12:05:00Z", now)).toBe("just now");
+  });
+  it("gives back what it cannot read", () => {
+    expect(formatAgo("yesterday", now)).toBe("yesterday");
   });
 });

@@ -43,3 +43,18 @@ export function formatLocal(iso: string, options: { timeZone?: string; locale?: 
   }
   return format.format(date);
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** "just now", "12 min ago", "3 h ago", "2 days ago"; the future reads "just now". */
+export function formatAgo(iso: string, now = Date.now()): string {
+  const elapsed = now - Date.parse(iso);
+  if (!Number.isFinite(elapsed)) return iso;
+  if (elapsed < MINUTE) return "just now";
+  if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)} min ago`;
+  if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)} h ago`;
+  const days = Math.floor(elapsed / DAY);
+  return `${days} ${days === 1 ? "day" : "days"} ago`;
+}

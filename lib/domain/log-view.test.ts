@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_LOG_VIEW,
   apiQueryString,
+  historyScanPath,
+  isHistoryView,
   logsQueryState,
   parseLogSearchParams,
   serializeLogSearchParams,
@@ -16,15 +18,39 @@ const LOG = "0b7d4c1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e";
 describe("parseLogSearchParams", () => {
   it("gives the defaults for an empty query", () => {
     expect(parseLogSearchParams(new URLSearchParams())).toEqual(DEFAULT_LOG_VIEW);
-    expect(parseLogSearchParams({})).toEqual({ status: null, page: 1, limit: 20, log: null });
+    expect(parseLogSearchParams({})).toEqual({
+      ...DEFAULT_LOG_VIEW,
+      status: null,
+      page: 1,
+      limit: 20,
+      log: null,
+    });
   });
 
   it("reads every field from URLSearchParams and from Next's searchParams object", () => {
-    const expected = { status: "Failed", page: 3, limit: 50, log: LOG };
+    const expected = { ...DEFAULT_LOG_VIEW, status: "Failed", page: 3, limit: 50, log: LOG };
     expect(parseLogSearchParams(new URLSearchParams(`status=Failed&page=3&limit=50&log=${LOG}`))).toEqual(
       expected,
     );
     expect(parseLogSearchParams({ status: "Failed", page: "3", limit: "50", log: LOG })).toEqual(expected);
+  });
+
+  it("reads the history filters as typed, trimmed, and a cap", () => {
+    const view = parseLogSearchParams(
+      new URLSearchParams("code=%205xx%20&since=2026-01-01T02:00:00Z&until=&contains=Time%20out&cap=40000"),
+    );
+    expect(view).toMatchObject({
+      code: "5xx",
+      since: "2026-01-01T02:00:00Z",
+      until: null,
+      contains: "Time out",
+      cap: 40000,
+    });
+    expect(isHistoryView(view)).toBe(true);
+    expect(isHistoryView(DEFAULT_LOG_VIEW)).toBe(false);
+    expect(historyScanPath(LOG, { ...view, page: 3, limit: 10 })).toBe(
+      `/api/webhooks/${LOG}/history?code=5xx&since=2026-01-01T02%3A00%3A00Z&contains=Time+out&cap=40000&offset=20&limit=10`,
+    );
   });
 
   it("takes the first of repeated params", () => {
@@ -69,16 +95,24 @@ describe("serializeLogSearchParams", () => {
   });
 
   it("writes a fixed order", () => {
-    expect(serializeLogSearchParams({ log: LOG, limit: 10, page: 4, status: "Success" })).toBe(
-      `status=Success&page=4&limit=10&log=${LOG}`,
-    );
+    expect(
+      serializeLogSearchParams({ ...DEFAULT_LOG_VIEW, log: LOG, limit: 10, page: 4, status: "Success" }),
+    ).toBe(`status=Success&page=4&limit=10&log=${LOG}`);
   });
 
   it("round-trips through parse", () => {
     const states = [
       DEFAULT_LOG_VIEW,
-      { status: "Failed" as const, page: 7, limit: 50 as const, log: null },
-      { status: null, page: 1, limit: 10 as const, log: LOG },
+      { ...DEFAULT_LOG_VIEW, status: "Failed" as const, page: 7, limit: 50 as const },
+      { ...DEFAULT_LOG_VIEW, limit: 10 as const, log: LOG },
+      {
+        ...DEFAULT_LOG_VIEW,
+        status: "Failed" as const,
+        code: "5xx",
+        since: "2026-01-01T02:00:00Z",
+        contains: "timeout",
+        cap: 40000,
+      },
     ];
     for (const state of states) {
       expect(parseLogSearchParams(new URLSearchParams(serializeLogSearchParams(state)))).toEqual(state);

@@ -34,9 +34,42 @@ export interface LogViewState {
   limit: PageSize;
   /** The log whose details are open, or null. */
   log: string | null;
+  /** Filters over the whole history, as typed (checked by `parseQuestion`); null when unset. */
+  code: string | null;
+  since: string | null;
+  until: string | null;
+  contains: string | null;
+  /** How many logs a history scan may read, when a person asked to scan further; null: the default. */
+  cap: number | null;
 }
 
-export const DEFAULT_LOG_VIEW: LogViewState = { status: null, page: 1, limit: DEFAULT_PAGE_SIZE, log: null };
+/** The view's filters that only a scan of the history can answer (the API filters by status only). */
+export const HISTORY_FILTERS = ["code", "since", "until", "contains"] as const;
+export type HistoryFilter = (typeof HISTORY_FILTERS)[number];
+
+export const DEFAULT_LOG_VIEW: LogViewState = {
+  status: null,
+  page: 1,
+  limit: DEFAULT_PAGE_SIZE,
+  log: null,
+  code: null,
+  since: null,
+  until: null,
+  contains: null,
+  cap: null,
+};
+
+/** A patch of the view that clears every history filter (and a scan-further cap). */
+export const NO_HISTORY_FILTERS = {
+  code: null,
+  since: null,
+  until: null,
+  contains: null,
+  cap: null,
+} as const;
+
+/** Longest filter text the URL carries; longer is cut (the scan route refuses what is still too long). */
+const FILTER_TEXT_MAX = 300;
 
 /** What a person typed in "Webhook ID": the ID itself, or a pasted link whose path holds it. */
 export function webhookIdFrom(input: string): string | null {
@@ -76,6 +109,15 @@ function parseLimit(raw: string | null): PageSize {
   return PAGE_SIZES.find((size) => size === value) ?? DEFAULT_PAGE_SIZE;
 }
 
+function parseText(raw: string | null): string | null {
+  const value = raw?.trim();
+  return value ? value.slice(0, FILTER_TEXT_MAX) : null;
+}
+
+function parseCap(raw: string | null): number | null {
+  return raw && /^\d{1,9}$/.test(raw.trim()) ? Number(raw.trim()) || null : null;
+}
+
 function parseLog(raw: string | null): string | null {
   const value = raw?.trim();
   return value && isUuidShape(value) ? value : null;
@@ -91,6 +133,11 @@ export function parseLogSearchParams(input: SearchParamsInput): LogViewState {
     page: parsePage(read(input, "page")),
     limit: parseLimit(read(input, "limit")),
     log: parseLog(read(input, "log")),
+    code: parseText(read(input, "code")),
+    since: parseText(read(input, "since")),
+    until: parseText(read(input, "until")),
+    contains: parseText(read(input, "contains")),
+    cap: parseCap(read(input, "cap")),
   };
 }
 
@@ -98,6 +145,8 @@ export function parseLogSearchParams(input: SearchParamsInput): LogViewState {
 export function serializeLogSearchParams(state: LogViewState): string {
   const params = new URLSearchParams();
   if (state.status) params.set("status", state.status);
+  for (const name of HISTORY_FILTERS) if (state[name]) params.set(name, state[name]);
+  if (state.cap) params.set("cap", String(state.cap));
   if (state.page !== 1) params.set("page", String(state.page));
   if (state.limit !== DEFAULT_PAGE_SIZE) params.set("limit", String(state.limit));
   if (state.log) params.set("log", state.log);
@@ -135,4 +184,33 @@ export function apiQueryString(query: LogsApiQuery): string {
   const params = new URLSearchParams({ offset: String(query.offset), limit: String(query.limit) });
   if (query.status) params.set("status", query.status);
   return params.toString();
+}
+
+/** True when the view filters by more than status: its rows come from a scan of the history. */
+export function isHistoryView(state: LogViewState): boolean {
+  return HISTORY_FILTERS.some((name) => state[name] !== null);
+}
+
+/** The question's part of a view (status and the history filters), as search params. */
+export function questionParams(state: LogViewState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.status) params.set("status", state.status);
+  for (const name of HISTORY_FILTERS) if (state[name]) params.set(name, state[name]);
+  if (state.cap) params.set("cap", String(state.cap));
+  return params;
+}
+
+/** The console's history scan route for a view: the page of matches it shows. */
+export function historyScanPath(webhookId: string, state: LogViewState): string {
+  const params = questionParams(state);
+  params.set("offset", String((state.page - 1) * state.limit));
+  params.set("limit", String(state.limit));
+  return `/api/webhooks/${encodeURIComponent(webhookId)}/history?${params.toString()}`;
+}
+
+/** The console's export route for a view: every matched row, as CSV or JSON. */
+export function historyExportPath(webhookId: string, state: LogViewState, format: "csv" | "json"): string {
+  const params = questionParams(state);
+  params.set("format", format);
+  return `/api/webhooks/${encodeURIComponent(webhookId)}/history/export?${params.toString()}`;
 }

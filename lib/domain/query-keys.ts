@@ -14,6 +14,8 @@ export const AUTO_REFRESH_MS = 5000;
 export const webhookKeys = {
   webhook: (webhookId: string) => ["webhooks", webhookId] as const,
   logs: (webhookId: string) => ["webhooks", webhookId, "logs"] as const,
+  /** One delivery found in the history (Find, or a `?log=` link whose page has moved). */
+  found: (webhookId: string, logId: string) => ["webhooks", webhookId, "found", logId.toLowerCase()] as const,
   logPage: (webhookId: string, state: LogViewState) =>
     ["webhooks", webhookId, "logs", logsQueryState(state)] as const,
 };

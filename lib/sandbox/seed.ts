@@ -23,6 +23,36 @@ export const CLOSED_PORT_ENDPOINT = "http://127.0.0.1:1/webhooks/messages";
 
 type StatusWeights = ReadonlyArray<readonly [number, number]>;
 
+export const BUSY_LABEL = "Busy shop (thousands of deliveries, failing now)";
+
+/**
+ * The busy demo webhook's history: BUSY.logs deliveries over BUSY.days, mostly 200 with a mix
+ * of failures, ending in a failing streak of BUSY.streak attempts over the last BUSY.streakMinutes
+ * (its live endpoint answers 500, so new deliveries carry the streak on).
+ */
+export const BUSY = {
+  logs: 3000,
+  days: 6,
+  streak: 37,
+  streakMinutes: 90,
+  statuses: [
+    [200, 930],
+    [500, 25],
+    [0, 15],
+    [502, 8],
+    [503, 8],
+    [504, 4],
+    [429, 5],
+    [404, 3],
+    [401, 2],
+  ],
+  streakStatuses: [
+    [500, 80],
+    [503, 12],
+    [0, 8],
+  ],
+} as const;
+
 interface DemoWebhookPlan {
   id: string;
   label: string;
@@ -133,6 +163,16 @@ export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
       [301, 20],
     ],
   },
+  {
+    id: "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a08",
+    label: BUSY_LABEL,
+    description: "Demo: a busy endpoint with days of deliveries, failing for the last hour and a half.",
+    receiver: "error",
+    active: true,
+    // Its history is its own (seedBusyHistory), not one log per message of the shared history.
+    history: [0, 0],
+    statuses: [[500, 1]],
+  },
 ];
 
 const META_DEMO_APPLICATION = "demo_application_id";
@@ -196,6 +236,7 @@ export function seedDemo(store: Store, baseUrl: string, now: Date = new Date()):
       });
     }
     seedHistory(store, channels, historyStart, now.getTime());
+    seedBusyHistory(store, channels, now.getTime());
   })();
 }
 
@@ -243,6 +284,51 @@ function seedHistory(store: Store, channels: Channel[], start: number, end: numb
         createdDate: new Date(sendAt + duration).toISOString(),
       });
     }
+  }
+}
+
+function seedBusyHistory(store: Store, channels: Channel[], end: number): void {
+  const plan = DEMO_WEBHOOKS.find((p) => p.label === BUSY_LABEL);
+  if (!plan) throw new Error("no busy demo webhook");
+  const prng = new Prng(PRNG_SEED + 1);
+  const streakStart = end - BUSY.streakMinutes * 60_000;
+  const start = end - BUSY.days * 24 * 3600_000;
+  const before = BUSY.logs - BUSY.streak;
+  for (let i = 0; i < BUSY.logs; i++) {
+    const inStreak = i >= before;
+    const [from, span, index, count] = inStreak
+      ? [streakStart, end - 60_000 - streakStart, i - before, BUSY.streak]
+      : [start, streakStart - start, i, before];
+    const step = span / count;
+    const sendAt = Math.floor(from + index * step + prng.next() * step * 0.8);
+    // The attempt just before the streak succeeded, so the streak is exactly BUSY.streak long.
+    const statusCode = inStreak
+      ? prng.weighted(BUSY.streakStatuses)
+      : i === before - 1
+        ? 200
+        : prng.weighted(BUSY.statuses);
+    const channel = channels[i % channels.length];
+    if (!channel) throw new Error("no demo channel");
+    const message = store.createMessage({
+      id: prng.uuid(),
+      applicationId: DEMO_APPLICATION_ID,
+      channel,
+      to: `55119${prng.int(10_000_000, 99_999_999)}`,
+      content: { text: prng.pick(TEXTS) },
+      createdDate: new Date(sendAt - prng.int(5, 400)).toISOString(),
+      queueDeliveries: false,
+    });
+    store.recordLog({
+      id: prng.uuid(),
+      webhookId: plan.id,
+      deliveryId: null,
+      messageId: message.id,
+      statusCode,
+      responseBody: historyBody(plan, statusCode, false, prng),
+      status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
+      sendAt: new Date(sendAt).toISOString(),
+      createdDate: new Date(sendAt + (statusCode === 0 ? 5000 : prng.int(2, 900))).toISOString(),
+    });
   }
 }
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookSchema, type WebhookLog } from "../../lib/domain/hub-schemas";
 import {
+  BUSY,
   CLOSED_PORT_ENDPOINT,
   DEMO_API_KEY,
   DEMO_APPLICATION_ID,
@@ -27,7 +28,11 @@ const HISTORY_COUNTS: ReadonlyArray<readonly [number, number]> = [
   [40, 38], // timeout
   [40, 40], // connection refused
   [20, 20], // inactive
+  [3000, 259], // busy, failing now
 ];
+
+/** Every log of the seeded history. */
+const ALL_LOGS = 420 + BUSY.logs;
 
 /** Long enough for local receivers on a busy machine; the hang receiver makes the live test wait this long. */
 const TIMEOUT_MS = 1500;
@@ -66,6 +71,7 @@ describe("demo seed", () => {
       `${t.sandbox.url}/_sandbox/receivers/hang`,
       CLOSED_PORT_ENDPOINT,
       `${t.sandbox.url}/_sandbox/receivers/ok`,
+      `${t.sandbox.url}/_sandbox/receivers/error`,
     ]);
   });
 
@@ -82,7 +88,7 @@ describe("demo seed", () => {
       expect(webhook.numberOfErrors, plan.label).toBe(failed);
     }
     const total = t.sandbox.db.prepare("SELECT COUNT(*) AS n FROM webhook_logs").get() as { n: number };
-    expect(total.n).toBe(420);
+    expect(total.n).toBe(ALL_LOGS);
   });
 
   it("the history covers every statusCode of spec part 6, 3xx and other 4xx/5xx", () => {
@@ -116,6 +122,39 @@ describe("demo seed", () => {
     expect(age).toBeLessThan(8 * 24 * 3600_000);
   });
 
+  it("the busy webhook: thousands of logs over several days, a mix of codes, and a failing streak now", async () => {
+    const busy = DEMO_WEBHOOKS[7]?.id ?? "";
+    const logs: WebhookLog[] = [];
+    for (let offset = 0; offset < BUSY.logs; offset += 50)
+      logs.push(...(await firstPage(busy, `limit=50&offset=${offset}`)).data);
+    expect(logs).toHaveLength(BUSY.logs);
+    const times = logs.map((l) => Date.parse(l.createdDate));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    const span = (times[0] ?? 0) - (times.at(-1) ?? 0);
+    expect(span).toBeGreaterThan(5.5 * 24 * 3600_000);
+    // The newest BUSY.streak attempts failed, the one before succeeded; the streak began ~90 min ago.
+    expect(logs.slice(0, BUSY.streak).every((l) => l.status === "Failed")).toBe(true);
+    expect(logs[BUSY.streak]?.status).toBe("Success");
+    const streakAge = Date.now() - Date.parse(logs[BUSY.streak - 1]?.sendAt ?? "");
+    expect(streakAge).toBeGreaterThan(80 * 60_000);
+    expect(streakAge).toBeLessThan(95 * 60_000);
+    expect(Date.now() - Date.parse(logs[0]?.sendAt ?? "")).toBeLessThan(5 * 60_000);
+    const codes = new Set(logs.map((l) => l.statusCode));
+    expect([...codes].sort((a, b) => a - b)).toEqual([0, 200, 401, 404, 429, 500, 502, 503, 504]);
+    const lastDay = logs.filter((l) => Date.now() - Date.parse(l.sendAt) < 24 * 3600_000);
+    expect(lastDay.length).toBeGreaterThan(400);
+    expect(lastDay.some((l) => l.status === "Success")).toBe(true);
+    expect(logs.every((l) => typeof l.messageId === "string")).toBe(true);
+  });
+
+  it("seeding stays fast (one transaction)", async () => {
+    const started = performance.now();
+    const other = await startTestSandbox({ seed: "demo" });
+    const ms = performance.now() - started;
+    await other.sandbox.close({ graceMs: 0 });
+    expect(ms).toBeLessThan(3000);
+  });
+
   it("is deterministic: another sandbox seeds the same log ids", async () => {
     const other = await startTestSandbox({ seed: "demo" });
     try {
@@ -139,7 +178,7 @@ describe("demo seed", () => {
       content: { text: "live" },
     });
     expect(sent.status).toBe(202);
-    expect(sent.body).toMatchObject({ deliveries: 6 });
+    expect(sent.body).toMatchObject({ deliveries: 7 });
     await t.sandbox.whenIdle();
     const expected: Record<string, number | null> = {
       "200 OK": 200,
@@ -148,6 +187,7 @@ describe("demo seed", () => {
       "500 Internal Server Error": 500,
       "Timeout (statusCode 0)": 0,
       "Connection refused (statusCode 0)": 0,
+      "Busy shop (thousands of deliveries, failing now)": 500,
     };
     for (const plan of DEMO_WEBHOOKS) {
       const page = await firstPage(plan.id);
@@ -183,7 +223,7 @@ describe("demo data across restarts (file database)", () => {
       expect(demo?.webhooks[0]?.endpoint).toBe(`${second.sandbox.url}/_sandbox/receivers/ok`);
       expect(demo?.webhooks[5]?.endpoint).toBe(CLOSED_PORT_ENDPOINT);
       expect(second.sandbox.store.stats().applications).toBe(1);
-      expect(second.sandbox.store.stats().logs).toBe(420);
+      expect(second.sandbox.store.stats().logs).toBe(ALL_LOGS);
     } finally {
       await second.sandbox.close({ graceMs: 0 });
     }

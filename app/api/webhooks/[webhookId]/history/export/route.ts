@@ -1,0 +1,66 @@
+import { defineRoute } from "@/lib/server/http/route";
+import {
+  csvHeader,
+  csvRow,
+  exportFileName,
+  exportObject,
+  type ExportFormat,
+} from "@/lib/domain/history/export-format";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { streamMatches } from "@/lib/server/history/scan";
+import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
+import { exportQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schemas";
+
+/**
+ * Every delivery matching the question (up to `cap` logs read) as a file, `format=csv|json`,
+ * named after the webhook and the time range. Rows are written as they are read: memory does not
+ * grow with the export. A scan that fails midway aborts the download (the file is incomplete, so
+ * the browser says the download failed); the cap ends the file where it stops.
+ */
+export const GET = defineRoute({
+  params: webhookParamsSchema,
+  query: exportQuerySchema,
+  async handle({ params, query, session, signal }) {
+    const apiKey = await session.apiKey();
+    const { question, cap, format } = query;
+    const matches = await streamMatches({ apiKey, signal }, params.webhookId, question, cap);
+    const encoder = new TextEncoder();
+    const encode = rowEncoder(format);
+    let started = false;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const opening = started ? "" : format === "csv" ? csvHeader() : "[";
+          const batch = await matches.next();
+          if (!batch) {
+            controller.enqueue(
+              encoder.encode(opening + (format === "json" ? (started ? "\n]\n" : "]\n") : "")),
+            );
+            controller.close();
+            return;
+          }
+          const text = batch.map((log, i) => encode(log, !started && i === 0)).join("");
+          started = true;
+          controller.enqueue(encoder.encode(opening + text));
+        },
+        cancel() {
+          matches.close();
+        },
+      },
+      { highWaterMark: 1 },
+    );
+    const fileName = exportFileName(params.webhookId, question, format, Date.now());
+    return new Response(body, {
+      headers: {
+        "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
+        "content-disposition": `attachment; filename="${fileName}"`,
+        "x-content-type-options": "nosniff",
+      },
+    });
+  },
+});
+
+function rowEncoder(format: ExportFormat): (log: WebhookLog, first: boolean) => string {
+  if (format === "csv") return (log) => csvRow(log);
+  return (log, first) => `${first ? "\n" : ",\n"}${JSON.stringify(exportObject(log))}`;
+}

@@ -1,0 +1,164 @@
+"use client";
+
+import { scaleBand, scaleLinear } from "d3-scale";
+import { useId } from "react";
+import type { HealthBucket } from "@/lib/domain/history/health";
+import { formatBucketLabel, formatBucketRange } from "@/lib/domain/health-text";
+
+const WIDTH = 640;
+const HEIGHT = 180;
+const MARGIN = { top: 8, right: 8, bottom: 22, left: 32 };
+
+/**
+ * Attempts over time, Success and Failed stacked per bucket. Readable without colour: Failed is
+ * hatched and drawn above Success, and the legend says so. For assistive technology the chart is
+ * one image with a summary label; the numbers are in the table beside it.
+ */
+export function AttemptsChart({
+  buckets,
+  bucketMs,
+  summary,
+  onPickBucket,
+}: {
+  buckets: HealthBucket[];
+  bucketMs: number;
+  /** The chart's text alternative. */
+  summary: string;
+  onPickBucket: (bucket: HealthBucket) => void;
+}) {
+  const hatch = useId();
+  const x = scaleBand<string>()
+    .domain(buckets.map((bucket) => bucket.start))
+    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .paddingInner(0.15);
+  const max = Math.max(1, ...buckets.map((bucket) => bucket.success + bucket.failed));
+  const y = scaleLinear()
+    .domain([0, max])
+    .nice(4)
+    .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const ticks = y.ticks(4).filter(Number.isInteger);
+  const labelled = [buckets[0], buckets[Math.floor(buckets.length / 2)], buckets[buckets.length - 1]];
+
+  return (
+    <figure className="space-y-1">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={summary}
+        className="h-auto w-full text-zinc-500 dark:text-zinc-400"
+      >
+        <defs>
+          <pattern
+            id={hatch}
+            width="6"
+            height="6"
+            patternUnits="userSpaceOnUse"
+            patternTransform="rotate(45)"
+          >
+            <rect width="6" height="6" className="fill-red-600 dark:fill-red-400" />
+            <line
+              x1="0"
+              y1="0"
+              x2="0"
+              y2="6"
+              strokeWidth="3"
+              className="stroke-red-900 dark:stroke-red-950"
+            />
+          </pattern>
+        </defs>
+        {ticks.map((tick) => (
+          <g key={tick} aria-hidden="true">
+            <line
+              x1={MARGIN.left}
+              x2={WIDTH - MARGIN.right}
+              y1={y(tick)}
+              y2={y(tick)}
+              stroke="currentColor"
+              strokeOpacity={0.25}
+            />
+            <text
+              x={MARGIN.left - 4}
+              y={y(tick)}
+              dy="0.32em"
+              textAnchor="end"
+              fontSize="10"
+              fill="currentColor"
+            >
+              {tick}
+            </text>
+          </g>
+        ))}
+        {buckets.map((bucket) => {
+          const left = x(bucket.start) ?? 0;
+          const width = x.bandwidth();
+          const successTop = y(bucket.success);
+          const failedTop = y(bucket.success + bucket.failed);
+          return (
+            <g
+              key={bucket.start}
+              className="cursor-pointer hover:opacity-80"
+              onClick={() => onPickBucket(bucket)}
+              data-bucket={bucket.start}
+            >
+              <title>
+                {`${formatBucketRange(bucket.start, bucketMs)}: ${bucket.success} succeeded, ${bucket.failed} failed`}
+              </title>
+              <rect
+                x={left}
+                width={width}
+                y={MARGIN.top}
+                height={HEIGHT - MARGIN.bottom - MARGIN.top}
+                fill="transparent"
+              />
+              <rect
+                x={left}
+                width={width}
+                y={successTop}
+                height={y(0) - successTop}
+                className="fill-emerald-600 dark:fill-emerald-400"
+              />
+              <rect
+                x={left}
+                width={width}
+                y={failedTop}
+                height={successTop - failedTop}
+                fill={`url(#${hatch})`}
+              />
+            </g>
+          );
+        })}
+        {labelled.map((bucket, index) =>
+          bucket ? (
+            <text
+              key={`${index}-${bucket.start}`}
+              x={(x(bucket.start) ?? 0) + x.bandwidth() / 2}
+              y={HEIGHT - 6}
+              fontSize="10"
+              textAnchor={index === 0 ? "start" : index === 2 ? "end" : "middle"}
+              fill="currentColor"
+              aria-hidden="true"
+            >
+              {formatBucketLabel(bucket.start, bucketMs)}
+            </text>
+          ) : null,
+        )}
+      </svg>
+      <figcaption className="flex flex-wrap gap-x-4 text-xs text-zinc-700 dark:text-zinc-300">
+        <span className="inline-flex items-center gap-1.5">
+          <span
+            aria-hidden="true"
+            className="inline-block size-3 rounded-sm bg-emerald-600 dark:bg-emerald-400"
+          />
+          Success (solid, below)
+        </span>
+        <span className="inline-flex items-center gap-1.5">
+          <svg aria-hidden="true" className="size-3" viewBox="0 0 12 12">
+            <rect width="12" height="12" fill={`url(#${hatch})`} />
+          </svg>
+          Failed (hatched, above)
+        </span>
+        <span>Click a bar to list its deliveries.</span>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,51 @@
+"use client";
+
+import { lazy, Suspense } from "react";
+import { useAfterLoad } from "@/lib/browser/use-after-load";
+import { NO_HISTORY_FILTERS } from "@/lib/domain/log-view";
+import { setLogView } from "@/components/logs/use-log-view";
+import type { HealthFilter } from "@/components/health/delivery-health";
+
+/** The chart and its numbers: their own chunk (d3-scale included), loaded after the rows. */
+const DeliveryHealth = lazy(() => import("@/components/health/delivery-health"));
+
+function showInTable({ code, since, until }: HealthFilter) {
+  setLogView({
+    ...NO_HISTORY_FILTERS,
+    code: code === undefined ? null : String(code),
+    since: since ?? null,
+    until: until ?? null,
+    status: code === undefined ? null : "Failed",
+    page: 1,
+    log: null,
+  });
+  document.getElementById("logs-heading")?.scrollIntoView({ block: "start" });
+}
+
+/** "Delivery health" at the top of the webhook page: a region that fills in after the rows. */
+export function HealthRegion({ webhookId }: { webhookId: string }) {
+  const afterLoad = useAfterLoad();
+  const loading = (
+    <p role="status" className="text-sm">
+      Reading recent deliveries…
+    </p>
+  );
+  return (
+    // The body's height is reserved, so the rows below do not move when it fills in.
+    <section
+      aria-labelledby="health-heading"
+      className="card min-h-[36rem] space-y-3 p-4 sm:min-h-[30rem] lg:min-h-[22rem]"
+    >
+      <h2 id="health-heading" className="text-base font-semibold">
+        Delivery health
+      </h2>
+      {afterLoad ? (
+        <Suspense fallback={loading}>
+          <DeliveryHealth webhookId={webhookId} onFilter={showInTable} />
+        </Suspense>
+      ) : (
+        loading
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import type { ScanState } from "@/lib/browser/use-scan";
+import type { ScanResultLine } from "@/lib/domain/scan-answer";
+import { setLogView } from "@/components/logs/use-log-view";
+import { ScanProgress } from "@/components/history/scan-progress";
+import { Notice } from "@/components/ui/notice";
+
+const n = (value: number) => value.toLocaleString("en");
+
+/**
+ * What the filtered table covers: "37 matches in 6,000 deliveries scanned", the progress and
+ * Cancel while the scan runs, and what to do when the result is partial or the scan failed.
+ */
+export function HistoryCoverage({
+  scan,
+  result,
+  onRerun,
+  onCancel,
+}: {
+  scan: ScanState;
+  result: ScanResultLine | null;
+  onRerun: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="space-y-2 text-sm">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        {result ? (
+          <p>
+            <strong>
+              {n(result.matches)} {result.matches === 1 ? "match" : "matches"}
+            </strong>{" "}
+            in {n(result.read)} {result.read === 1 ? "delivery" : "deliveries"} scanned
+            {result.read < result.total ? ` (of ${n(result.total)})` : ""}
+            {result.arrivedMeanwhile > 0
+              ? `; ${n(result.arrivedMeanwhile)} arrived while scanning (Refresh to include them)`
+              : ""}
+            .
+          </p>
+        ) : null}
+        {scan.status === "running" ? <ScanProgress progress={scan.progress} onCancel={onCancel} /> : null}
+        {scan.status === "cancelled" ? (
+          <p role="status">
+            Scan cancelled{result ? ": the rows are from the last finished scan" : ""}.{" "}
+            <button type="button" className="btn-link" onClick={onRerun}>
+              Scan again
+            </button>
+          </p>
+        ) : null}
+      </div>
+      {scan.status === "failed" && result ? (
+        <Notice tone="error" role="alert" title="The scan failed">
+          <p>{scan.error.message} The rows below are from the last finished scan.</p>
+          <button type="button" className="btn btn-secondary" onClick={onRerun}>
+            Try again
+          </button>
+        </Notice>
+      ) : null}
+      {scan.status === "done" && result?.partial ? (
+        <Notice tone="warning" title="Partial result">
+          <p>{result.partial.message}</p>
+          {result.partial.reason === "cap" ? (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => setLogView({ cap: result.cap * 2, page: 1, log: null })}
+            >
+              Scan further ({n(result.cap * 2)} deliveries)
+            </button>
+          ) : (
+            <button type="button" className="btn btn-secondary" onClick={onRerun}>
+              Try again
+            </button>
+          )}
+        </Notice>
+      ) : null}
+    </div>
+  );
+}

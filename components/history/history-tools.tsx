@@ -1,0 +1,197 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { FieldErrors } from "@/lib/domain/api-error";
+import { parseQuestion } from "@/lib/domain/history/question";
+import {
+  HISTORY_FILTERS,
+  NO_HISTORY_FILTERS,
+  historyExportPath,
+  isHistoryView,
+  type HistoryFilter,
+  type LogViewState,
+} from "@/lib/domain/log-view";
+import { setLogView } from "@/components/logs/use-log-view";
+import { Field } from "@/components/ui/field";
+
+const QUICK_PICKS = [
+  { label: "Last hour", ms: 3_600_000 },
+  { label: "Last 24 h", ms: 86_400_000 },
+  { label: "Last 7 days", ms: 7 * 86_400_000 },
+] as const;
+
+/** `2026-01-02T03:04` in the viewer's time zone, for a datetime-local input; "" when unreadable. */
+function toLocalInput(iso: string | null): string {
+  const time = iso ? Date.parse(iso) : NaN;
+  if (!Number.isFinite(time)) return iso ?? "";
+  const date = new Date(time - new Date(time).getTimezoneOffset() * 60_000);
+  return date.toISOString().slice(0, 16);
+}
+
+/** A datetime-local value (viewer's time zone) as ISO UTC; as typed when unreadable. */
+function fromLocalInput(value: string): string | null {
+  const trimmed = value.trim();
+  if (!trimmed) return null;
+  const time = Date.parse(trimmed);
+  return Number.isFinite(time) ? new Date(time).toISOString() : trimmed;
+}
+
+/**
+ * Filters over the whole history (HTTP status, Since, Until, Response contains) and Export:
+ * loaded after the rows, in its own chunk. The filters live in the URL; Apply checks
+ * them with the scan route's own parser, so what it refuses never leaves the browser.
+ */
+export default function HistoryTools({ webhookId, view }: { webhookId: string; view: LogViewState }) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const formKey = HISTORY_FILTERS.map((name) => view[name] ?? "").join("|");
+
+  function apply(filters: Record<HistoryFilter, string | null>) {
+    const params = new URLSearchParams();
+    if (view.status) params.set("status", view.status);
+    for (const name of HISTORY_FILTERS) if (filters[name]) params.set(name, filters[name]!);
+    const parsed = parseQuestion(params);
+    if (!parsed.ok) {
+      setErrors(parsed.errors);
+      return;
+    }
+    setErrors({});
+    setLogView({ ...filters, cap: null, page: 1, log: null });
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? "").trim() || null;
+    apply({
+      code: text("code"),
+      since: fromLocalInput(String(form.get("since") ?? "")),
+      until: fromLocalInput(String(form.get("until") ?? "")),
+      contains: text("contains"),
+    });
+  }
+
+  const error = (name: string) => errors[name]?.map((message) => `${label(name)} ${message}.`).join(" ");
+
+  return (
+    <form
+      key={formKey}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Filter the whole history"
+      className="grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4"
+    >
+      <Field
+        label="HTTP status"
+        hint="A code (500), a class (4xx) or 0 for No connection."
+        error={error("code")}
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="code"
+            defaultValue={view.code ?? ""}
+            list="history-codes"
+            autoComplete="off"
+            className="field-input"
+          />
+        )}
+      </Field>
+      <Field label="Since" error={error("since")}>
+        {(control) => (
+          <input
+            {...control}
+            name="since"
+            type="datetime-local"
+            defaultValue={toLocalInput(view.since)}
+            className="field-input"
+          />
+        )}
+      </Field>
+      <Field label="Until" error={error("until")}>
+        {(control) => (
+          <input
+            {...control}
+            name="until"
+            type="datetime-local"
+            defaultValue={toLocalInput(view.until)}
+            className="field-input"
+          />
+        )}
+      </Field>
+      <Field label="Response contains" hint="Text in the response body, any case." error={error("contains")}>
+        {(control) => (
+          <input
+            {...control}
+            name="contains"
+            defaultValue={view.contains ?? ""}
+            maxLength={200}
+            autoComplete="off"
+            className="field-input"
+          />
+        )}
+      </Field>
+      <datalist id="history-codes">
+        <option value="0">No connection</option>
+        <option value="5xx" />
+        <option value="4xx" />
+        <option value="500" />
+        <option value="401" />
+        <option value="404" />
+      </datalist>
+      <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
+        <button type="submit" className="btn btn-primary">
+          Apply filters
+        </button>
+        {QUICK_PICKS.map((pick) => (
+          <button
+            key={pick.label}
+            type="button"
+            className="btn btn-small"
+            onClick={() =>
+              apply({
+                ...pickFilters(view),
+                since: new Date(Date.now() - pick.ms).toISOString(),
+                until: null,
+              })
+            }
+          >
+            {pick.label}
+          </button>
+        ))}
+        {isHistoryView(view) ? (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => setLogView({ ...NO_HISTORY_FILTERS, page: 1, log: null })}
+          >
+            Clear filters
+          </button>
+        ) : null}
+        <span className="ml-auto flex gap-2">
+          <a className="btn btn-secondary" href={historyExportPath(webhookId, view, "csv")} download>
+            Export CSV
+          </a>
+          <a className="btn btn-secondary" href={historyExportPath(webhookId, view, "json")} download>
+            Export JSON
+          </a>
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function pickFilters(view: LogViewState): Record<HistoryFilter, string | null> {
+  return { code: view.code, since: view.since, until: view.until, contains: view.contains };
+}
+
+const LABELS: Record<string, string> = {
+  code: "HTTP status",
+  since: "Since",
+  until: "Until",
+  contains: "Response contains",
+  status: "Status",
+};
+
+function label(name: string): string {
+  return LABELS[name] ?? name;
+}

@@ -1,0 +1,28 @@
+import type { ScanProgressLine } from "@/lib/domain/scan-answer";
+
+/** "Reading 1,200 of 6,000 deliveries… 37 matches" with a Cancel button, while a scan runs. */
+export function ScanProgress({
+  progress,
+  onCancel,
+}: {
+  progress: ScanProgressLine | null;
+  onCancel: () => void;
+}) {
+  const of = progress ? Math.min(progress.total, progress.cap) : 0;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2 text-xs" role="status">
+      <span>
+        {progress
+          ? `Reading ${progress.read.toLocaleString("en")} of ${of.toLocaleString("en")} deliveries… ` +
+            `${progress.matches.toLocaleString("en")} ${progress.matches === 1 ? "match" : "matches"} so far`
+          : "Reading deliveries…"}
+      </span>
+      {progress ? (
+        <progress max={of || 1} value={progress.read} aria-hidden="true" className="h-1.5 w-24" />
+      ) : null}
+      <button type="button" className="btn btn-small" onClick={onCancel}>
+        Cancel
+      </button>
+    </span>
+  );
+}

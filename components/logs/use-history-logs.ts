@@ -1,0 +1,24 @@
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { historyScanPath, isHistoryView, type LogViewState } from "@/lib/domain/log-view";
+import { useScan } from "@/lib/browser/use-scan";
+
+const NO_ROWS: WebhookLog[] = [];
+
+/**
+ * The page of matches a view with history filters names, read by a scan of the whole history
+ * on the server (idle when the view has none). While a new page or question is scanned, the
+ * last result's rows stay.
+ */
+export function useHistoryLogs(webhookId: string, view: LogViewState) {
+  const active = isHistoryView(view);
+  const scan = useScan(active ? historyScanPath(webhookId, view) : null);
+  const result = scan.status === "done" ? scan.result : "previous" in scan ? scan.previous : null;
+  return {
+    active,
+    scan,
+    result,
+    rows: result?.rows ?? NO_ROWS,
+    total: result?.matches ?? 0,
+    totalPages: result ? Math.ceil(result.matches / view.limit) : 0,
+  };
+}

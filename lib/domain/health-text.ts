@@ -1,0 +1,57 @@
+/**
+ * Words and labels of the Delivery health region: bucket labels, the chart's text alternative,
+ * the failing streak. Times are shown in the viewer's time zone (the region renders after mount).
+ */
+import type { HealthSummary } from "@/lib/domain/history/health";
+
+const DAY_MS = 86_400_000;
+
+function two(value: number): string {
+  return String(value).padStart(2, "0");
+}
+
+/** `09:12`, local time. */
+export function formatClock(iso: string): string {
+  const date = new Date(iso);
+  return `${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/** `21 Nov`, local date. */
+function formatDay(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short" });
+}
+
+/** An axis label for a bucket: the clock for buckets under a day, else the date. */
+export function formatBucketLabel(start: string, bucketMs: number): string {
+  return bucketMs >= DAY_MS ? formatDay(start) : formatClock(start);
+}
+
+/** `21 Nov 09:00–10:00` (local), what a bucket covers. */
+export function formatBucketRange(start: string, bucketMs: number): string {
+  const end = new Date(Date.parse(start) + bucketMs).toISOString();
+  if (bucketMs >= DAY_MS) return formatDay(start);
+  return `${formatDay(start)} ${formatClock(start)}–${formatClock(end)}`;
+}
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+/** The chart's text alternative: what it shows, in one sentence. */
+export function chartSummary(summary: HealthSummary): string {
+  const busiest = summary.buckets.reduce<HealthSummary["buckets"][number] | null>(
+    (best, bucket) => (!best || bucket.failed > best.failed ? bucket : best),
+    null,
+  );
+  const worst =
+    busiest && busiest.failed > 0
+      ? ` Most failures: ${formatBucketRange(busiest.start, summary.bucketMs)}, ${count(busiest.failed, "failure", "failures")}.`
+      : "";
+  return (
+    `Attempts over time, ${count(summary.buckets.length, "bar", "bars")}: ` +
+    `${count(summary.success, "success", "successes")} and ${count(summary.failed, "failure", "failures")} in all.${worst}`
+  );
+}
+
+/** "37 attempts in a row" (or "at least 37…" when the run goes past what was read). */
+export function streakText(streak: NonNullable<HealthSummary["failingStreak"]>): string {
+  return `${streak.atLeast ? "at least " : ""}${count(streak.length, "attempt", "attempts")} in a row`;
+}

@@ -1,0 +1,222 @@
+import { describe, expect, it } from "vitest";
+import {
+  matchesQuestion,
+  parseQuestion,
+  serializeQuestion,
+  isPastWindow,
+} from "@/lib/domain/history/question";
+import { HealthBuilder } from "@/lib/domain/history/health";
+import {
+  csvCell,
+  csvHeader,
+  csvRow,
+  exportFileName,
+  neutraliseFormula,
+} from "@/lib/domain/history/export-format";
+import { matchesTarget, parseFindInput } from "@/lib/domain/history/find-input";
+
+const parse = (query: string) => parseQuestion(new URLSearchParams(query));
+
+describe("question", () => {
+  it("reads every filter, and serializes back canonically", () => {
+    const result = parse(
+      "status=failed&code=5xx&since=2025-01-31T02:00:00Z&until=2025-01-31T03:00&contains=TimeOut",
+    );
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        status: "Failed",
+        code: { kind: "class", hundreds: 5 },
+        since: Date.parse("2025-01-31T02:00:00Z"),
+        until: Date.parse("2025-01-31T03:00:00Z"),
+        contains: "timeout",
+      },
+    });
+    if (result.ok)
+      expect(serializeQuestion(result.value).toString()).toBe(
+        "status=Failed&code=5xx&since=2025-01-31T02%3A00%3A00.000Z&until=2025-01-31T03%3A00%3A00.000Z&contains=timeout",
+      );
+    expect(parse("code=0")).toMatchObject({ ok: true, value: { code: { kind: "exact", code: 0 } } });
+    expect(parse("code=No connection")).toMatchObject({
+      ok: true,
+      value: { code: { kind: "exact", code: 0 } },
+    });
+    expect(parse("code=599")).toMatchObject({ ok: true, value: { code: { kind: "exact", code: 599 } } });
+    expect(parse("since=2025-01-31T02:00:00+03:00")).toMatchObject({
+      ok: true,
+      value: { since: Date.parse("2025-01-30T23:00:00Z") },
+    });
+    expect(parse("")).toMatchObject({ ok: true, value: { status: null, code: null, since: null } });
+  });
+
+  it.each([
+    ["status=Pending", "status"],
+    ["code=600", "code"],
+    ["code=1xx", "code"],
+    ["code=6xx", "code"],
+    ["code=-1", "code"],
+    ["code=abc", "code"],
+    ["since=yesterday", "since"],
+    ["until=2025-13-45T00:00:00Z", "until"],
+    ["since=2025-02-01T00:00:00Z&until=2025-01-01T00:00:00Z", "since"],
+    [`contains=${"x".repeat(201)}`, "contains"],
+  ])("%s is refused, naming %s", (query, field) => {
+    const result = parse(query);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(Object.keys(result.errors)).toEqual([field]);
+  });
+
+  it("matches status, code, class, time and text (case-insensitive)", () => {
+    const log = {
+      status: "Failed",
+      statusCode: 503,
+      sendAt: "2025-01-31T02:30:00Z",
+      responseBody: "Upstream TIMEOUT",
+    };
+    const yes = (query: string) => {
+      const parsed = parse(query);
+      if (!parsed.ok) throw new Error(query);
+      return matchesQuestion(parsed.value, log);
+    };
+    expect(yes("status=Failed&code=5xx&contains=timeout")).toBe(true);
+    expect(yes("code=503&since=2025-01-31T02:00:00Z&until=2025-01-31T03:00:00Z")).toBe(true);
+    expect(yes("status=Success")).toBe(false);
+    expect(yes("code=500")).toBe(false);
+    expect(yes("code=4xx")).toBe(false);
+    expect(yes("since=2025-01-31T02:31:00Z")).toBe(false);
+    expect(yes("until=2025-01-31T02:29:00Z")).toBe(false);
+    expect(yes("contains=refused")).toBe(false);
+    const since = parse("since=2025-01-31T02:00:00Z");
+    if (since.ok) {
+      expect(isPastWindow(since.value, { createdDate: "2025-01-31T01:59:59Z" })).toBe(true);
+      expect(isPastWindow(since.value, { createdDate: "2025-01-31T02:00:00Z" })).toBe(false);
+    }
+  });
+});
+
+describe("health", () => {
+  const log = (minute: number, status: "Success" | "Failed", statusCode: number) => ({
+    id: `log-${minute}`,
+    status,
+    statusCode,
+    sendAt: new Date(Date.UTC(2025, 0, 31, 9, minute)).toISOString(),
+  });
+
+  it("counts buckets, rate, last success/failure, the failing streak and failures by code", () => {
+    const builder = new HealthBuilder();
+    // Newest first: three failures (0, 500, 500) after a success.
+    for (const entry of [
+      log(50, "Failed", 500),
+      log(40, "Failed", 0),
+      log(30, "Failed", 500),
+      log(20, "Success", 200),
+      log(10, "Failed", 404),
+    ])
+      builder.add(entry);
+    const summary = builder.summary({
+      from: Date.UTC(2025, 0, 31, 9, 0),
+      to: Date.UTC(2025, 0, 31, 10, 0),
+      readAll: true,
+    });
+    expect(summary).toMatchObject({
+      attempts: 5,
+      success: 1,
+      failed: 4,
+      successRate: 20,
+      lastSuccess: { at: "2025-01-31T09:20:00.000Z", logId: "log-20" },
+      lastFailure: { at: "2025-01-31T09:50:00.000Z", logId: "log-50", statusCode: 500 },
+      failingStreak: { since: "2025-01-31T09:30:00.000Z", length: 3, atLeast: false },
+      failuresByCode: [
+        { statusCode: 500, count: 2 },
+        { statusCode: 0, count: 1 },
+        { statusCode: 404, count: 1 },
+      ],
+      bucketMs: 300_000,
+    });
+    expect(summary.buckets).toHaveLength(13);
+    expect(summary.buckets.reduce((n, b) => n + b.success + b.failed, 0)).toBe(5);
+    expect(summary.buckets[6]).toEqual({ start: "2025-01-31T09:30:00.000Z", success: 0, failed: 1 });
+  });
+
+  it("a streak that runs past what was read is 'at least'; no failure, no streak; nothing read, no rate", () => {
+    const failing = new HealthBuilder();
+    failing.add(log(5, "Failed", 500));
+    expect(failing.summary({ from: null, to: null, readAll: false }).failingStreak).toMatchObject({
+      length: 1,
+      atLeast: true,
+    });
+    const healthy = new HealthBuilder();
+    healthy.add(log(5, "Success", 200));
+    expect(healthy.summary({ from: null, to: null, readAll: true }).failingStreak).toBeNull();
+    expect(new HealthBuilder().summary({ from: null, to: null, readAll: true })).toMatchObject({
+      attempts: 0,
+      successRate: null,
+      buckets: [],
+    });
+  });
+});
+
+describe("export format", () => {
+  it("neutralises cells a spreadsheet would run as a formula", () => {
+    for (const start of ["=", "+", "-", "@", "\t", "\r"])
+      expect(neutraliseFormula(`${start}1+1`)).toBe(`'${start}1+1`);
+    expect(neutraliseFormula("OK")).toBe("OK");
+    expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvCell("a,b\nc")).toBe('"a,b\nc"');
+    expect(csvCell(500)).toBe("500");
+  });
+
+  it("writes the spec's fields, the webhook flattened", () => {
+    expect(csvHeader()).toBe(
+      "id,webhookId,statusCode,responseBody,status,sendAt,createdDate,messageId,webhook.id,webhook.endpoint,webhook.eventType\r\n",
+    );
+    const row = csvRow({
+      id: "a",
+      webhookId: "w",
+      statusCode: 0,
+      responseBody: "-1",
+      status: "Failed",
+      sendAt: "s",
+      createdDate: "c",
+      messageId: null,
+      webhook: { id: "w", endpoint: "https://e", eventType: "Message" },
+    });
+    expect(row).toBe("a,w,0,'-1,Failed,s,c,,w,https://e,Message\r\n");
+  });
+
+  it("names the file after the webhook and the time range", () => {
+    const now = Date.parse("2025-02-01T10:00:00Z");
+    expect(exportFileName("w1", { since: Date.parse("2025-01-31T02:00:00Z"), until: null }, "csv", now)).toBe(
+      "webhook-w1-deliveries-20250131T020000Z-to-20250201T100000Z.csv",
+    );
+    expect(exportFileName("w1", { since: null, until: null }, "json", now)).toBe(
+      "webhook-w1-deliveries-start-to-20250201T100000Z.json",
+    );
+  });
+});
+
+describe("find input", () => {
+  const id = "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+  const webhook = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
+  it("reads an ID or a console link to a delivery", () => {
+    expect(parseFindInput(` ${id.toUpperCase()} `)).toEqual({ ok: true, target: { kind: "id", id } });
+    expect(parseFindInput(`http://localhost:3000/webhooks/${webhook}?status=Failed&log=${id}`)).toEqual({
+      ok: true,
+      target: { kind: "log", id, webhookId: webhook },
+    });
+    expect(parseFindInput(`/webhooks/${webhook}?log=${id}`)).toMatchObject({ ok: true });
+  });
+
+  it.each(["", "hello", "1234", `/webhooks/${webhook}`, `/webhooks/${webhook}?log=nope`, "x".repeat(3000)])(
+    "refuses %j",
+    (input) => expect(parseFindInput(input).ok).toBe(false),
+  );
+
+  it("an ID matches a log ID or a message ID; a link only the log", () => {
+    expect(matchesTarget({ kind: "id", id }, { id: "other", messageId: id })).toBe(true);
+    expect(matchesTarget({ kind: "log", id, webhookId: webhook }, { id: "other", messageId: id })).toBe(
+      false,
+    );
+    expect(matchesTarget({ kind: "log", id, webhookId: webhook }, { id, messageId: null })).toBe(true);
+  });
+});

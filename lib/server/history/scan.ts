@@ -1,0 +1,314 @@
+import "server-only";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { HealthBuilder, type HealthSummary } from "@/lib/domain/history/health";
+import { matchesTarget, type FindTarget } from "@/lib/domain/history/find-input";
+import { isPastWindow, matchesQuestion, type HistoryQuestion } from "@/lib/domain/history/question";
+import type { ErrorCode } from "@/lib/domain/api-error";
+import { listWebhookLogs } from "@/lib/server/hub/client";
+import { apiKeyHash } from "@/lib/server/session/key-hash";
+import { historyConfig } from "@/lib/server/history/config";
+import { HistoryWindow, PAGE_SIZE, type PageReader, type WindowReader } from "@/lib/server/history/window";
+
+/**
+ * Answers "which logs of webhook W match this question" over its whole history (up to a cap),
+ * on windows shared per (API key hash, webhook): identical questions asked at once share one set
+ * of upstream calls, and a finished window is kept HISTORY_CACHE_SECONDS so the next question
+ * costs one call (the newest page, which also re-checks the key). Nothing is shared between
+ * keys, and the key itself is never stored: only its keyed hash names a window.
+ */
+
+export interface ScanCall {
+  apiKey: string;
+  /** The request's signal: when it aborts, this reader leaves; the last one to leave stops the calls. */
+  signal: AbortSignal;
+}
+
+/** Why a result covers less than the question asked. null: it covers it all. */
+export type Partial =
+  { reason: "cap"; message: string } | { reason: "failed"; code: ErrorCode; message: string } | null;
+
+export interface ScanProgress {
+  type: "progress";
+  /** Logs read so far by this scan. */
+  read: number;
+  /** The hub's total for the webhook when the scan began. */
+  total: number;
+  /** The most this scan reads. */
+  cap: number;
+  matches: number;
+}
+
+const windows = new Map<string, HistoryWindow>();
+const refreshes = new WeakMap<HistoryWindow, Promise<boolean>>();
+
+function pagesOf(call: ScanCall, webhookId: string): PageReader {
+  return (offset, signal) =>
+    listWebhookLogs({ apiKey: call.apiKey, signal }, webhookId, { offset, limit: PAGE_SIZE });
+}
+
+/** Drops expired idle windows, then the least recently used idle ones while over the memory budget. */
+function sweep(): void {
+  const { cacheSeconds, cacheBytes } = historyConfig();
+  const now = Date.now();
+  let bytes = 0;
+  for (const [key, window] of windows) {
+    if (!window.joinable || (window.idle && now - window.lastUsed > cacheSeconds * 1000)) windows.delete(key);
+    else bytes += window.size;
+  }
+  for (const [key, window] of windows) {
+    if (bytes <= cacheBytes) break;
+    if (!window.idle) continue;
+    windows.delete(key);
+    bytes -= window.size;
+  }
+}
+
+/**
+ * A reader of the newest `cap` logs of a webhook. `retain: false` (exports) does not keep what
+ * it read beyond what its readers have yet to consume. Throws the hub's error when even the
+ * first page cannot be read (401, 404, 429, …).
+ */
+export async function openHistory(
+  call: ScanCall,
+  webhookId: string,
+  options: { cap: number; retain: boolean },
+): Promise<WindowReader> {
+  const config = historyConfig();
+  const key = `${apiKeyHash(call.apiKey)}:${webhookId}`;
+  const pages = pagesOf(call, webhookId);
+  sweep();
+  let window = windows.get(key);
+  if (window?.idle) {
+    let refresh = refreshes.get(window);
+    if (!refresh) {
+      refresh = window.refresh(pages, call.signal).finally(() => refreshes.delete(window!));
+      refreshes.set(window, refresh);
+    }
+    let current = false;
+    try {
+      current = await refresh;
+    } catch (error) {
+      if (windows.get(key) === window) windows.delete(key);
+      throw error;
+    }
+    if (!current && windows.get(key) === window) windows.delete(key);
+    window = windows.get(key);
+  }
+  if (!window) {
+    const created: HistoryWindow = new HistoryWindow({
+      concurrency: config.concurrency,
+      retain: options.retain,
+      maxBytes: config.cacheBytes / 2,
+      onStopRetaining: () => {
+        if (windows.get(key) === created) windows.delete(key);
+      },
+    });
+    window = created;
+  }
+  if (window.joinable) {
+    windows.delete(key);
+    windows.set(key, window);
+  }
+  return window.addReader(options.cap, pages, call.signal);
+}
+
+/** Why a reader stopped, said for a person. */
+function partialOf(reader: WindowReader, cap: number): Partial {
+  const stop = reader.stop;
+  if (stop.reason === "complete") return null;
+  if (stop.reason === "cap") {
+    return {
+      reason: "cap",
+      message:
+        `Only the newest ${cap.toLocaleString("en-US")} of ${reader.total.toLocaleString("en-US")} deliveries were read ` +
+        "(the scan's cap). Scan further to include older ones.",
+    };
+  }
+  const retry = stop.error.code === "rate_limited" ? " The hub kept limiting requests." : "";
+  return {
+    reason: "failed",
+    code: stop.error.code,
+    message: `The scan stopped after ${reader.read.toLocaleString("en-US")} deliveries: ${stop.error.message}${retry}`,
+  };
+}
+
+export interface ScanOptions {
+  cap: number;
+  /** Matched rows to skip and to return (paging over the matches). */
+  offset: number;
+  limit: number;
+  /** Called after each batch read. */
+  onProgress?: (progress: ScanProgress) => void;
+}
+
+export interface ScanResult {
+  type: "result";
+  read: number;
+  total: number;
+  cap: number;
+  matches: number;
+  offset: number;
+  limit: number;
+  rows: WebhookLog[];
+  summary: HealthSummary;
+  partial: Partial;
+  /** Deliveries that arrived while the scan ran (not included; the next question brings them in). */
+  arrivedMeanwhile: number;
+}
+
+/**
+ * Starts a scan: reads the first page now (so a refused key or an unknown webhook is thrown here,
+ * before any answer began), and returns `run`, which reads on and reports progress.
+ */
+export async function beginScan(
+  call: ScanCall,
+  webhookId: string,
+  question: HistoryQuestion,
+  options: Omit<ScanOptions, "onProgress">,
+  now = Date.now(),
+): Promise<{ run(onProgress?: ScanOptions["onProgress"]): Promise<ScanResult> }> {
+  const reader = await openHistory(call, webhookId, { cap: options.cap, retain: true });
+  return { run: (onProgress) => runScan(reader, question, { ...options, onProgress }, now) };
+}
+
+/** The matches of a question: a page of them, how many, and the health of all of them. */
+export async function scanHistory(
+  call: ScanCall,
+  webhookId: string,
+  question: HistoryQuestion,
+  options: ScanOptions,
+  now = Date.now(),
+): Promise<ScanResult> {
+  return (await beginScan(call, webhookId, question, options, now)).run(options.onProgress);
+}
+
+async function runScan(
+  reader: WindowReader,
+  question: HistoryQuestion,
+  options: ScanOptions,
+  now: number,
+): Promise<ScanResult> {
+  const health = new HealthBuilder();
+  const rows: WebhookLog[] = [];
+  let read = 0;
+  let matches = 0;
+  let pastWindow = false;
+  try {
+    outer: for (;;) {
+      const batch = await reader.next();
+      if (!batch) break;
+      for (const log of batch) {
+        if (isPastWindow(question, log)) {
+          pastWindow = true;
+          break outer;
+        }
+        read++;
+        if (!matchesQuestion(question, log)) continue;
+        if (matches >= options.offset && rows.length < options.limit) rows.push(log);
+        matches++;
+        health.add(log);
+      }
+      options.onProgress?.({ type: "progress", read, total: reader.total, cap: options.cap, matches });
+    }
+  } finally {
+    reader.close();
+  }
+  const partial = pastWindow ? null : partialOf(reader, options.cap);
+  return {
+    type: "result",
+    read,
+    total: reader.total,
+    cap: options.cap,
+    matches,
+    offset: options.offset,
+    limit: options.limit,
+    rows,
+    summary: health.summary({ from: question.since, to: question.until ?? now, readAll: partial === null }),
+    partial,
+    arrivedMeanwhile: reader.arrivedMeanwhile,
+  };
+}
+
+export type FindResult =
+  | { found: true; log: WebhookLog; position: number; read: number; total: number }
+  | { found: false; read: number; total: number; partial: Partial };
+
+/** The newest log answering the target; stops reading the moment it is found. */
+export async function findInHistory(
+  call: ScanCall,
+  webhookId: string,
+  target: FindTarget,
+  cap: number,
+): Promise<FindResult> {
+  const reader = await openHistory(call, webhookId, { cap, retain: true });
+  let read = 0;
+  try {
+    for (;;) {
+      const batch = await reader.next();
+      if (!batch) break;
+      for (const log of batch) {
+        if (matchesTarget(target, log))
+          return { found: true, log, position: read, read: read + 1, total: reader.total };
+        read++;
+      }
+    }
+  } finally {
+    reader.close();
+  }
+  return { found: false, read, total: reader.total, partial: partialOf(reader, cap) };
+}
+
+export interface MatchStream {
+  /** The next matched logs (newest first); null at the end. Throws when the scan failed midway. */
+  next(): Promise<WebhookLog[] | null>;
+  close(): void;
+}
+
+/**
+ * The matched logs one batch at a time, for an export: nothing is kept beyond the batch being
+ * written (unless a shared window already keeps it). Opens (and so reads the first page) before
+ * returning, so a refused key or an unknown webhook is an ordinary error answer.
+ */
+export async function streamMatches(
+  call: ScanCall,
+  webhookId: string,
+  question: HistoryQuestion,
+  cap: number,
+): Promise<MatchStream> {
+  const reader = await openHistory(call, webhookId, { cap, retain: false });
+  let done = false;
+  return {
+    async next() {
+      while (!done) {
+        const batch = await reader.next();
+        if (!batch) {
+          done = true;
+          reader.close();
+          const partial = partialOf(reader, cap);
+          if (partial?.reason === "failed" && !call.signal.aborted) throw new Error(partial.message);
+          return null;
+        }
+        const matched: WebhookLog[] = [];
+        for (const log of batch) {
+          if (isPastWindow(question, log)) {
+            done = true;
+            break;
+          }
+          if (matchesQuestion(question, log)) matched.push(log);
+        }
+        if (done) reader.close();
+        if (matched.length > 0) return matched;
+      }
+      return null;
+    },
+    close() {
+      done = true;
+      reader.close();
+    },
+  };
+}
+
+/** For tests: forget every window. */
+export function resetHistoryForTests(): void {
+  windows.clear();
+}

@@ -1,0 +1,103 @@
+/**
+ * A history scan meeting a slow, rate-limiting or failing hub: the built console in front of its
+ * own sandbox, whose fault injection is scoped to the busy demo webhook's log pages. Cancel stops
+ * the upstream calls at once; a 429 mid-scan slows the scan down and never reaches the person;
+ * a failure mid-scan shows the partial result, what failed, and a way to try again.
+ */
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { BUSY_LABEL, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
+import { LoginPage } from "./fixtures/pages";
+import { startFaultStack, type FaultStack } from "./security/fault-stack";
+
+const CONSOLE_PORT = 3167;
+const SANDBOX_PORT = 4167;
+const BUSY = DEMO_WEBHOOKS.find((webhook) => webhook.label === BUSY_LABEL)!.id;
+const LOGS_PATH = `/v1/organization/webhook/${BUSY}/webhook-log`;
+/** No response body in the demo holds this: the scan reads the whole history. */
+const NOWHERE = "text-that-no-response-holds";
+
+test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.use({ baseURL: `http://127.0.0.1:${CONSOLE_PORT}` });
+
+let stack: FaultStack;
+let session: Awaited<ReturnType<BrowserContext["cookies"]>>;
+
+test.beforeAll(async ({ browser }) => {
+  stack = await startFaultStack({ consolePort: CONSOLE_PORT, sandboxPort: SANDBOX_PORT, hubTimeoutMs: 2000 });
+  const context = await browser.newContext({ baseURL: stack.console.url });
+  const login = new LoginPage(await context.newPage());
+  await login.goto();
+  await login.signInWithDemoKey();
+  session = await context.cookies();
+  await context.close();
+});
+
+test.afterAll(async () => {
+  await stack?.stop();
+});
+
+test.afterEach(async () => {
+  await stack.faultsOff();
+});
+
+/** The busy webhook's page once its health region has finished reading (its calls are over). */
+async function openBusy(page: Page): Promise<void> {
+  await page.context().addCookies(session);
+  await page.goto(`/webhooks/${BUSY}`);
+  await expect(page.getByRole("region", { name: "Delivery health" }).getByText("Success rate")).toBeVisible({
+    timeout: 20_000,
+  });
+}
+
+/** Asks the whole history a question no log answers, through the filters form. */
+async function scanEverything(page: Page): Promise<void> {
+  await page.getByText("Filter the whole history").click();
+  await page.getByLabel("Response contains").fill(NOWHERE);
+  await page.getByRole("button", { name: "Apply filters" }).click();
+}
+
+const coverage = (page: Page) => page.getByText(/^0 matches in [\d,]+ deliveries scanned/);
+
+test("Cancel stops the scan: no upstream call is made after it", async ({ page }) => {
+  await openBusy(page);
+  await stack.setFaults({ latencyMs: 300, pathPrefix: LOGS_PATH });
+  await scanEverything(page);
+  await expect(page.getByText(/^Reading [\d,]+ of [\d,]+ deliveries…/)).toBeVisible({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByText(/^Scan cancelled/)).toBeVisible();
+
+  // Calls already on their way when Cancel was pressed may still land; none may start after.
+  await page.waitForTimeout(700);
+  const settled = (await stack.faultState()).injected.requests;
+  await page.waitForTimeout(2500);
+  expect((await stack.faultState()).injected.requests).toBe(settled);
+  // It stopped midway: 3,000 logs are 60 pages, far more than were read.
+  expect(settled).toBeLessThan(50);
+});
+
+// Before the 429 test, whose complete scan would be cached: this one must meet the hub mid-read.
+test("a failure mid-scan shows the partial result, what failed, and Try again", async ({ page }) => {
+  await openBusy(page);
+  await stack.setFaults({ latencyMs: 200, pathPrefix: LOGS_PATH });
+  await scanEverything(page);
+  await expect(page.getByText(/^Reading [\d,]+ of [\d,]+ deliveries…/)).toBeVisible({ timeout: 15_000 });
+  await stack.setFaults({ errorRate: 1, pathPrefix: LOGS_PATH });
+  const partial = page.getByText("Partial result").locator("..");
+  await expect(partial).toBeVisible({ timeout: 30_000 });
+  await expect(partial).toContainText(/HTTP 50[03]/);
+  await stack.faultsOff();
+  await partial.getByRole("button", { name: "Try again" }).click();
+  await expect(coverage(page)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Partial result")).toHaveCount(0);
+});
+
+test("a 429 mid-scan slows the scan down and never becomes an error for the person", async ({ page }) => {
+  await openBusy(page);
+  await stack.setFaults({ rateLimitRate: 0.3, retryAfterSeconds: 1, pathPrefix: LOGS_PATH, seed: 7 });
+  await scanEverything(page);
+  await expect(coverage(page)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("Partial result")).toHaveCount(0);
+  // (Next's route announcer is an empty alert region of its own.)
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
+  expect((await stack.faultState()).injected.rateLimited).toBeGreaterThan(0);
+});
