@@ -3,7 +3,7 @@ import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { HealthBuilder, type HealthSummary } from "@/lib/domain/history/health";
 import { matchesTarget, type FindTarget } from "@/lib/domain/history/find-input";
 import { isPastWindow, matchesQuestion, type HistoryQuestion } from "@/lib/domain/history/question";
-import type { ErrorCode } from "@/lib/domain/api-error";
+import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
 import { listWebhookLogs } from "@/lib/server/hub/client";
 import { apiKeyHash } from "@/lib/server/session/key-hash";
 import { historyConfig } from "@/lib/server/history/config";
@@ -21,21 +21,6 @@ export interface ScanCall {
   apiKey: string;
   /** The request's signal: when it aborts, this reader leaves; the last one to leave stops the calls. */
   signal: AbortSignal;
-}
-
-/** Why a result covers less than the question asked. null: it covers it all. */
-export type Partial =
-  { reason: "cap"; message: string } | { reason: "failed"; code: ErrorCode; message: string } | null;
-
-export interface ScanProgress {
-  type: "progress";
-  /** Logs read so far by this scan. */
-  read: number;
-  /** The hub's total for the webhook when the scan began. */
-  total: number;
-  /** The most this scan reads. */
-  cap: number;
-  matches: number;
 }
 
 const windows = new Map<string, HistoryWindow>();
@@ -113,7 +98,7 @@ export async function openHistory(
 }
 
 /** Why a reader stopped, said for a person. */
-function partialOf(reader: WindowReader, cap: number): Partial {
+function partialOf(reader: WindowReader, cap: number): ScanPartial {
   const stop = reader.stop;
   if (stop.reason === "complete") return null;
   if (stop.reason === "cap") {
@@ -138,22 +123,7 @@ export interface ScanOptions {
   offset: number;
   limit: number;
   /** Called after each batch read. */
-  onProgress?: (progress: ScanProgress) => void;
-}
-
-export interface ScanResult {
-  type: "result";
-  read: number;
-  total: number;
-  cap: number;
-  matches: number;
-  offset: number;
-  limit: number;
-  rows: WebhookLog[];
-  summary: HealthSummary;
-  partial: Partial;
-  /** Deliveries that arrived while the scan ran (not included; the next question brings them in). */
-  arrivedMeanwhile: number;
+  onProgress?: (progress: ScanProgressLine) => void;
 }
 
 /**
@@ -166,7 +136,7 @@ export async function beginScan(
   question: HistoryQuestion,
   options: Omit<ScanOptions, "onProgress">,
   now = Date.now(),
-): Promise<{ run(onProgress?: ScanOptions["onProgress"]): Promise<ScanResult> }> {
+): Promise<{ run(onProgress?: ScanOptions["onProgress"]): Promise<ScanResultLine> }> {
   const reader = await openHistory(call, webhookId, { cap: options.cap, retain: true });
   return { run: (onProgress) => runScan(reader, question, { ...options, onProgress }, now) };
 }
@@ -178,7 +148,7 @@ export async function scanHistory(
   question: HistoryQuestion,
   options: ScanOptions,
   now = Date.now(),
-): Promise<ScanResult> {
+): Promise<ScanResultLine> {
   return (await beginScan(call, webhookId, question, options, now)).run(options.onProgress);
 }
 
@@ -187,7 +157,7 @@ async function runScan(
   question: HistoryQuestion,
   options: ScanOptions,
   now: number,
-): Promise<ScanResult> {
+): Promise<ScanResultLine> {
   const health = new HealthBuilder();
   const rows: WebhookLog[] = [];
   let read = 0;
@@ -231,7 +201,7 @@ async function runScan(
 
 export type FindResult =
   | { found: true; log: WebhookLog; position: number; read: number; total: number }
-  | { found: false; read: number; total: number; partial: Partial };
+  | { found: false; read: number; total: number; partial: ScanPartial };
 
 /** The newest log answering the target; stops reading the moment it is found. */
 export async function findInHistory(
