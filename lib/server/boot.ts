@@ -2,10 +2,10 @@ import "server-only";
 import { validateServerConfig } from "@/lib/server/config";
 
 /**
- * Node.js only (imported by `instrumentation.ts` on that runtime): checks the configuration when
- * the server starts and exits with a message naming the variable when one is wrong.
+ * A console server on Node.js, starting (from `register`, before it takes requests): checks the
+ * configuration and exits with a message naming the variable when one is wrong.
  */
-export function checkConfigAtBoot(): void {
+export function startNodeServer(): void {
   try {
     const { warnings } = validateServerConfig();
     for (const warning of warnings) console.warn(`[console] ${warning}`);
