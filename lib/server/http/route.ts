@@ -16,6 +16,7 @@ import {
 } from "@/lib/server/http/same-origin";
 import { clientAddress, type RateLimiter } from "@/lib/server/http/rate-limit";
 import { logRequest, requestIdOf, routePattern } from "@/lib/server/http/request-log";
+import { isStopping } from "@/lib/server/stopping";
 import type { HubCall } from "@/lib/server/hub/client";
 import { POLL_HEADER } from "@/lib/domain/query-keys";
 import {
@@ -183,6 +184,8 @@ function pathOf(request: Request): string {
 function finish(response: Response, session: RequestSession, requestId: string): Response {
   response.headers.set("Cache-Control", "no-store");
   response.headers.set("X-Request-Id", requestId);
+  // The server is stopping: the client opens a new connection (to another instance) next time.
+  if (isStopping()) response.headers.set("Connection", "close");
   for (const cookie of session.setCookies) response.headers.append("Set-Cookie", cookie);
   return response;
 }

@@ -21,6 +21,7 @@ import {
  * The server-only client of the Messaging Hub API. It adds `x-api-key`, bounds each call by
  * HUB_TIMEOUT_MS and the caller's own signal, caps the answer's size, parses every answer with
  * the spec's zod schemas, and turns every failure into one AppError with a message for a person.
+ * Identical GETs of one key share a call (shared-reads.ts).
  */
 
 /** Who is calling and when to give up. */
