@@ -126,10 +126,15 @@ async function waitForPort(port: number, host: string, child: Child): Promise<bo
     if (stopping || child.process.exitCode !== null) return false;
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect({ port, host });
-      socket.once("connect", () => resolve(true));
-      socket.once("error", () => resolve(false));
-      socket.setTimeout(1000, () => resolve(false));
-    }).catch(() => false);
+      const done = (accepted: boolean) => {
+        // Closed at once: an open connection would hold the console's graceful stop back.
+        socket.destroy();
+        resolve(accepted);
+      };
+      socket.once("connect", () => done(true));
+      socket.once("error", () => done(false));
+      socket.setTimeout(1000, () => done(false));
+    });
     if (open) return true;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
