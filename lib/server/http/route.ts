@@ -94,7 +94,7 @@ export function defineRoute<
     const requestId = requestIdOf(request);
     const session = new RequestSession(request);
     const upstream: { status?: number; shared?: boolean } = {};
-    const rawParams = ((await context?.params) ?? {}) as Record<string, unknown>;
+    let rawParams: Record<string, unknown> = {};
     const hub = (apiKey: string): HubCall => ({
       apiKey,
       signal: request.signal,
@@ -103,6 +103,7 @@ export function defineRoute<
     });
     let response: Response;
     try {
+      rawParams = ((await context?.params) ?? {}) as Record<string, unknown>;
       if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
       spec.rateLimit?.hit(clientAddress(request));
       const params = (spec.params ? parseWith(spec.params, rawParams, "path") : undefined) as Parsed<PS>;

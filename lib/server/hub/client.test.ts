@@ -19,6 +19,7 @@ import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
 import {
   MAX_SHARED_READS,
   forgetSharedReadsForTests,
+  sharedRead,
   sharedReadCountForTests,
 } from "@/lib/server/hub/shared-reads";
 import { channelKindParamSchema, webhookIdSchema, type WebhookId } from "@/lib/server/hub/path-params";
@@ -418,10 +419,12 @@ describe("shared upstream reads", () => {
   });
 
   it("bounds what it remembers", async () => {
-    upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
-    for (let offset = 0; offset <= MAX_SHARED_READS; offset += 1) {
-      await listWebhookLogs({ apiKey: KEY }, WEBHOOK, { offset, limit: 20 });
+    for (let index = 0; index <= MAX_SHARED_READS; index += 1) {
+      await sharedRead(`read ${index}`, { since: performance.now(), poll: false }, async () => index);
     }
     expect(sharedReadCountForTests()).toBe(MAX_SHARED_READS);
+    expect(await sharedRead("read 0", { since: 0, poll: false }, async () => "asked again")).toBe(
+      "asked again",
+    );
   });
 });
