@@ -11,11 +11,7 @@ import { requestScheme } from "@/lib/server/http/forwarded";
  */
 export function proxy(request: NextRequest) {
   const nonce = newNonce();
-  const csp = contentSecurityPolicy({
-    nonce,
-    dev: process.env.NODE_ENV === "development",
-    https: requestScheme(request) === "https",
-  });
+  const csp = contentSecurityPolicy({ nonce, https: requestScheme(request) === "https" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);

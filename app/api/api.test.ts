@@ -6,6 +6,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { stubEnv } from "@/tests/support/env";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+import { POLL_HEADER } from "@/lib/domain/query-keys";
+import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { fakeLogPage, fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import * as sessionRoute from "@/app/api/session/route";
@@ -424,6 +426,121 @@ describe("GET /api/webhooks/{id}/logs", () => {
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.[field]).toBeDefined();
     expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("shared upstream reads through the routes", () => {
+  beforeEach(() => forgetSharedReadsForTests());
+
+  it("ten viewers asking for the same webhook at once cost at most two upstream calls", async () => {
+    const cookie = await signIn();
+    upstream.handle = (_req, res) => void setTimeout(() => sendJson(res, 200, fakeWebhook()), 50);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        webhookRoute.GET(request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }), ctx({ webhookId: WEBHOOK })),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    for (const answer of answers) expect(await answer.json()).toEqual(fakeWebhook());
+    expect(upstream.requests.length).toBeLessThanOrEqual(2);
+  });
+
+  it(`an auto-refresh poll (${POLL_HEADER}: 1) of the logs reuses a fresh read; a person's request asks again`, async () => {
+    const cookie = await signIn();
+    upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
+    const path = `/api/webhooks/${WEBHOOK}/logs?status=Failed`;
+    const get = (headers: Record<string, string> = {}) =>
+      logsRoute.GET(request("GET", path, { cookie, headers }), ctx({ webhookId: WEBHOOK }));
+    expect((await get()).status).toBe(200);
+    const polled = await get({ [POLL_HEADER]: "1" });
+    expect(await polled.json()).toEqual(fakeLogPage());
+    expect(upstream.requests).toHaveLength(1);
+    expect((await get()).status).toBe(200);
+    expect(upstream.requests).toHaveLength(2);
+  });
+
+  it("a poll of the webhook reuses a fresh read, but not one of another key", async () => {
+    const cookie = await signIn();
+    const other = await signIn("another-key-0123456789abcdef");
+    const get = (cookie: string) =>
+      webhookRoute.GET(
+        request("GET", `/api/webhooks/${WEBHOOK}`, { cookie, headers: { [POLL_HEADER]: "1" } }),
+        ctx({ webhookId: WEBHOOK }),
+      );
+    await get(cookie);
+    await get(cookie);
+    await get(other);
+    expect(upstream.requests.map((r) => r.headers["x-api-key"])).toEqual([
+      KEY,
+      "another-key-0123456789abcdef",
+    ]);
+  });
+});
+
+describe("request log and X-Request-Id", () => {
+  it("logs one JSON line per request (route pattern, status, duration, upstream status, request id), never the key or the cookie", async () => {
+    const cookie = await signIn();
+    upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
+    const logs = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      const response = await logsRoute.GET(
+        request("GET", `/api/webhooks/${WEBHOOK}/logs?limit=5`, { cookie }),
+        ctx({ webhookId: WEBHOOK }),
+      );
+      upstream.handle = (_req, res) => sendJson(res, 401, {});
+      const rejected = await webhookRoute.GET(
+        request("GET", `/api/webhooks/${WEBHOOK}`, {
+          cookie,
+          headers: { "x-request-id": "lb-trace.42:a_b-c" },
+        }),
+        ctx({ webhookId: WEBHOOK }),
+      );
+      expect(logs).toHaveBeenCalledTimes(2);
+      const lines = logs.mock.calls.map((call) => String(call[0]));
+      const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(first).toMatchObject({
+        method: "GET",
+        route: "/api/webhooks/[webhookId]/logs",
+        status: 200,
+        upstreamStatus: 200,
+        upstreamShared: false,
+        requestId: response.headers.get("x-request-id"),
+      });
+      expect(typeof first!.durationMs).toBe("number");
+      expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(second).toMatchObject({
+        route: "/api/webhooks/[webhookId]",
+        status: 401,
+        upstreamStatus: 401,
+        requestId: "lb-trace.42:a_b-c",
+      });
+      expect(rejected.headers.get("x-request-id")).toBe("lb-trace.42:a_b-c");
+      const cookieValue = cookie.split("=")[1]!;
+      for (const line of lines) {
+        expect(line).not.toContain(KEY);
+        expect(line).not.toContain(cookieValue);
+      }
+    } finally {
+      logs.mockRestore();
+    }
+  });
+
+  it("replaces an incoming X-Request-Id that is not a plain token, and logs requests that never reach the hub", async () => {
+    const logs = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      const response = await webhookRoute.GET(
+        request("GET", `/api/webhooks/not-a-uuid`, { headers: { "x-request-id": 'bad id {"x":1}' } }),
+        ctx({ webhookId: "not-a-uuid" }),
+      );
+      expect(response.status).toBe(400);
+      const id = response.headers.get("x-request-id");
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      const line = JSON.parse(String(logs.mock.calls[0]![0])) as Record<string, unknown>;
+      expect(line).toMatchObject({ route: "/api/webhooks/[webhookId]", status: 400, requestId: id });
+      expect(line).not.toHaveProperty("upstreamStatus");
+    } finally {
+      logs.mockRestore();
+    }
   });
 });
 

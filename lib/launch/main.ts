@@ -5,8 +5,9 @@
  * - Sandbox: a child `tsx lib/sandbox/main.ts` (its output prefixed `[sandbox]`); the console
  *   starts once it has printed its URL and `/_sandbox/health` answers.
  * - Console: a child `next dev|start -p $PORT` with HUB_BASE_URL=<sandbox URL> and HUB_SANDBOX=1.
- * - SIGINT/SIGTERM are passed on to the children; when either child exits on its own, the
- *   other is stopped and the launcher exits non-zero.
+ * - SIGINT/SIGTERM are passed on to the children, the console first (it finishes its requests in
+ *   flight), then the sandbox; when either child exits on its own, the other is stopped and the
+ *   launcher exits non-zero.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
@@ -20,6 +21,7 @@ import {
   consoleUrl,
   parseMode,
   sandboxCommand,
+  stopTimeoutMs,
   usesSandbox,
   type Command,
   type Env,
@@ -27,7 +29,6 @@ import {
 
 const ROOT = path.resolve(__dirname, "../..");
 const SANDBOX_START_TIMEOUT_MS = 30_000;
-const CHILD_STOP_TIMEOUT_MS = 10_000;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const warn = (line: string) => process.stderr.write(`${line}\n`);
@@ -80,15 +81,19 @@ function onChildExit(child: Child, code: number): void {
   void stopAll("SIGTERM").then(() => process.exit(code === 0 ? 1 : code));
 }
 
+/**
+ * Stops the children newest first: the console (which finishes its requests in flight, and they
+ * may still call the sandbox), then the sandbox. Each is killed if it outlasts its deadline.
+ */
 async function stopAll(signal: NodeJS.Signals): Promise<void> {
   stopping = true;
-  const running = children.filter((c) => c.process.exitCode === null && c.process.signalCode === null);
-  for (const child of running) child.process.kill(signal);
-  const deadline = setTimeout(() => {
-    for (const child of running) child.process.kill("SIGKILL");
-  }, CHILD_STOP_TIMEOUT_MS);
-  await Promise.all(running.map((c) => c.exited));
-  clearTimeout(deadline);
+  for (const child of [...children].reverse()) {
+    if (child.process.exitCode !== null || child.process.signalCode !== null) continue;
+    child.process.kill(signal);
+    const deadline = setTimeout(() => child.process.kill("SIGKILL"), stopTimeoutMs(process.env));
+    await child.exited;
+    clearTimeout(deadline);
+  }
 }
 
 /** The sandbox's URL, read from its first line of output, once `/_sandbox/health` answers. */
@@ -121,10 +126,15 @@ async function waitForPort(port: number, host: string, child: Child): Promise<bo
     if (stopping || child.process.exitCode !== null) return false;
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect({ port, host });
-      socket.once("connect", () => resolve(true));
-      socket.once("error", () => resolve(false));
-      socket.setTimeout(1000, () => resolve(false));
-    }).catch(() => false);
+      const done = (accepted: boolean) => {
+        // Closed at once: an open connection would hold the console's graceful stop back.
+        socket.destroy();
+        resolve(accepted);
+      };
+      socket.once("connect", () => done(true));
+      socket.once("error", () => done(false));
+      socket.setTimeout(1000, () => done(false));
+    });
     if (open) return true;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

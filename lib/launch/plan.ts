@@ -66,3 +66,15 @@ export function consoleUrl(env: Env): string {
   const shown = !host ? "localhost" : host.includes(":") ? `[${host}]` : host;
   return `http://${shown}:${consolePort(env)}`;
 }
+
+/** Used when HUB_TIMEOUT_MS is unset or not a positive whole number (the console's own default). */
+const DEFAULT_HUB_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a child may take to stop before it is killed: the console finishes its requests in
+ * flight for up to HUB_TIMEOUT_MS (+1 s) after SIGTERM; a few seconds more for Next to close.
+ */
+export function stopTimeoutMs(env: Env): number {
+  const hubTimeoutMs = Number(env.HUB_TIMEOUT_MS?.trim() || DEFAULT_HUB_TIMEOUT_MS);
+  return (Number.isInteger(hubTimeoutMs) && hubTimeoutMs > 0 ? hubTimeoutMs : DEFAULT_HUB_TIMEOUT_MS) + 5000;
+}

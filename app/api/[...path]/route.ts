@@ -6,7 +6,7 @@ const notFound = defineRoute({
   async handle() {
     throw new AppError(
       "not_found",
-      "There is no such route in the console's API. Check the address (see DESIGN.md, \"The console's own API\").",
+      "There is no such route in the console's API. Check the address and the method.",
     );
   },
 });

@@ -2,6 +2,7 @@
  * The history scan against a fake hub on 127.0.0.1 holding a list of logs (newest first) that a
  * test can grow mid-scan, slow down or make fail.
  */
+import { parseWebhookId } from "@/lib/server/hub/path-params";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
@@ -18,7 +19,7 @@ import {
   streamMatches,
 } from "@/lib/server/history/scan";
 
-const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
+const WEBHOOK = parseWebhookId("0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d")!;
 const KEY = "scan-test-key-0123456789abcdef";
 const OTHER_KEY = "scan-test-key-fedcba9876543210";
 const T0 = Date.parse("2025-03-01T12:00:00Z");

@@ -5,6 +5,7 @@ import { matchesTarget, type FindTarget } from "@/lib/domain/history/find-input"
 import { isPastWindow, matchesQuestion, type HistoryQuestion } from "@/lib/domain/history/question";
 import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
 import { listWebhookLogs } from "@/lib/server/hub/client";
+import type { WebhookId } from "@/lib/server/hub/path-params";
 import { apiKeyHash } from "@/lib/server/session/key-hash";
 import { historyConfig } from "@/lib/server/history/config";
 import { HistoryWindow, PAGE_SIZE, type PageReader, type WindowReader } from "@/lib/server/history/window";
@@ -26,7 +27,7 @@ export interface ScanCall {
 const windows = new Map<string, HistoryWindow>();
 const refreshes = new WeakMap<HistoryWindow, Promise<boolean>>();
 
-function pagesOf(call: ScanCall, webhookId: string): PageReader {
+function pagesOf(call: ScanCall, webhookId: WebhookId): PageReader {
   return (offset, signal) =>
     listWebhookLogs({ apiKey: call.apiKey, signal }, webhookId, { offset, limit: PAGE_SIZE });
 }
@@ -55,7 +56,7 @@ function sweep(): void {
  */
 export async function openHistory(
   call: ScanCall,
-  webhookId: string,
+  webhookId: WebhookId,
   options: { cap: number; retain: boolean },
 ): Promise<WindowReader> {
   const config = historyConfig();
@@ -132,7 +133,7 @@ export interface ScanOptions {
  */
 export async function beginScan(
   call: ScanCall,
-  webhookId: string,
+  webhookId: WebhookId,
   question: HistoryQuestion,
   options: Omit<ScanOptions, "onProgress">,
   now = Date.now(),
@@ -144,7 +145,7 @@ export async function beginScan(
 /** The matches of a question: a page of them, how many, and the health of all of them. */
 export async function scanHistory(
   call: ScanCall,
-  webhookId: string,
+  webhookId: WebhookId,
   question: HistoryQuestion,
   options: ScanOptions,
   now = Date.now(),
@@ -206,7 +207,7 @@ export type FindResult =
 /** The newest log answering the target; stops reading the moment it is found. */
 export async function findInHistory(
   call: ScanCall,
-  webhookId: string,
+  webhookId: WebhookId,
   target: FindTarget,
   cap: number,
 ): Promise<FindResult> {
@@ -241,7 +242,7 @@ export interface MatchStream {
  */
 export async function streamMatches(
   call: ScanCall,
-  webhookId: string,
+  webhookId: WebhookId,
   question: HistoryQuestion,
   cap: number,
 ): Promise<MatchStream> {

@@ -10,12 +10,17 @@
  */
 export interface CspOptions {
   nonce: string;
-  dev: boolean;
+  /** Next's development server; by default, when NODE_ENV is "development". */
+  dev?: boolean;
   /** Served over https: ask the browser to upgrade any http subresource. */
   https: boolean;
 }
 
-export function contentSecurityPolicy({ nonce, dev, https }: CspOptions): string {
+export function contentSecurityPolicy({
+  nonce,
+  dev = process.env.NODE_ENV === "development",
+  https,
+}: CspOptions): string {
   const directives = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,

@@ -15,6 +15,10 @@ import {
   warnIfCookieWillBeDropped,
 } from "@/lib/server/http/same-origin";
 import { clientAddress, type RateLimiter } from "@/lib/server/http/rate-limit";
+import { logRequest, requestIdOf, routePattern } from "@/lib/server/http/request-log";
+import { isStopping } from "@/lib/server/stopping";
+import type { HubCall } from "@/lib/server/hub/client";
+import { POLL_HEADER } from "@/lib/domain/query-keys";
 import {
   clearedSessionCookie,
   hasSessionCookie,
@@ -32,7 +36,8 @@ import {
  * parse body → `handle` (which reads the session, then acts). Whatever `handle` throws becomes
  * the JSON error answer: an AppError as it is, anything else a 500 logged without the API key.
  * An `unauthorized` error also ends the session (the cookie is cleared in that same answer).
- * Every answer is `Cache-Control: no-store`: they all depend on the session.
+ * Every answer is `Cache-Control: no-store`: they all depend on the session, and carries
+ * `X-Request-Id`; each request is logged as one JSON line (request-log.ts).
  */
 
 type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -54,8 +59,12 @@ export interface RouteInput<P, Q, B> {
   query: Q;
   body: B;
   session: RouteSession;
-  /** Aborted when the client goes away: pass it to upstream calls. */
+  /** Aborted when the client goes away (it is part of `hub()`'s call). */
   signal: AbortSignal;
+  /** The request carries POLL_HEADER: an auto-refresh poll, which a read a few seconds old may answer. */
+  poll: boolean;
+  /** The hub call of this request: the key, the request's signal and arrival time, and its upstream status noted for the log. */
+  hub(apiKey: string): HubCall;
 }
 
 export interface RouteSpec<
@@ -81,14 +90,23 @@ export function defineRoute<
   BS extends z.ZodType | undefined = undefined,
 >(spec: RouteSpec<PS, QS, BS>): RouteHandler {
   return async (request, context) => {
+    const since = performance.now();
+    const requestId = requestIdOf(request);
     const session = new RequestSession(request);
+    const upstream: { status?: number; shared?: boolean } = {};
+    let rawParams: Record<string, unknown> = {};
+    const hub = (apiKey: string): HubCall => ({
+      apiKey,
+      signal: request.signal,
+      since,
+      report: (status, shared) => Object.assign(upstream, { status, shared }),
+    });
     let response: Response;
     try {
+      rawParams = ((await context?.params) ?? {}) as Record<string, unknown>;
       if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
       await spec.rateLimit?.hit(clientAddress(request));
-      const params = (
-        spec.params ? parseWith(spec.params, (await context?.params) ?? {}, "path") : undefined
-      ) as Parsed<PS>;
+      const params = (spec.params ? parseWith(spec.params, rawParams, "path") : undefined) as Parsed<PS>;
       const query = (spec.query ? parseQuery(new URL(request.url), spec.query) : undefined) as Parsed<QS>;
       let body = undefined as Parsed<BS>;
       if (spec.body) {
@@ -103,15 +121,40 @@ export function defineRoute<
       ) {
         throw new AppError("unsupported_media_type", "This route takes no body; send none, or JSON.");
       }
-      response = await spec.handle({ request, params, query, body, session, signal: request.signal });
+      const poll = request.headers.get(POLL_HEADER) === "1";
+      response = await spec.handle({
+        request,
+        params,
+        query,
+        body,
+        session,
+        signal: request.signal,
+        poll,
+        hub,
+      });
     } catch (error) {
-      response = await errorResponse(error, request, session);
+      response = await errorResponse(error, request, session, requestId);
     }
-    return finish(response, session);
+    response = finish(response, session, requestId);
+    logRequest({
+      requestId,
+      method: request.method,
+      route: routePattern(pathOf(request), rawParams),
+      status: response.status,
+      durationMs: performance.now() - since,
+      upstreamStatus: upstream.status,
+      upstreamShared: upstream.shared,
+    });
+    return response;
   };
 }
 
-async function errorResponse(error: unknown, request: Request, session: RequestSession): Promise<Response> {
+async function errorResponse(
+  error: unknown,
+  request: Request,
+  session: RequestSession,
+  requestId: string,
+): Promise<Response> {
   if (isAppError(error)) {
     if (error.code === "unauthorized" && hasSessionCookie(request)) session.end();
     return error.toResponse();
@@ -121,7 +164,7 @@ async function errorResponse(error: unknown, request: Request, session: RequestS
   await session.state().catch(() => undefined);
   const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
   console.error(
-    `[console] unexpected error ${reference} in ${request.method} ${pathOf(request)}: ${session.scrub(detail)}`,
+    `[console] unexpected error ${reference} (request ${requestId}) in ${request.method} ${pathOf(request)}: ${session.scrub(detail)}`,
   );
   return new AppError(
     "internal",
@@ -139,8 +182,11 @@ function pathOf(request: Request): string {
 }
 
 /** Handlers answer with mutable headers (`json()`, `new Response`), never `Response.redirect`. */
-function finish(response: Response, session: RequestSession): Response {
+function finish(response: Response, session: RequestSession, requestId: string): Response {
   response.headers.set("Cache-Control", "no-store");
+  response.headers.set("X-Request-Id", requestId);
+  // The server is stopping: the client opens a new connection (to another instance) next time.
+  if (isStopping()) response.headers.set("Connection", "close");
   for (const cookie of session.setCookies) response.headers.append("Set-Cookie", cookie);
   return response;
 }

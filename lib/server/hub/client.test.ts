@@ -15,9 +15,18 @@ import {
 } from "@/lib/server/hub/client";
 import { fakeLogPage, fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
+import {
+  MAX_SHARED_READS,
+  forgetSharedReadsForTests,
+  sharedRead,
+  sharedReadCountForTests,
+} from "@/lib/server/hub/shared-reads";
+import { channelKindParamSchema, webhookIdSchema, type WebhookId } from "@/lib/server/hub/path-params";
 
 const KEY = "client-test-key-abcdef123456";
-const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
+const WEBHOOK = webhookIdSchema.parse("0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d");
+const WHATSAPP = channelKindParamSchema.parse("whatsapp");
 const CHANNEL = "3e4f5a6b-7c8d-4e9f-8a1b-2c3d4e5f6a7b";
 const call = { apiKey: KEY };
 
@@ -49,7 +58,7 @@ describe("hub client against a scripted upstream", () => {
   it("sends a message as JSON; the answer is kept and its messageId found (or null, for an empty body)", async () => {
     upstream.handle = (_req, res) =>
       sendJson(res, 200, { id: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", extra: [1] });
-    const result = await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } });
+    const result = await sendMessage(call, WHATSAPP, { from: CHANNEL, to: "55", content: { text: "hi" } });
     expect(result).toEqual({
       messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c",
       answer: { id: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", extra: [1] },
@@ -59,32 +68,28 @@ describe("hub client against a scripted upstream", () => {
       res.writeHead(204);
       res.end();
     };
-    expect(await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } })).toEqual(
-      { messageId: null, answer: null },
-    );
+    expect(await sendMessage(call, WHATSAPP, { from: CHANNEL, to: "55", content: { text: "hi" } })).toEqual({
+      messageId: null,
+      answer: null,
+    });
   });
 
-  it("a kept-alive connection the hub drops as it is reused: the GET goes again on a fresh one; a POST never reuses one", async () => {
-    const served = new WeakSet<object>();
+  it("a connection the hub drops unanswered (a kept-alive one it just closed): the GET goes again; a POST never does", async () => {
     let handled = 0;
-    let postOnFreshConnection: boolean | undefined;
     upstream.handle = (req, res) => {
       handled += 1;
-      const reused = served.has(req.socket);
-      served.add(req.socket);
-      if (req.method === "POST") {
-        postOnFreshConnection = !reused;
-        return sendJson(res, 202, { messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c" });
-      }
       // What a hub whose idle timeout just fired looks like to the console: the connection closes unanswered.
-      if (reused) return void req.socket.destroy();
+      if (handled === 2 || req.method === "POST") return void req.socket.destroy();
       sendJson(res, 200, fakeWebhook());
     };
     await getWebhook(call, WEBHOOK);
     expect(await getWebhook(call, WEBHOOK)).toEqual(fakeWebhook());
     expect(handled).toBe(3);
-    await sendMessage(call, "whatsapp", { from: CHANNEL, to: "55", content: { text: "hi" } });
-    expect(postOnFreshConnection).toBe(true);
+    const error = await failure(() =>
+      sendMessage(call, WHATSAPP, { from: CHANNEL, to: "55", content: { text: "hi" } }),
+    );
+    expect(error.code).toBe("upstream_unreachable");
+    expect(handled).toBe(4);
   });
 
   it.each([
@@ -212,14 +217,17 @@ describe("hub client against a scripted upstream", () => {
     expect((await failure(() => getWebhook(call, WEBHOOK))).message).toMatch(/HUB_BASE_URL is not set/);
   });
 
-  it("refuses path segments that are not ids or channel kinds, sending nothing", async () => {
-    for (const work of [
-      () => getWebhook(call, "../admin"),
-      () => listWebhookLogs(call, `${WEBHOOK}/../x`, { offset: 0, limit: 20 }),
-      () => sendMessage(call, "../../v1", { from: CHANNEL, to: "1", content: { text: "x" } }),
-    ]) {
-      expect((await failure(work)).status).toBe(400);
+  it("takes path segments only as parsed ids and channel kinds, which refuse another path", async () => {
+    for (const [schema, value] of [
+      [webhookIdSchema, "../admin"],
+      [webhookIdSchema, `${WEBHOOK}/../x`],
+      [channelKindParamSchema, "../../v1"],
+    ] as const) {
+      expect(schema.safeParse(value).success, value).toBe(false);
     }
+    // @ts-expect-error an unparsed string is not a WebhookId
+    const unchecked = () => getWebhook(call, "../admin");
+    void unchecked;
     expect(upstream.requests).toHaveLength(0);
   });
 
@@ -243,8 +251,8 @@ describe("hub client against the sandbox", () => {
   type Sandbox = Awaited<ReturnType<typeof import("@/lib/sandbox/server").startSandbox>>;
   let sandbox: Sandbox;
   let demoKey: string;
-  let webhookId: string;
-  let channel: { id: string; kind: string };
+  let webhookId: WebhookId;
+  let channel: { id: string; kind: ReturnType<typeof channelKindParamSchema.parse> };
 
   beforeAll(async () => {
     const { startSandbox } = await import("@/lib/sandbox/server");
@@ -257,8 +265,8 @@ describe("hub client against the sandbox", () => {
     });
     const demo = sandbox.demo()!;
     demoKey = demo.apiKey;
-    webhookId = demo.webhooks[0]!.id;
-    channel = demo.channels[0]!;
+    webhookId = webhookIdSchema.parse(demo.webhooks[0]!.id);
+    channel = { id: demo.channels[0]!.id, kind: channelKindParamSchema.parse(demo.channels[0]!.kind) };
   });
   afterAll(async () => {
     await sandbox.close({ graceMs: 0 });
@@ -298,11 +306,125 @@ describe("hub client against the sandbox", () => {
       "unauthorized",
     );
     expect(
-      (await failure(() => getWebhook({ apiKey: demoKey }, "00000000-0000-4000-8000-000000000000"))).code,
+      (
+        await failure(() =>
+          getWebhook({ apiKey: demoKey }, webhookIdSchema.parse("00000000-0000-4000-8000-000000000000")),
+        )
+      ).code,
     ).toBe("not_found");
     const foreign = { from: "00000000-0000-4000-8000-000000000001", to: "1", content: { text: "x" } };
     expect((await failure(() => sendMessage({ apiKey: demoKey }, channel.kind, foreign))).code).toBe(
       "not_found",
+    );
+  });
+});
+
+describe("shared upstream reads", () => {
+  const fake = fakeUpstreamPerTest({ HUB_TIMEOUT_MS: "2000" });
+  let upstream: FakeUpstream;
+  beforeEach(() => {
+    upstream = fake.current;
+    forgetSharedReadsForTests();
+  });
+  const slowly = (status: number, body: unknown) => (_req: unknown, res: Parameters<typeof sendJson>[0]) =>
+    void setTimeout(() => sendJson(res, status, body), 50);
+
+  it("ten identical reads arriving at once make one upstream call and all get its answer", async () => {
+    upstream.handle = slowly(200, fakeWebhook());
+    const since = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => getWebhook({ apiKey: KEY, since }, WEBHOOK)),
+    );
+    expect(answers).toEqual(Array.from({ length: 10 }, () => fakeWebhook()));
+    expect(upstream.requests.length).toBeLessThanOrEqual(2);
+  });
+
+  it("two keys never share a call, even at the same moment", async () => {
+    upstream.handle = (req, res) =>
+      void setTimeout(
+        () =>
+          sendJson(res, 200, { ...fakeWebhook(), endpoint: `https://${String(req.headers["x-api-key"])}` }),
+        50,
+      );
+    const since = performance.now();
+    const [a, b] = await Promise.all([
+      getWebhook({ apiKey: "key-a-0123456789", since }, WEBHOOK),
+      getWebhook({ apiKey: "key-b-0123456789", since }, WEBHOOK),
+    ]);
+    expect(a.endpoint).toBe("https://key-a-0123456789");
+    expect(b.endpoint).toBe("https://key-b-0123456789");
+    expect(upstream.requests.map((r) => r.headers["x-api-key"]).sort()).toEqual([
+      "key-a-0123456789",
+      "key-b-0123456789",
+    ]);
+  });
+
+  it("a request never uses a call that started before it arrived: a key rotated a moment ago is 401 at once", async () => {
+    let rotated = false;
+    upstream.handle = (_req, res) => {
+      const status = rotated ? 401 : 200;
+      setTimeout(() => sendJson(res, status, fakeWebhook()), 100);
+    };
+    const before = getWebhook({ apiKey: KEY }, WEBHOOK);
+    await upstream.nextRequest();
+    rotated = true;
+    // Arrives while the call made before the rotation is still in flight, and right after it succeeded.
+    const during = failure(() => getWebhook({ apiKey: KEY }, WEBHOOK));
+    expect(await before).toEqual(fakeWebhook());
+    expect((await during).code).toBe("unauthorized");
+    expect((await failure(() => getWebhook({ apiKey: KEY }, WEBHOOK))).code).toBe("unauthorized");
+    expect(upstream.requests).toHaveLength(3);
+  });
+
+  it("a poll may reuse a successful read at most AUTO_REFRESH_MS old; an error is never reused", async () => {
+    upstream.handle = (_req, res) => sendJson(res, 200, fakeWebhook());
+    await getWebhook({ apiKey: KEY }, WEBHOOK);
+    expect(await getWebhook({ apiKey: KEY, poll: true }, WEBHOOK)).toEqual(fakeWebhook());
+    expect(await getWebhook({ apiKey: KEY, poll: true }, WEBHOOK)).toEqual(fakeWebhook());
+    expect(upstream.requests).toHaveLength(1);
+    // Not a poll: asks again. Another URL (the logs) is its own read.
+    await getWebhook({ apiKey: KEY }, WEBHOOK);
+    expect(upstream.requests).toHaveLength(2);
+
+    upstream.handle = (_req, res) => sendJson(res, 503, {});
+    forgetSharedReadsForTests();
+    expect((await failure(() => getWebhook({ apiKey: KEY, poll: true }, WEBHOOK))).status).toBe(502);
+    expect((await failure(() => getWebhook({ apiKey: KEY, poll: true }, WEBHOOK))).status).toBe(502);
+    expect(upstream.requests).toHaveLength(4);
+  });
+
+  it("a poll does not reuse a read older than AUTO_REFRESH_MS", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      upstream.handle = (_req, res) => sendJson(res, 200, fakeWebhook());
+      await getWebhook({ apiKey: KEY }, WEBHOOK);
+      vi.advanceTimersByTime(AUTO_REFRESH_MS + 1);
+      await getWebhook({ apiKey: KEY, poll: true }, WEBHOOK);
+      expect(upstream.requests).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("one request leaving does not cancel a call another still waits for; the last one leaving does", async () => {
+    upstream.handle = slowly(200, fakeWebhook());
+    const since = performance.now();
+    const leaving = new AbortController();
+    const staying = getWebhook({ apiKey: KEY, since }, WEBHOOK);
+    const left = failure(() => getWebhook({ apiKey: KEY, since, signal: leaving.signal }, WEBHOOK));
+    leaving.abort();
+    expect((await left).code).toBe("bad_request");
+    expect(await staying).toEqual(fakeWebhook());
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it("bounds what it remembers", async () => {
+    for (let index = 0; index <= MAX_SHARED_READS; index += 1) {
+      await sharedRead(`read ${index}`, { since: performance.now(), poll: false }, async () => index);
+    }
+    expect(sharedReadCountForTests()).toBe(MAX_SHARED_READS);
+    expect(await sharedRead("read 0", { since: 0, poll: false }, async () => "asked again")).toBe(
+      "asked again",
     );
   });
 });

@@ -1,12 +1,13 @@
 import "server-only";
-import http from "node:http";
-import https from "node:https";
 import { z } from "zod";
 import { parseRetryAfter } from "@/lib/domain/retry-after";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
+import { readCapped } from "@/lib/server/http/read-capped";
+import type { ChannelKind, WebhookId } from "@/lib/server/hub/path-params";
+import { cancelledByClient, sharedRead, type ReadReport } from "@/lib/server/hub/shared-reads";
+import { apiKeyHash } from "@/lib/server/session/key-hash";
 import {
-  channelKindSchema,
   idSchema,
   webhookLogPageSchema,
   webhookSchema,
@@ -20,14 +21,21 @@ import {
  * The server-only client of the Messaging Hub API. It adds `x-api-key`, bounds each call by
  * HUB_TIMEOUT_MS and the caller's own signal, caps the answer's size, parses every answer with
  * the spec's zod schemas, and turns every failure into one AppError with a message for a person.
+ * Identical GETs of one key share a call (shared-reads.ts).
  */
 
 /** Who is calling and when to give up. */
 export interface HubCall {
   /** Sent as `x-api-key`; empty for the sandbox's admin routes, which take none. */
   apiKey: string;
-  /** Aborted when the browser goes away: the upstream call is cancelled too. */
+  /** Aborted when the browser goes away: the upstream call is cancelled too (once no other request shares it). */
   signal?: AbortSignal;
+  /** When the request arrived (performance.now()); a shared read started before it is not used. Default: now. */
+  since?: number;
+  /** An auto-refresh poll: a GET may be answered from the same read at most AUTO_REFRESH_MS old. */
+  poll?: boolean;
+  /** Told the upstream status of the answer used (when one came) and whether another request's call gave it. */
+  report?: ReadReport;
 }
 
 /** Larger answers are refused (502) rather than buffered without bound. */
@@ -50,27 +58,14 @@ interface RequestSpec<S extends z.ZodType> {
   unauthorized?: string;
 }
 
-/**
- * A path segment, checked again here (routes already parse them) so that no caller can make the
- * client request another path: ids are UUIDs, channel kinds `[a-z][a-z0-9-]*`.
- */
-function segment(value: string, schema: z.ZodType<string>, name: string): string {
-  if (!schema.safeParse(value).success) {
-    throw new AppError("bad_request", `The ${name} is not valid; nothing was sent to the Messaging Hub.`, {
-      fields: { [name]: ["is not valid"] },
-    });
-  }
-  return encodeURIComponent(value);
-}
-
 /** What a 404 on a webhook's paths means, said to a person. */
 function webhookNotFound(webhookId: string): string {
   return `No webhook ${webhookId} was found for this API key. Check the ID, or sign in with the key of the application that owns it.`;
 }
 
-export async function getWebhook(call: HubCall, webhookId: string): Promise<Webhook> {
+export async function getWebhook(call: HubCall, webhookId: WebhookId): Promise<Webhook> {
   return hubRequest(call, {
-    path: `/v1/organization/webhook/${segment(webhookId, idSchema, "webhookId")}`,
+    path: `/v1/organization/webhook/${encodeURIComponent(webhookId)}`,
     schema: webhookSchema,
     notFound: webhookNotFound(webhookId),
   });
@@ -78,11 +73,11 @@ export async function getWebhook(call: HubCall, webhookId: string): Promise<Webh
 
 export async function listWebhookLogs(
   call: HubCall,
-  webhookId: string,
+  webhookId: WebhookId,
   query: WebhookLogQuery,
 ): Promise<WebhookLogPage> {
   return hubRequest(call, {
-    path: `/v1/organization/webhook/${segment(webhookId, idSchema, "webhookId")}/webhook-log`,
+    path: `/v1/organization/webhook/${encodeURIComponent(webhookId)}/webhook-log`,
     query: { offset: query.offset, limit: query.limit, status: query.status },
     schema: webhookLogPageSchema,
     notFound: webhookNotFound(webhookId),
@@ -101,12 +96,12 @@ export interface SendMessageResult {
 
 export async function sendMessage(
   call: HubCall,
-  channelKind: string,
+  channelKind: ChannelKind,
   message: SendMessage,
 ): Promise<SendMessageResult> {
   const answer = await hubRequest(call, {
     method: "POST",
-    path: `/v1/communication/${segment(channelKind, channelKindSchema, "channelKind")}/message`,
+    path: `/v1/communication/${encodeURIComponent(channelKind)}/message`,
     body: message,
     schema: sendMessageAnswerSchema,
     notFound:
@@ -123,7 +118,7 @@ export async function sendMessage(
  *   `return hubRequest(call, { method: "POST", path: <the path>, schema: <its answer>, notFound: … })`
  * and the route, the UI's Retry button and the tests that expect 501 are all that change.
  */
-export async function retryWebhookLog(call: HubCall, webhookId: string, logId: string): Promise<never> {
+export async function retryWebhookLog(call: HubCall, webhookId: WebhookId, logId: string): Promise<never> {
   void call;
   void webhookId;
   void logId;
@@ -193,27 +188,36 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
 
-  const timeout = AbortSignal.timeout(hubTimeoutMs);
-  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+  const method = spec.method ?? "GET";
   const headers: Record<string, string> = { ...spec.headers, accept: "application/json" };
   if (call.apiKey) headers["x-api-key"] = call.apiKey;
   if (spec.body !== undefined) headers["content-type"] = "application/json";
+  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
 
-  let response: UpstreamAnswer;
-  try {
-    response = await send(url, {
-      method: spec.method ?? "GET",
-      headers,
-      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-      signal,
-    });
-  } catch (error) {
-    throw transportError(error, timeout, call.signal, hubTimeoutMs);
+  const exchange = async (callerSignal: AbortSignal | undefined, onStatus: (status: number) => void) => {
+    const timeout = AbortSignal.timeout(hubTimeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    let response: UpstreamAnswer;
+    try {
+      response = await send(url, { method, headers, body, signal }, onStatus);
+    } catch (error) {
+      throw transportError(error, timeout, callerSignal, hubTimeoutMs);
+    }
+    if (!response.ok) throw statusError(response, response.text, spec, call.apiKey);
+    return parseAnswer(response.text, spec.schema);
+  };
+
+  if (method === "GET" && call.apiKey) {
+    const key = `${apiKeyHash(call.apiKey)} ${url.href}`;
+    const options = { since: call.since ?? performance.now(), poll: call.poll ?? false, signal: call.signal };
+    return sharedRead(key, options, exchange, call.report);
   }
-  const { text } = response;
-
-  if (!response.ok) throw statusError(response, text, spec, call.apiKey);
-  return parseAnswer(text, spec.schema);
+  let status: number | undefined;
+  try {
+    return await exchange(call.signal, (answered) => (status = answered));
+  } finally {
+    call.report?.(status, false);
+  }
 }
 
 /** An upstream answer: what statusError and parseAnswer need of it. */
@@ -225,90 +229,37 @@ interface UpstreamAnswer {
 }
 
 /**
- * Keep-alive connections to the hub, shared by all requests of this process. node:http rather
- * than fetch: fetch (undici) costs about 1 ms of CPU more per call in Web-stream and
- * Request/Response objects, a fifth of an API request (README, "Benchmark").
- */
-const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
-
-/**
  * One request: the answer's status, headers and body as UTF-8 text, refusing a body past
- * MAX_UPSTREAM_BODY_BYTES (on Content-Length first, then while reading; the socket is destroyed,
- * never buffered whole). Redirects are not followed. `signal` aborts it and closes the socket.
+ * MAX_UPSTREAM_BODY_BYTES. Redirects are not followed. `signal` aborts it and closes the connection.
+ * A GET whose connection closed before any answer (a kept-alive one the hub had just dropped:
+ * fetch does not retry that itself) is sent once more; a POST is never repeated.
  */
-function send(
+async function send(
   url: URL,
   init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  onStatus: (status: number) => void,
 ): Promise<UpstreamAnswer> {
-  // A GET may ride a kept-alive connection; if the hub closed that connection just as it was
-  // reused (its idle timeout), the GET is sent once more on a fresh one, as Node's docs advise.
-  // A POST is not repeatable, so it always opens its own connection and never meets that race.
-  const repeatable = init.method === "GET";
-  return sendOnce(url, init, repeatable).catch((error: unknown) => {
-    if (repeatable && isStaleConnection(error) && !init.signal.aborted) return sendOnce(url, init, false);
-    throw error;
-  });
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, redirect: "manual" });
+  } catch (error) {
+    if (init.method !== "GET" || init.signal.aborted || !closedUnanswered(error)) throw error;
+    response = await fetch(url, { ...init, redirect: "manual" });
+  }
+  onStatus(response.status);
+  const text = await readCapped(
+    response.body,
+    response.headers.get("content-length"),
+    MAX_UPSTREAM_BODY_BYTES,
+    tooLarge,
+  );
+  return { status: response.status, ok: response.ok, headers: response.headers, text };
 }
 
-/** The error of a request whose kept-alive connection the other side had already closed. */
-class StaleConnectionError extends Error {}
-
-function isStaleConnection(error: unknown): boolean {
-  return error instanceof StaleConnectionError;
-}
-
-function sendOnce(
-  url: URL,
-  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
-  reuse: boolean,
-): Promise<UpstreamAnswer> {
-  const secure = url.protocol === "https:";
-  return new Promise((resolve, reject) => {
-    const agent = reuse ? agents[secure ? "https:" : "http:"] : false;
-    let answered = false;
-    const req = (secure ? https : http).request(
-      url,
-      { method: init.method, headers: init.headers, signal: init.signal, agent },
-      (res) => {
-        answered = true;
-        const status = res.statusCode ?? 0;
-        const header = (name: string) => {
-          const value = res.headers[name.toLowerCase()];
-          return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-        };
-        const fail = (error: Error) => {
-          res.destroy();
-          reject(error);
-        };
-        if (Number(header("content-length")) > MAX_UPSTREAM_BODY_BYTES) return fail(tooLarge());
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_UPSTREAM_BODY_BYTES) return fail(tooLarge());
-          chunks.push(chunk);
-        });
-        res.on("end", () =>
-          resolve({
-            status,
-            ok: status >= 200 && status < 300,
-            headers: { get: header },
-            text: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-        res.on("error", reject);
-      },
-    );
-    req.on("error", (error: NodeJS.ErrnoException) => {
-      const closedUnderUs =
-        req.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE");
-      reject(closedUnderUs ? new StaleConnectionError(error.message, { cause: error }) : error);
-    });
-    req.end(init.body);
-  });
+/** fetch's error when the other side closed the connection without answering. */
+function closedUnanswered(error: unknown): boolean {
+  const code = error instanceof Error && (error.cause as { code?: unknown } | undefined)?.code;
+  return code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE";
 }
 
 function tooLarge(): AppError {
@@ -332,9 +283,7 @@ function transportError(
       { cause: error },
     );
   }
-  if (clientSignal?.aborted) {
-    return new AppError("bad_request", "The request was cancelled by the client.", { cause: error });
-  }
+  if (clientSignal?.aborted) return cancelledByClient(error);
   return new AppError(
     "upstream_unreachable",
     "The Messaging Hub could not be reached. Check that it is running and that HUB_BASE_URL is right, then try again.",

@@ -7,9 +7,9 @@ import { RefreshButton } from "@/components/errors/refresh-button";
 import { WebhookView } from "@/components/webhook/webhook-view";
 import { isAppError } from "@/lib/server/app-error";
 import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
+import { parseWebhookId } from "@/lib/server/hub/path-params";
 import { webhookKeys } from "@/lib/domain/query-keys";
 import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
-import { isUuidShape } from "@/lib/domain/api-limits";
 import { parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
 
@@ -38,9 +38,9 @@ function settle(result: PromiseSettledResult<unknown>): unknown {
  * the rows, and the browser makes no API request before showing them.
  */
 export default async function WebhookPage({ params, searchParams }: Props) {
-  const { webhookId } = await params;
+  const webhookId = parseWebhookId((await params).webhookId);
   const view = parseLogSearchParams(await searchParams);
-  if (!isUuidShape(webhookId)) notFound();
+  if (!webhookId) notFound();
   const { apiKey } = await requireSignedInPage(webhookViewHref(webhookId, view));
 
   const call = { apiKey };

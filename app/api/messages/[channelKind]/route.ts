@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { defineRoute, json } from "@/lib/server/http/route";
 import { sendMessage } from "@/lib/server/hub/client";
-import { channelKindSchema, sendMessageSchema } from "@/lib/domain/hub-schemas";
+import { sendMessageSchema } from "@/lib/domain/hub-schemas";
+import { channelKindParamSchema } from "@/lib/server/hub/path-params";
 
-const paramsSchema = z.strictObject({ channelKind: channelKindSchema });
+const paramsSchema = z.strictObject({ channelKind: channelKindParamSchema });
 
 /**
  * Send a test message: `{ from, to, content: { text } }` → the hub's send call. Answers 202 with
@@ -13,9 +14,9 @@ const paramsSchema = z.strictObject({ channelKind: channelKindSchema });
 export const POST = defineRoute({
   params: paramsSchema,
   body: sendMessageSchema,
-  async handle({ params, body, session, signal }) {
+  async handle({ params, body, session, hub }) {
     const apiKey = await session.apiKey();
     const message = { from: body.from, to: body.to, content: { text: body.content.text } };
-    return json(await sendMessage({ apiKey, signal }, params.channelKind, message), 202);
+    return json(await sendMessage(hub(apiKey), params.channelKind, message), 202);
   },
 });

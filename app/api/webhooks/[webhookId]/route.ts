@@ -5,8 +5,8 @@ import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 /** The webhook object, as the hub has it (unknown fields kept). */
 export const GET = defineRoute({
   params: webhookParamsSchema,
-  async handle({ params, session, signal }) {
+  async handle({ params, session, poll, hub }) {
     const apiKey = await session.apiKey();
-    return json(await getWebhook({ apiKey, signal }, params.webhookId));
+    return json(await getWebhook({ ...hub(apiKey), poll }, params.webhookId));
   },
 });

@@ -7,8 +7,8 @@ import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 export const GET = defineRoute({
   params: webhookParamsSchema,
   query: webhookLogQuerySchema,
-  async handle({ params, query, session, signal }) {
+  async handle({ params, query, session, poll, hub }) {
     const apiKey = await session.apiKey();
-    return json(await listWebhookLogs({ apiKey, signal }, params.webhookId, query));
+    return json(await listWebhookLogs({ ...hub(apiKey), poll }, params.webhookId, query));
   },
 });

@@ -5,8 +5,8 @@ import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
 /** Retry one delivery: 501 `not_supported` until the API shows how (see `retryWebhookLog`). */
 export const POST = defineRoute({
   params: webhookLogParamsSchema,
-  async handle({ params, session, signal }) {
+  async handle({ params, session, hub }) {
     const apiKey = await session.apiKey();
-    return retryWebhookLog({ apiKey, signal }, params.webhookId, params.logId);
+    return retryWebhookLog(hub(apiKey), params.webhookId, params.logId);
   },
 });

@@ -1,0 +1,70 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+
+/**
+ * One JSON line on stdout per API request, written by defineRoute. It holds only the fields
+ * below: never a header, a query, a body, the cookie or the API key.
+ */
+export interface RequestLogLine {
+  requestId: string;
+  method: string;
+  /** The route's pattern, e.g. `/api/webhooks/[webhookId]/logs`. */
+  route: string;
+  status: number;
+  durationMs: number;
+  /** The hub's HTTP status, when the request called it and an answer came. */
+  upstreamStatus?: number;
+  /** True when the answer came from another request's call (a shared read). */
+  upstreamShared?: boolean;
+}
+
+export function logRequest(line: RequestLogLine): void {
+  const { upstreamStatus, upstreamShared, durationMs, ...rest } = line;
+  const upstream =
+    upstreamStatus === undefined ? {} : { upstreamStatus, upstreamShared: upstreamShared ?? false };
+  console.log(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      msg: "api request",
+      ...rest,
+      durationMs: Math.round(durationMs * 10) / 10,
+      ...upstream,
+    }),
+  );
+}
+
+/** A caller's own X-Request-Id is kept when it is a plain token (letters, digits, `._:-`, up to 128). */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id: the incoming X-Request-Id when sane, else a fresh UUID. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * The route's pattern from the request's path and Next's raw params: each param's segment named
+ * (`[webhookId]`), a catch-all's segments as `[...name]`.
+ */
+export function routePattern(pathname: string, params: Record<string, unknown>): string {
+  const segments = pathname.split("/");
+  let from = 0;
+  for (const [name, value] of Object.entries(params)) {
+    if (Array.isArray(value)) {
+      return [...segments.slice(0, Math.max(from, segments.length - value.length)), `[...${name}]`].join("/");
+    }
+    const at = segments.findIndex((segment, index) => index >= from && decoded(segment) === value);
+    if (at === -1) continue;
+    segments[at] = `[${name}]`;
+    from = at + 1;
+  }
+  return segments.join("/");
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,153 @@
+import "server-only";
+import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
+import { AppError } from "@/lib/server/app-error";
+
+/**
+ * Identical upstream reads share one call. A request may use a call that started after it
+ * arrived (so a person never gets an answer older than their own request: a key rotated a
+ * moment ago still gives 401), and an auto-refresh poll may also use a successful one at most
+ * AUTO_REFRESH_MS old. A failed call is forgotten as soon as it settles. The caller's key names
+ * the read (the hub client puts a keyed hash of the API key in it, never the key).
+ */
+
+/** The most reads remembered at once; the oldest go first. */
+export const MAX_SHARED_READS = 1000;
+
+interface Entry {
+  /** performance.now() when the upstream call started. */
+  startedAt: number;
+  promise: Promise<unknown>;
+  settled: boolean;
+  /** Requests waiting on it; when the last one leaves before it settles, the call is cancelled. */
+  waiters: number;
+  controller: AbortController;
+  /** The upstream answer's HTTP status, once known. */
+  status?: number;
+}
+
+const entries = new Map<string, Entry>();
+
+export interface SharedReadOptions {
+  /** When the asking request arrived (performance.now()): a call started before it is not used. */
+  since: number;
+  /** An auto-refresh poll: a successful read at most AUTO_REFRESH_MS old will do. */
+  poll: boolean;
+  /** The request's own signal: when it aborts, this request stops waiting (with a 400). */
+  signal?: AbortSignal;
+}
+
+/** What one request got: the upstream status (when an answer came) and whether another request's call served it. */
+export type ReadReport = (status: number | undefined, shared: boolean) => void;
+
+/** The read of `key`: a call of `run` that this request may use, or a new one. */
+export function sharedRead<T>(
+  key: string,
+  options: SharedReadOptions,
+  run: (signal: AbortSignal, onStatus: (status: number) => void) => Promise<T>,
+  report?: ReadReport,
+): Promise<T> {
+  const oldest = options.poll ? Math.min(options.since, performance.now() - AUTO_REFRESH_MS) : options.since;
+  const found = entries.get(key);
+  const entry = found && found.startedAt >= oldest ? found : start(key, run);
+  return wait(key, entry, options.signal, (status) => report?.(status, entry === found)) as Promise<T>;
+}
+
+/** The error of a request whose client went away while it waited. */
+export function cancelledByClient(cause?: unknown): AppError {
+  return new AppError("bad_request", "The request was cancelled by the client.", { cause });
+}
+
+function start<T>(
+  key: string,
+  run: (signal: AbortSignal, onStatus: (status: number) => void) => Promise<T>,
+): Entry {
+  const controller = new AbortController();
+  const entry: Entry = {
+    startedAt: performance.now(),
+    promise: Promise.resolve(),
+    settled: false,
+    waiters: 0,
+    controller,
+  };
+  entry.promise = run(controller.signal, (status) => (entry.status = status)).then(
+    (value) => {
+      entry.settled = true;
+      return value;
+    },
+    (error: unknown) => {
+      entry.settled = true;
+      forget(key, entry);
+      throw error;
+    },
+  );
+  // Rejections reach each waiter; with none left, the cancelled call's rejection is not an error.
+  entry.promise.catch(() => {});
+  entries.delete(key);
+  entries.set(key, entry);
+  sweep();
+  return entry;
+}
+
+function forget(key: string, entry: Entry): void {
+  if (entries.get(key) === entry) entries.delete(key);
+}
+
+/** Oldest first (insertion order is start order): past the size bound, or settled and too old for any poll. */
+function sweep(): void {
+  const expired = performance.now() - AUTO_REFRESH_MS;
+  for (const [key, entry] of entries) {
+    if (entries.size <= MAX_SHARED_READS && !(entry.settled && entry.startedAt < expired)) break;
+    entries.delete(key);
+  }
+}
+
+function wait(
+  key: string,
+  entry: Entry,
+  signal: AbortSignal | undefined,
+  report: (status: number | undefined) => void,
+): Promise<unknown> {
+  entry.waiters += 1;
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const leave = () => {
+      if (done) return false;
+      done = true;
+      entry.waiters -= 1;
+      signal?.removeEventListener("abort", onAbort);
+      return true;
+    };
+    const onAbort = () => {
+      if (!leave()) return;
+      if (entry.waiters === 0 && !entry.settled) {
+        forget(key, entry);
+        entry.controller.abort(signal?.reason);
+      }
+      reject(cancelledByClient(signal?.reason));
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    entry.promise.then(
+      (value) => {
+        if (!leave()) return;
+        report(entry.status);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (!leave()) return;
+        report(entry.status);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** For tests: forget every read. */
+export function forgetSharedReadsForTests(): void {
+  entries.clear();
+}
+
+/** For tests: how many reads are remembered. */
+export function sharedReadCountForTests(): number {
+  return entries.size;
+}
