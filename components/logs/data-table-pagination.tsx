@@ -3,7 +3,7 @@
 import type { Table } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 
-/** First/previous/next/last page and where you are. The table's state is the URL's (manualPagination). */
+/** First/previous/next/last page (on a phone, arrows only) and where you are. The table's state is the URL's (manualPagination). */
 export function LogsPagination({ table, total }: { table: Table<WebhookLog>; total: number }) {
   const { pageIndex, pageSize } = table.getState().pagination;
   const pageCount = Math.max(1, table.getPageCount());
@@ -25,7 +25,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
           onClick={() => table.firstPage()}
           disabled={!table.getCanPreviousPage()}
         >
-          <span aria-hidden="true">«</span> First page
+          <span aria-hidden="true">«</span> <span className="max-sm:sr-only">First page</span>
         </button>
         <button
           type="button"
@@ -33,7 +33,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
           onClick={() => table.previousPage()}
           disabled={!table.getCanPreviousPage()}
         >
-          <span aria-hidden="true">‹</span> Previous page
+          <span aria-hidden="true">‹</span> <span className="max-sm:sr-only">Previous page</span>
         </button>
         <span className="px-2 whitespace-nowrap tabular-nums" aria-live="polite">
           Page {page} of {pageCount}
@@ -44,7 +44,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
           onClick={() => table.nextPage()}
           disabled={!table.getCanNextPage()}
         >
-          Next page <span aria-hidden="true">›</span>
+          <span className="max-sm:sr-only">Next page</span> <span aria-hidden="true">›</span>
         </button>
         <button
           type="button"
@@ -52,7 +52,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
           onClick={() => table.lastPage()}
           disabled={!table.getCanNextPage()}
         >
-          Last page <span aria-hidden="true">»</span>
+          <span className="max-sm:sr-only">Last page</span> <span aria-hidden="true">»</span>
         </button>
       </div>
     </nav>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatLocal, formatUtc } from "@/lib/domain/format-time";
+import { formatLocal, formatRelative, formatUtc } from "@/lib/domain/format-time";
 
 describe("formatUtc", () => {
   it("writes exact UTC", () => {
@@ -21,5 +21,31 @@ describe("formatLocal", () => {
 
   it("returns what it cannot parse", () => {
     expect(formatLocal("nope")).toBe("nope");
+  });
+});
+
+describe("formatRelative", () => {
+  const now = Date.parse("2025-11-21T16:07:03Z");
+  const ago = (ms: number) => new Date(now - ms).toISOString();
+
+  it("says just now under a minute, also for a clock a little ahead", () => {
+    expect(formatRelative(ago(0), now)).toBe("just now");
+    expect(formatRelative(ago(59_999), now)).toBe("just now");
+    expect(formatRelative(ago(-30_000), now)).toBe("just now");
+  });
+
+  it("counts whole minutes, then whole hours", () => {
+    expect(formatRelative(ago(60_000), now)).toBe("1 min ago");
+    expect(formatRelative(ago(4 * 60_000 + 59_000), now)).toBe("4 min ago");
+    expect(formatRelative(ago(59 * 60_000), now)).toBe("59 min ago");
+    expect(formatRelative(ago(3_600_000), now)).toBe("1 h ago");
+    expect(formatRelative(ago(23 * 3_600_000 + 59 * 60_000), now)).toBe("23 h ago");
+  });
+
+  it("gives up (absolute time) from a day old, far ahead, or unparseable", () => {
+    expect(formatRelative(ago(24 * 3_600_000), now)).toBeNull();
+    expect(formatRelative(ago(40 * 24 * 3_600_000), now)).toBeNull();
+    expect(formatRelative(ago(-60_000), now)).toBeNull();
+    expect(formatRelative("yesterday", now)).toBeNull();
   });
 });

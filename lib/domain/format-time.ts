@@ -1,7 +1,7 @@
 /**
  * Timestamps of logs. The server has no idea of the viewer's time zone, so the first render
- * (server and hydration) shows exact UTC; after mount the viewer's local time replaces it,
- * and the exact UTC stays in the `title`.
+ * (server and hydration) shows exact UTC; after mount the viewer's local time (or, in the table,
+ * how long ago) replaces it, and the exact UTC stays in the `title`.
  */
 
 function pad(value: number, width = 2): string {
@@ -42,4 +42,21 @@ export function formatLocal(iso: string, options: { timeZone?: string; locale?: 
     localFormats.set(key, format);
   }
   return format.format(date);
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * How long before `now` (ms since the epoch) it was: `just now`, `4 min ago`, `3 h ago`; null when
+ * it is a day old or more, unparseable, or more than a minute ahead (a clock that runs ahead), so
+ * the caller shows the absolute time.
+ */
+export function formatRelative(iso: string, now: number): string | null {
+  const age = now - new Date(iso).getTime();
+  if (!(age > -MINUTE && age < DAY)) return null;
+  if (age < MINUTE) return "just now";
+  if (age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
+  return `${Math.floor(age / HOUR)} h ago`;
 }
