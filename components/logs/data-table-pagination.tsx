@@ -3,7 +3,10 @@
 import type { Table } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 
-/** First/previous/next/last page (on a phone, arrows only) and where you are. The table's state is the URL's (manualPagination). */
+/**
+ * First/previous/next/last page (on a phone, arrows only: `.log-pager` in app/globals.css) and
+ * where you are. The table's state is the URL's (manualPagination).
+ */
 export function LogsPagination({ table, total }: { table: Table<WebhookLog>; total: number }) {
   const { pageIndex, pageSize } = table.getState().pagination;
   const pageCount = Math.max(1, table.getPageCount());
@@ -12,7 +15,10 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
   const last = Math.min((pageIndex + 1) * pageSize, total);
 
   return (
-    <nav aria-label="Log pages" className="flex flex-wrap items-center justify-between gap-3 text-sm">
+    <nav
+      aria-label="Log pages"
+      className="log-pager flex flex-wrap items-center justify-between gap-3 text-sm"
+    >
       <p className="text-zinc-700 dark:text-zinc-300">
         {total === 0
           ? "No deliveries"
@@ -25,7 +31,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
           onClick={() => table.firstPage()}
           disabled={!table.getCanPreviousPage()}
         >
-          <span aria-hidden="true">«</span> <span className="max-sm:sr-only">First page</span>
+          <span aria-hidden="true">«</span> First page
         </button>
         <button
           type="button"
@@ -33,7 +39,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
           onClick={() => table.previousPage()}
           disabled={!table.getCanPreviousPage()}
         >
-          <span aria-hidden="true">‹</span> <span className="max-sm:sr-only">Previous page</span>
+          <span aria-hidden="true">‹</span> Previous page
         </button>
         <span className="px-2 whitespace-nowrap tabular-nums" aria-live="polite">
           Page {page} of {pageCount}
@@ -44,7 +50,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
           onClick={() => table.nextPage()}
           disabled={!table.getCanNextPage()}
         >
-          <span className="max-sm:sr-only">Next page</span> <span aria-hidden="true">›</span>
+          Next page <span aria-hidden="true">›</span>
         </button>
         <button
           type="button"
@@ -52,7 +58,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
           onClick={() => table.lastPage()}
           disabled={!table.getCanNextPage()}
         >
-          <span className="max-sm:sr-only">Last page</span> <span aria-hidden="true">»</span>
+          Last page <span aria-hidden="true">»</span>
         </button>
       </div>
     </nav>

@@ -36,12 +36,9 @@ export function LogsDataTable({
 
   return (
     <div onPointerEnter={onIntent} onFocus={onIntent} className="card overflow-x-auto">
-      <table
-        className="log-table w-full border-collapse text-left text-sm"
-        aria-busy={busy}
-        aria-describedby="logs-caption"
-      >
-        <caption id="logs-caption" className="sr-only">
+      {/* Its caption names it (no aria-describedby to the same text: it would be read twice). */}
+      <table className="log-table w-full border-collapse text-left text-sm" aria-busy={busy}>
+        <caption className="sr-only">
           Delivery logs, newest first. Open a row for its response body and what its status means.
         </caption>
         <thead className="border-b border-zinc-200 bg-zinc-100/80 text-xs font-semibold text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300">

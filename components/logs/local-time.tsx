@@ -21,7 +21,7 @@ export function LocalTime({
   const utc = formatUtc(iso);
   return (
     <time dateTime={iso} title={utc} className={className}>
-      {now ? ((relative ? formatRelative(iso, now) : null) ?? formatLocal(iso)) : utc}
+      {now ? (relative && formatRelative(iso, now)) || formatLocal(iso) : utc}
     </time>
   );
 }
