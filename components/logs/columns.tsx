@@ -36,7 +36,9 @@ export function buildLogColumns({ onOpen, retryReasonId }: ColumnActions) {
     }),
     column.accessor("sendAt", {
       header: "Sent at",
-      cell: (info) => <LocalTime iso={info.getValue()} className="text-xs whitespace-nowrap tabular-nums" />,
+      cell: (info) => (
+        <LocalTime iso={info.getValue()} relative className="text-xs whitespace-nowrap tabular-nums" />
+      ),
     }),
     column.accessor("messageId", {
       header: "Message ID",
@@ -54,7 +56,7 @@ export function buildLogColumns({ onOpen, retryReasonId }: ColumnActions) {
       cell: (info) => {
         const preview = previewBody(info.getValue());
         return preview ? (
-          <span className="block min-w-[8rem] truncate font-mono text-xs">{preview}</span>
+          <span className="block truncate font-mono text-xs">{preview}</span>
         ) : (
           <span className="text-xs text-zinc-600 dark:text-zinc-400">empty</span>
         );

@@ -3,7 +3,10 @@
 import type { Table } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 
-/** First/previous/next/last page and where you are. The table's state is the URL's (manualPagination). */
+/**
+ * First/previous/next/last page (on a phone, arrows only: `.log-pager` in app/globals.css) and
+ * where you are. The table's state is the URL's (manualPagination).
+ */
 export function LogsPagination({ table, total }: { table: Table<WebhookLog>; total: number }) {
   const { pageIndex, pageSize } = table.getState().pagination;
   const pageCount = Math.max(1, table.getPageCount());
@@ -12,7 +15,10 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
   const last = Math.min((pageIndex + 1) * pageSize, total);
 
   return (
-    <nav aria-label="Log pages" className="flex flex-wrap items-center justify-between gap-3 text-sm">
+    <nav
+      aria-label="Log pages"
+      className="log-pager flex flex-wrap items-center justify-between gap-3 text-sm"
+    >
       <p className="text-zinc-700 dark:text-zinc-300">
         {total === 0
           ? "No deliveries"

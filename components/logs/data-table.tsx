@@ -4,14 +4,15 @@ import { flexRender, type Cell, type Table } from "@tanstack/react-table";
 import { memo, type MouseEvent, type ReactNode } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 
-/** The Response column takes the width left over and truncates; the others keep to one line. */
+/** The Response column takes the width left over (at least 8rem) and truncates; the others keep to one line. */
 function columnClass(columnId: string): string {
-  return columnId === "responseBody" ? "w-full max-w-0" : "whitespace-nowrap";
+  return columnId === "responseBody" ? "w-full min-w-32 max-w-0" : "whitespace-nowrap";
 }
 
 /**
  * The log table. A click anywhere on a row opens its details (the row's "Details" button is the
- * keyboard way to the same). Rows of the last test message's deliveries are highlighted.
+ * keyboard way to the same). Rows of the last test message's deliveries are highlighted. On a
+ * phone each row is a card, its cells labelled by `data-label` (`.log-table` in app/globals.css).
  */
 export function LogsDataTable({
   table,
@@ -35,12 +36,9 @@ export function LogsDataTable({
 
   return (
     <div onPointerEnter={onIntent} onFocus={onIntent} className="card overflow-x-auto">
-      <table
-        className="w-full border-collapse text-left text-sm"
-        aria-busy={busy}
-        aria-describedby="logs-caption"
-      >
-        <caption id="logs-caption" className="sr-only">
+      {/* Its caption names it (no aria-describedby to the same text: it would be read twice). */}
+      <table className="log-table w-full border-collapse text-left text-sm" aria-busy={busy}>
+        <caption className="sr-only">
           Delivery logs, newest first. Open a row for its response body and what its status means.
         </caption>
         <thead className="border-b border-zinc-200 bg-zinc-100/80 text-xs font-semibold text-zinc-700 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-300">
@@ -114,7 +112,13 @@ const LogRow = memo(function LogRow({
       className="cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60"
     >
       {cells.map((cell) => (
-        <td key={cell.id} className={`px-3 py-1.5 ${columnClass(cell.column.id)}`}>
+        <td
+          key={cell.id}
+          data-label={
+            typeof cell.column.columnDef.header === "string" ? cell.column.columnDef.header : undefined
+          }
+          className={`px-3 py-1.5 ${columnClass(cell.column.id)}`}
+        >
           {flexRender(cell.column.columnDef.cell, cell.getContext())}
         </td>
       ))}

@@ -104,7 +104,7 @@ export function WebhookLogs({
   const openLogData = onPage ?? found.data ?? null;
 
   return (
-    <section aria-labelledby="logs-heading" className="space-y-3">
+    <section aria-labelledby="logs-heading" className="min-w-0 space-y-3">
       <div className="flex flex-wrap items-baseline gap-x-3">
         <h2 id="logs-heading" className="text-base font-semibold">
           Delivery logs

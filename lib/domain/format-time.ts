@@ -1,7 +1,7 @@
 /**
  * Timestamps of logs. The server has no idea of the viewer's time zone, so the first render
- * (server and hydration) shows exact UTC; after mount the viewer's local time replaces it,
- * and the exact UTC stays in the `title`.
+ * (server and hydration) shows exact UTC; after mount the viewer's local time (or, in the table,
+ * how long ago) replaces it, and the exact UTC stays in the `title`.
  */
 
 function pad(value: number, width = 2): string {
@@ -48,13 +48,23 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** "just now", "12 min ago", "3 h ago", "2 days ago"; the future reads "just now". */
+/**
+ * How long before `now` (ms since the epoch) it was: `just now`, `4 min ago`, `3 h ago`; null when
+ * it is a day old or more, unparseable, or more than a minute ahead (a clock that runs ahead), so
+ * the caller shows the absolute time.
+ */
+export function formatRelative(iso: string, now: number): string | null {
+  const age = now - new Date(iso).getTime();
+  if (!(age > -MINUTE && age < DAY)) return null;
+  if (age < MINUTE) return "just now";
+  if (age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
+  return `${Math.floor(age / HOUR)} h ago`;
+}
+
+/** Like `formatRelative`, and "2 days ago" past a day; what it cannot read (or a time ahead) comes back as it is. */
 export function formatAgo(iso: string, now = Date.now()): string {
-  const elapsed = now - Date.parse(iso);
-  if (!Number.isFinite(elapsed)) return iso;
-  if (elapsed < MINUTE) return "just now";
-  if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)} min ago`;
-  if (elapsed < DAY) return `${Math.floor(elapsed / HOUR)} h ago`;
-  const days = Math.floor(elapsed / DAY);
-  return `${days} ${days === 1 ? "day" : "days"} ago`;
+  const recent = formatRelative(iso, now);
+  if (recent) return recent;
+  const days = Math.floor((now - Date.parse(iso)) / DAY);
+  return days >= 1 ? `${days} ${days === 1 ? "day" : "days"} ago` : iso;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { HealthBuilder, type HealthSummary } from "@/lib/domain/history/health";
+import { HealthBuilder } from "@/lib/domain/history/health";
 import { matchesTarget, type FindTarget } from "@/lib/domain/history/find-input";
 import { isPastWindow, matchesQuestion, type HistoryQuestion } from "@/lib/domain/history/question";
 import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";

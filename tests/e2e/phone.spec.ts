@@ -1,0 +1,259 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import type { WebhookPage } from "./fixtures/pages";
+import { expect, test } from "./fixtures/test";
+
+/**
+ * The console on a phone: every page at 390 × 844 (and again at 360 px wide) has no page-level
+ * horizontal scroll and nothing drawn over anything else; axe finds nothing serious in light or dark.
+ */
+
+const PHONE = { width: 390, height: 844 };
+const NARROW = { width: 360, height: 780 };
+
+interface LayoutReport {
+  scrollWidth: number;
+  innerWidth: number;
+  /** Pairs of visible controls or text blocks whose boxes intersect (neither inside the other). */
+  overlaps: string[];
+  /** How many boxes were compared: a page that found none would prove nothing. */
+  checked: number;
+}
+
+/**
+ * Boxes of every visible control (buttons, links, inputs, selects, summaries) and every element
+ * holding text of its own (labels, cells, paragraphs, badges). While a modal dialog is open, only
+ * the dialog's (the page behind it is inert and drawn under it).
+ */
+function layoutReport(page: Page): Promise<LayoutReport> {
+  return page.evaluate(() => {
+    const root: ParentNode = document.querySelector("dialog[open]") ?? document.body;
+    const controls = "button, a[href], input:not([type=hidden]), select, textarea, summary";
+
+    /** Inside a visually hidden (sr-only) box, or not rendered. */
+    function hidden(element: Element): boolean {
+      if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
+      for (let node: Element | null = element; node; node = node.parentElement) {
+        // The sr-only pattern: clipped to nothing (its box may keep some padding).
+        const style = getComputedStyle(node);
+        if (style.clipPath === "inset(50%)" && style.overflow === "hidden") return true;
+      }
+      return false;
+    }
+    function ownText(element: Element): boolean {
+      return [...element.childNodes].some(
+        (node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? "").trim() !== "",
+      );
+    }
+    function name(element: Element): string {
+      const text = (element.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+      return `<${element.tagName.toLowerCase()}> "${text}"`;
+    }
+
+    const elements = [...root.querySelectorAll("*")].filter(
+      (element) => (element.matches(controls) || ownText(element)) && !hidden(element),
+    );
+    const boxes = elements.map((element) => ({ element, rect: element.getBoundingClientRect() }));
+    const overlaps: string[] = [];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!;
+        const b = boxes[j]!;
+        if (a.element.contains(b.element) || b.element.contains(a.element)) continue;
+        const width = Math.min(a.rect.right, b.rect.right) - Math.max(a.rect.left, b.rect.left);
+        const height = Math.min(a.rect.bottom, b.rect.bottom) - Math.max(a.rect.top, b.rect.top);
+        if (width > 0.5 && height > 0.5) overlaps.push(`${name(a.element)} × ${name(b.element)}`);
+      }
+    }
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      overlaps,
+      checked: boxes.length,
+    };
+  });
+}
+
+async function expectFitsThePhone(page: Page) {
+  const report = await layoutReport(page);
+  expect(report.checked, "controls and text found on the page").toBeGreaterThanOrEqual(3);
+  expect(report.overlaps, "controls or text drawn over each other").toEqual([]);
+  expect(report.scrollWidth, "page-level horizontal scroll").toBeLessThanOrEqual(report.innerWidth);
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => ({
+      id: violation.id,
+      nodes: violation.nodes.map((node) => node.target.join(" ")).slice(0, 5),
+    }));
+}
+
+/** The rows are in, and the page is hydrated (relative times shown, handlers attached). */
+async function webhookWithRows(webhookPage: WebhookPage, webhookId: string) {
+  await webhookPage.goto(webhookId);
+  await expect(webhookPage.rows.first()).toBeVisible();
+  await webhookPage.remembered(webhookId);
+}
+
+for (const viewport of [PHONE, NARROW]) {
+  test.describe(`at ${viewport.width} px wide`, () => {
+    test.use({ viewport });
+
+    test("the login page", async ({ page, loginPage }) => {
+      await loginPage.goto("?reason=key_rejected");
+      await expect(loginPage.demoKey).toBeVisible();
+      await expectFitsThePhone(page);
+    });
+
+    test("the webhooks page", async ({ page, signInWithDemoKey, sandbox, webhookPage, webhooksPage }) => {
+      await signInWithDemoKey();
+      const opened = (await sandbox.demoWebhook("200")).id;
+      await webhookPage.goto(opened);
+      await webhookPage.remembered(opened);
+      await webhooksPage.goto();
+      await expect(webhooksPage.demo).toBeVisible();
+      await expect(webhooksPage.recent).toBeVisible();
+      await expectFitsThePhone(page);
+      // The header: title and Sign out on one line.
+      const title = await page.getByRole("link", { name: "Webhook Console" }).boundingBox();
+      const signOut = await webhookPage.signOut.boundingBox();
+      expect(Math.abs(title!.y + title!.height / 2 - (signOut!.y + signOut!.height / 2))).toBeLessThan(4);
+    });
+
+    test("a webhook page with its log table, as cards", async ({
+      page,
+      signInWithDemoKey,
+      sandbox,
+      webhookPage,
+    }) => {
+      await signInWithDemoKey();
+      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+      await expectFitsThePhone(page);
+
+      // Each row is a card: the response preview is on its own line below the status, the buttons below it.
+      const row = webhookPage.rowWithCode("401").first();
+      const [status, response, details] = await Promise.all([
+        row.getByRole("cell").nth(0).boundingBox(),
+        row.getByRole("cell").nth(4).boundingBox(),
+        webhookPage.detailsButton(row).boundingBox(),
+      ]);
+      expect(response!.y).toBeGreaterThanOrEqual(status!.y + status!.height);
+      expect(response!.width).toBeGreaterThan(viewport.width / 2);
+      expect(details!.x + details!.width).toBeLessThanOrEqual(viewport.width);
+      // The column names still label the values.
+      await expect(row.getByRole("cell").nth(1)).toHaveAttribute("data-label", "HTTP status");
+      await expect(
+        webhookPage.table.getByRole("columnheader", { name: "Response", exact: true }),
+      ).toHaveCount(1);
+    });
+
+    test("the details dialog", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
+      await signInWithDemoKey();
+      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+      await webhookPage.detailsButton(webhookPage.rowWithCode("401").first()).click();
+      await expect(webhookPage.dialog.getByRole("heading", { name: "Response body" })).toBeVisible();
+      await expectFitsThePhone(page);
+      const dialog = await webhookPage.dialog.boundingBox();
+      expect(dialog!.x).toBeGreaterThanOrEqual(0);
+      expect(dialog!.x + dialog!.width).toBeLessThanOrEqual(viewport.width);
+    });
+
+    test("the send form and its result", async ({ page, sandbox, signInWithKey, webhookPage }) => {
+      const { application, channel, webhook } = await sandbox.isolatedSetup(
+        `phone-${viewport.width}`,
+        "error",
+      );
+      await signInWithKey(application.apiKey);
+      await webhookPage.goto(webhook.id);
+      await expect(page.getByText("No deliveries recorded for this webhook yet")).toBeVisible();
+      await expectFitsThePhone(page);
+
+      await webhookPage.field("Channel kind").fill("whatsapp");
+      await webhookPage.field("From (channel ID)").fill(channel.id);
+      await webhookPage.field("To").fill("5511999990001");
+      await webhookPage.field("Text").fill("Hello from a phone");
+      await webhookPage.sendButton.click();
+      await expect(webhookPage.sendStatus).toContainText("Its delivery has landed", { timeout: 20_000 });
+      await expect(webhookPage.rows).toHaveCount(1);
+      await expectFitsThePhone(page);
+    });
+
+    test("the error and not-found pages", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
+      await signInWithDemoKey();
+      await page.goto("/webhooks/00000000-0000-4000-8000-00000000dead");
+      await expect(page.getByRole("heading", { name: "Webhook not found" })).toBeVisible();
+      await expectFitsThePhone(page);
+
+      await page.goto("/no-such-page");
+      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+      await expectFitsThePhone(page);
+
+      // The logs cannot be loaded: the error panel in place of the rows.
+      await page.route("**/api/webhooks/*/logs?*", (route) =>
+        route.fulfill({
+          status: 429,
+          headers: { "content-type": "application/json", "retry-after": "7" },
+          body: JSON.stringify({ error: { code: "rate_limited", message: "Simulated for the test." } }),
+        }),
+      );
+      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("200")).id);
+      await webhookPage.statusFilter.selectOption("Failed");
+      await expect(page.getByText("Too many requests right now")).toBeVisible({ timeout: 20_000 });
+      await expectFitsThePhone(page);
+    });
+  });
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`accessibility at 390 px (${colorScheme})`, () => {
+    test.use({ viewport: PHONE, colorScheme });
+
+    test("a webhook page with its cards, then its details dialog", async ({
+      page,
+      signInWithDemoKey,
+      sandbox,
+      webhookPage,
+    }) => {
+      await signInWithDemoKey();
+      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+      expect(await seriousViolations(page)).toEqual([]);
+      await webhookPage.detailsButton(webhookPage.rowWithCode("401").first()).click();
+      await expect(webhookPage.dialog.getByRole("heading", { name: "Response body" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test("the login and webhooks pages", async ({ page, loginPage, signInWithDemoKey, webhooksPage }) => {
+      await loginPage.goto("?reason=key_rejected");
+      await expect(loginPage.demoKey).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await signInWithDemoKey();
+      await webhooksPage.goto();
+      await expect(webhooksPage.demo).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}
+
+/** The README's screenshots: `SCREENSHOTS=1 npx playwright test tests/e2e/phone.spec.ts -g screenshots`. */
+test.describe("screenshots", () => {
+  test.skip(!process.env.SCREENSHOTS, "writes docs/screenshots/ only when SCREENSHOTS=1");
+
+  for (const { name, viewport, colorScheme } of [
+    { name: "webhook-phone-light", viewport: PHONE, colorScheme: "light" as const },
+    { name: "webhook-phone-dark", viewport: PHONE, colorScheme: "dark" as const },
+    { name: "webhook-desktop", viewport: { width: 1280, height: 800 }, colorScheme: "light" as const },
+  ]) {
+    test(name, async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await signInWithDemoKey();
+      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+      await page.screenshot({ path: `docs/screenshots/${name}.png` });
+    });
+  }
+});
