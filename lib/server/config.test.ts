@@ -23,6 +23,12 @@ describe("validateServerConfig", () => {
     [{ HUB_BASE_URL: "not a url" }, /HUB_BASE_URL must be an absolute/],
     [{ HUB_BASE_URL: "https://user:pw@hub.example" }, /HUB_BASE_URL must be a plain base address/],
     [{ HUB_TIMEOUT_MS: "-5" }, /HUB_TIMEOUT_MS must be a positive whole number/],
+    [
+      { HISTORY_SCAN_CONCURRENCY: "99" },
+      /HISTORY_SCAN_CONCURRENCY must be a whole number from 1 to 16, got "99"/,
+    ],
+    [{ HISTORY_SCAN_CAP: "500000" }, /HISTORY_SCAN_CAP must be a whole number from 1 to 100000/],
+    [{ HISTORY_CACHE_SECONDS: "soon" }, /HISTORY_CACHE_SECONDS must be a whole number from 1 to 3600/],
     [{ SESSION_TTL_SECONDS: "abc" }, /SESSION_TTL_SECONDS must be a positive whole number/],
     [{ SESSION_TTL_SECONDS: "30" }, /SESSION_TTL_SECONDS must be more than 60/],
     [{ TRUST_PROXY: "yes" }, /TRUST_PROXY must be 1 or 0/],

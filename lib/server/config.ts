@@ -28,20 +28,46 @@ export interface ServerConfig {
   signInPerMinute: number;
   /** REDIS_URL: shared state (sign-in limits, sign-outs) across instances; null = in memory, per instance. */
   redisUrl: string | null;
+  history: HistoryConfig;
 }
 
 export const MIN_SECRET_LENGTH = 32;
 
-function positiveInt(name: string, fallback: number): number {
+function positiveInt(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
+  if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new Error(
-      `${name} must be a positive whole number, got "${raw}". Fix it or unset it to use ${fallback}.`,
-    );
+  if (!Number.isInteger(value) || value <= 0 || value > max) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? "a positive whole number" : `a whole number from 1 to ${max}`;
+    throw new Error(`${name} must be ${range}, got "${raw}". Fix it or unset it to use ${fallback}.`);
   }
   return value;
+}
+
+/** Settings of the history scan (lib/server/history). */
+export interface HistoryConfig {
+  /** HISTORY_SCAN_CONCURRENCY: upstream calls in flight per scan (default 4, at most 16). */
+  concurrency: number;
+  /** HISTORY_SCAN_CAP: logs one scan reads at most, unless it asks for more (default 20,000). */
+  cap: number;
+  /** HISTORY_SCAN_CAP_MAX: the most a scan may ask for with `cap=` (default 100,000). */
+  capMax: number;
+  /** HISTORY_CACHE_SECONDS: how long a finished window is kept for the next question (default 30). */
+  cacheSeconds: number;
+  /** HISTORY_CACHE_MB: memory all kept windows may use together (default 64), in bytes. */
+  cacheBytes: number;
+}
+
+function readHistoryConfig(): HistoryConfig {
+  const capMax = positiveInt("HISTORY_SCAN_CAP_MAX", 100_000, 10_000_000);
+  return {
+    concurrency: positiveInt("HISTORY_SCAN_CONCURRENCY", 4, 16),
+    cap: positiveInt("HISTORY_SCAN_CAP", 20_000, capMax),
+    capMax,
+    cacheSeconds: positiveInt("HISTORY_CACHE_SECONDS", 30, 3600),
+    cacheBytes: positiveInt("HISTORY_CACHE_MB", 64, 65_536) * 1024 * 1024,
+  };
 }
 
 function flag(name: string): boolean {
@@ -163,6 +189,7 @@ export function serverConfig(): ServerConfig {
     publicOrigins: readPublicOrigins(),
     signInPerMinute: positiveInt("SIGN_IN_RATE_LIMIT_PER_MINUTE", 10),
     redisUrl: readRedisUrl(),
+    history: readHistoryConfig(),
   };
   return cached;
 }

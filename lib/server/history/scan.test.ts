@@ -10,7 +10,7 @@ import { sendJson, type FakeUpstream, type RecordedRequest } from "@/tests/suppo
 import { appErrorOf } from "@/tests/support/app-error-of";
 import { stubEnv } from "@/tests/support/env";
 import { EMPTY_QUESTION, type HistoryQuestion } from "@/lib/domain/history/question";
-import { resetHistoryConfigForTests } from "@/lib/server/history/config";
+import { resetServerConfigForTests } from "@/lib/server/config";
 import {
   beginScan,
   findInHistory,
@@ -107,9 +107,9 @@ beforeEach(async () => {
   await new Promise((r) => setTimeout(r, 100));
   upstream.requests.length = 0;
   resetHistoryForTests();
-  resetHistoryConfigForTests();
+  resetServerConfigForTests();
 });
-afterEach(() => resetHistoryConfigForTests());
+afterEach(() => resetServerConfigForTests());
 
 describe("history scan", () => {
   it("reads every log once, newest first, 50 per call, at most 4 calls in flight", async () => {
@@ -352,7 +352,7 @@ describe("history scan", () => {
 
   it("a kept window expires after HISTORY_CACHE_SECONDS", async () => {
     stubEnv({ HUB_BASE_URL: upstream.url, HISTORY_CACHE_SECONDS: "1" });
-    resetHistoryConfigForTests();
+    resetServerConfigForTests();
     install(new Hub(100));
     await scanHistory(call(), WEBHOOK, q(), all);
     await new Promise((r) => setTimeout(r, 1100));
@@ -362,7 +362,7 @@ describe("history scan", () => {
 
   it("HISTORY_SCAN_CONCURRENCY sets the calls in flight", async () => {
     stubEnv({ HUB_BASE_URL: upstream.url, HISTORY_SCAN_CONCURRENCY: "2" });
-    resetHistoryConfigForTests();
+    resetServerConfigForTests();
     const hub = install(new Hub(500));
     let inFlight = 0;
     let most = 0;

@@ -7,7 +7,7 @@ import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain
 import { listWebhookLogs } from "@/lib/server/hub/client";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import { apiKeyHash } from "@/lib/server/session/key-hash";
-import { historyConfig } from "@/lib/server/history/config";
+import { serverConfig } from "@/lib/server/config";
 import { HistoryWindow, PAGE_SIZE, type PageReader, type WindowReader } from "@/lib/server/history/window";
 
 /**
@@ -34,7 +34,7 @@ function pagesOf(call: ScanCall, webhookId: WebhookId): PageReader {
 
 /** Drops expired idle windows, then the least recently used idle ones while over the memory budget. */
 function sweep(): void {
-  const { cacheSeconds, cacheBytes } = historyConfig();
+  const { cacheSeconds, cacheBytes } = serverConfig().history;
   const now = Date.now();
   let bytes = 0;
   for (const [key, window] of windows) {
@@ -59,7 +59,7 @@ export async function openHistory(
   webhookId: WebhookId,
   options: { cap: number; retain: boolean },
 ): Promise<WindowReader> {
-  const config = historyConfig();
+  const config = serverConfig().history;
   const key = `${apiKeyHash(call.apiKey)}:${webhookId}`;
   const pages = pagesOf(call, webhookId);
   sweep();

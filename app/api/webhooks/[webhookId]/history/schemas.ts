@@ -3,7 +3,7 @@ import { LOG_LIMIT_DEFAULT, LOG_LIMIT_MAX } from "@/lib/domain/api-limits";
 import { DEFAULT_HEALTH_WINDOW, HEALTH_WINDOWS } from "@/lib/domain/history/health";
 import { FIND_INPUT_MAX, parseFindInput } from "@/lib/domain/history/find-input";
 import { QUESTION_PARAMS, parseQuestion } from "@/lib/domain/history/question";
-import { historyConfig } from "@/lib/server/history/config";
+import { serverConfig } from "@/lib/server/config";
 
 /**
  * Query schemas of the history routes. The question's fields are read by the one parser the
@@ -20,11 +20,11 @@ const capSchema = z.coerce
   .min(1, "cap must be at least 1")
   .optional()
   .superRefine((cap, ctx) => {
-    const { capMax } = historyConfig();
+    const { capMax } = serverConfig().history;
     if (cap !== undefined && cap > capMax)
       ctx.addIssue({ code: "custom", message: `cap may be at most ${capMax} (HISTORY_SCAN_CAP_MAX)` });
   })
-  .transform((cap) => cap ?? historyConfig().cap);
+  .transform((cap) => cap ?? serverConfig().history.cap);
 
 const questionFields = Object.fromEntries(QUESTION_PARAMS.map((name) => [name, optionalText])) as Record<
   (typeof QUESTION_PARAMS)[number],
