@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { apiRequest, SESSION_END_PATH } from "@/lib/browser/api";
+import { apiRequest, beginSignOut, SESSION_END_PATH } from "@/lib/browser/api";
 
 /** Ends the session (`DELETE /api/session`) and lands on /login with a full page load, dropping every cached answer. */
 export function SignOutButton() {
@@ -9,6 +9,7 @@ export function SignOutButton() {
 
   async function signOut() {
     setPending(true);
+    beginSignOut();
     const signedOut = await apiRequest("/api/session", { method: "DELETE" }).then(
       () => true,
       () => false,

@@ -137,7 +137,15 @@ export async function apiRequest<T>(path: string, init: ApiRequestInit = {}): Pr
 /** Where the browser goes when the key is rejected: the session ends and /login says why. */
 export const SESSION_END_PATH = "/api/session/end";
 
+/** Set once the person signs out: a 401 from a request still in flight is then expected, not "key rejected". */
+let signingOut = false;
+
+export function beginSignOut(): void {
+  signingOut = true;
+}
+
 export function endSession(reason: "key_rejected" | "expired" = "key_rejected"): void {
+  if (signingOut) return;
   // A route handler, not a page: only a full navigation runs it (and drops every cached answer).
   // eslint-disable-next-line @next/next/no-location-assign-relative-destination
   window.location.assign(`${SESSION_END_PATH}?reason=${reason}`);

@@ -65,8 +65,10 @@ test.describe("signing in and out", () => {
     await expect(page).toHaveURL(/\/login/);
   });
 
-  test("Sign out ends the session everywhere", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
-    await signInWithDemoKey();
+  test("Sign out ends the session everywhere", async ({ page, loginPage, sandbox, webhookPage }) => {
+    // A session of its own: signing out revokes it, and the worker's shared demo session must live on.
+    await loginPage.goto();
+    await loginPage.signInWithDemoKey();
     const webhook = await sandbox.demoWebhook("200");
     await page.goto(`/webhooks/${webhook.id}`);
     await webhookPage.signOut.click();

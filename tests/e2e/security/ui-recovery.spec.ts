@@ -56,13 +56,17 @@ test.afterEach(async () => {
 async function openWebhook(page: Page): Promise<WebhookPage> {
   await page.context().addCookies(session);
   const webhookPage = new WebhookPage(page);
-  // Once hydrated, the page prefetches its next page: let that finish before a test turns faults
-  // on, so the faults meet only the requests the test causes.
+  // Once hydrated, the page prefetches its next page and reads its health: let both finish before
+  // a test turns faults on, so the faults meet only the requests the test causes.
   const nextPagePrefetched = page.waitForResponse((response) => /\/logs\?offset=20&/.test(response.url()));
   await webhookPage.goto(WEBHOOK);
   await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible();
   await expect(webhookPage.rows).toHaveCount(20);
   await nextPagePrefetched;
+  // The Delivery health region reads the same log pages after load: let it finish too.
+  await expect(
+    page.getByRole("region", { name: "Delivery health" }).getByText(/^(Success rate|No delivery attempts)/),
+  ).toBeVisible({ timeout: 15_000 });
   return webhookPage;
 }
 
