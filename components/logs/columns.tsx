@@ -3,7 +3,7 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { previewBody } from "@/lib/domain/format-body";
-import { reasonPhrase, statusCodeLabel } from "@/lib/domain/status-meaning";
+import { reasonPhrase, statusCodeLabel } from "@/lib/domain/reason-phrase";
 import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { Suspense, lazy, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { useLastChannel } from "@/lib/browser/local-store";
 import { CHANNEL_KIND_PATTERN, MESSAGE_TEXT_MAX, MESSAGE_TO_MAX } from "@/lib/domain/api-limits";
 import {
@@ -11,12 +11,38 @@ import {
 import type { FollowTarget } from "@/lib/domain/follow";
 import type { FollowState } from "@/components/send/use-follow-deliveries";
 import { useSendMessage } from "@/components/send/use-send-message";
-import { SendError, SendResult } from "@/components/send/send-result";
+import { SendError } from "@/components/send/send-error";
 import { Field } from "@/components/ui/field";
 
 export interface DemoChannelOption {
   id: string;
   kind: string;
+}
+
+const loadSendResult = () => import("@/components/send/send-result");
+
+/** Shown in place of the result when its chunk could not be loaded (the message was sent all the same). */
+function ResultUnavailable() {
+  return (
+    <p>
+      The message was sent, but this page could not load the view of its result: the network failed, or the
+      console was updated since this page was opened. Its deliveries show in the log table; reload the page to
+      follow them here.
+    </p>
+  );
+}
+
+/** The view of a sent message, a chunk of its own: loaded when the person reaches the form. */
+const SendResult = lazy(() =>
+  loadSendResult().then(
+    (loaded) => ({ default: loaded.SendResult }),
+    () => ({ default: ResultUnavailable }),
+  ),
+);
+
+/** Starts loading the result view; a failure here is ignored (rendering it loads it again). */
+function preloadSendResult(): void {
+  loadSendResult().catch(() => undefined);
 }
 
 type FieldName = keyof MessageFormValues;
@@ -81,7 +107,12 @@ export function SendMessageForm({
   }
 
   return (
-    <section aria-labelledby="send-heading" className="card space-y-3 p-4">
+    <section
+      aria-labelledby="send-heading"
+      className="card space-y-3 p-4"
+      onPointerEnter={preloadSendResult}
+      onFocus={preloadSendResult}
+    >
       <div>
         <h2 id="send-heading" className="text-base font-semibold">
           Send a test message
@@ -180,12 +211,14 @@ export function SendMessageForm({
         {mutation.isPending ? <p>Sending the message to the Messaging Hub…</p> : null}
         {mutation.isError ? <SendError error={mutation.error} /> : null}
         {mutation.isSuccess ? (
-          <SendResult
-            outcome={mutation.data}
-            follow={follow}
-            webhookActive={webhookActive}
-            onShowDelivery={onShowDelivery}
-          />
+          <Suspense fallback={<p>Sent.</p>}>
+            <SendResult
+              outcome={mutation.data}
+              follow={follow}
+              webhookActive={webhookActive}
+              onShowDelivery={onShowDelivery}
+            />
+          </Suspense>
         ) : null}
       </div>
     </section>

@@ -1,24 +1,11 @@
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { ApiError } from "@/lib/browser/api";
 import { FOLLOW_TIMEOUT_MS } from "@/lib/domain/follow";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { FollowState } from "@/components/send/use-follow-deliveries";
 import type { SendOutcome } from "@/components/send/use-send-message";
 import { StatusBadge } from "@/components/logs/status-badge";
-import { Notice } from "@/components/ui/notice";
 
-/* What the send form shows after sending: the failure, or the hub's answer and where its delivery is. */
-
-export function SendError({ error }: { error: Error }) {
-  const message = error instanceof ApiError ? error.message : "The message could not be sent. Try again.";
-  const retryAfter = error instanceof ApiError ? error.retryAfter : null;
-  return (
-    <Notice tone="error" title="Not sent">
-      <p>{message}</p>
-      {retryAfter ? <p>Try again in about {retryAfter} seconds.</p> : null}
-    </Notice>
-  );
-}
+/* What the send form shows after a send went through: the hub's answer and where its delivery is. A chunk of its own. */
 
 export function SendResult({
   outcome,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { compressedSizes, countBodyRows, hasZod, medianPhases, sameRequest } from "./browser";
+import {
+  compressedSizes,
+  countBodyRows,
+  hasZod,
+  medianPhases,
+  sameRequest,
+  scriptsNamedIn,
+  splitFirstLoad,
+} from "./browser";
 import { failedCount, FAILED_SHARE } from "./fill";
 import { sessionCookie } from "./hub";
 import { parseCpuMs, parseVmHwm } from "./servers";
@@ -109,5 +117,41 @@ describe("sameRequest", () => {
       ),
     ).toBe(false);
     expect(sameRequest("/api/webhooks/y/logs?offset=0", "/api/webhooks/x/logs?offset=0")).toBe(false);
+  });
+});
+
+describe("first-load split", () => {
+  const base = "http://127.0.0.1:3340/webhooks/x";
+  it("finds the scripts the HTML names, by src and by script preload, not other links", () => {
+    const html =
+      '<link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/a.js"/>' +
+      '<link rel="stylesheet" href="/_next/static/chunks/s.css"/><link rel="preload" as="font" href="/f.woff2"/>' +
+      '<script src="/_next/static/chunks/b.js" async=""></script><script>self.__next_f=[]</script>';
+    expect([...scriptsNamedIn(html, base)].sort()).toEqual([
+      "/_next/static/chunks/a.js",
+      "/_next/static/chunks/b.js",
+    ]);
+  });
+  it("counts a script as first-load when the HTML names it or it was asked for before hydration", () => {
+    const script = (url: string, requestedAt: number | null) => ({
+      url,
+      raw: 1,
+      gzip: 1,
+      brotli: 1,
+      zod: false,
+      requestedAt,
+    });
+    const { firstLoad, later } = splitFirstLoad(
+      [
+        script("/named.js", 900),
+        script("/early.js", 100),
+        script("/late.js", 600),
+        script("/unknown.js", null),
+      ],
+      new Set(["/named.js"]),
+      500,
+    );
+    expect(firstLoad.map((s) => s.url)).toEqual(["/named.js", "/early.js", "/unknown.js"]);
+    expect(later.map((s) => s.url)).toEqual(["/late.js"]);
   });
 });
