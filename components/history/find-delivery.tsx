@@ -1,74 +1,44 @@
-"use client";
-
-import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState, type FormEvent } from "react";
-import { findDelivery } from "@/lib/browser/queries";
-import { webhookKeys } from "@/lib/domain/query-keys";
-import { setLogView } from "@/components/logs/use-log-view";
-import { Field } from "@/components/ui/field";
-
 /**
- * "Find a delivery": a message ID, a log ID or a pasted console link opens that delivery's
- * details, wherever it is in the history (the server scans for it and stops once found).
+ * "Find a delivery": a message ID, a log ID or a pasted console link. A plain GET form, rendered
+ * on the server and working without the page's script: the page reads `?find=`, then opens the
+ * delivery (`?log=`), which the log view finds wherever it is in the history.
  */
-export function FindDelivery({ webhookId }: { webhookId: string }) {
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [searching, setSearching] = useState(false);
-  const controller = useRef<AbortController | null>(null);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const q = String(new FormData(event.currentTarget).get("q") ?? "").trim();
-    if (!q) {
-      setError("Paste a message ID, a log ID or a console link to a delivery.");
-      return;
-    }
-    controller.current?.abort();
-    const abort = new AbortController();
-    controller.current = abort;
-    setError(null);
-    setSearching(true);
-    try {
-      const { log } = await findDelivery(webhookId, q, abort.signal);
-      queryClient.setQueryData(webhookKeys.found(webhookId, log.id), log);
-      setLogView({ log: log.id }, { history: "replace" });
-    } catch (caught) {
-      if (!abort.signal.aborted) setError(caught instanceof Error ? caught.message : String(caught));
-    } finally {
-      if (controller.current === abort) setSearching(false);
-    }
-  }
-
+export function FindDelivery({ webhookId, error }: { webhookId: string; error: string | null }) {
+  const describedBy = error ? "find-delivery-error find-delivery-hint" : "find-delivery-hint";
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Find a delivery" className="text-sm">
-      <Field
-        label="Find a delivery"
-        hint="A message ID, a log ID or a console link: opens its details, wherever it is in the history."
-        error={error}
-        errorRole="alert"
-      >
-        {(control) => (
-          <div className="flex flex-wrap gap-2">
-            <input
-              {...control}
-              name="q"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={2048}
-              className="field-input min-w-0 flex-1 font-mono"
-            />
-            <button type="submit" className="btn btn-secondary" disabled={searching}>
-              {searching ? "Finding…" : "Find"}
-            </button>
-            {searching ? (
-              <button type="button" className="btn btn-small" onClick={() => controller.current?.abort()}>
-                Cancel
-              </button>
-            ) : null}
-          </div>
-        )}
-      </Field>
+    <form
+      method="get"
+      action={`/webhooks/${encodeURIComponent(webhookId)}`}
+      aria-label="Find a delivery"
+      className="space-y-1 text-sm"
+    >
+      <label htmlFor="find-delivery" className="field-label">
+        Find a delivery
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <input
+          id="find-delivery"
+          name="find"
+          required
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={2048}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className="field-input min-w-0 flex-1 font-mono"
+        />
+        <button type="submit" className="btn btn-secondary">
+          Find
+        </button>
+      </div>
+      {error ? (
+        <p id="find-delivery-error" className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <p id="find-delivery-hint" className="field-hint">
+        A message ID, a log ID or a console link: opens its details, wherever it is in the history.
+      </p>
     </form>
   );
 }

@@ -84,7 +84,9 @@ export function LogDialog({
             <h2 id={titleId} className="text-base font-semibold">
               Delivery details
             </h2>
-            <p className="font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">Log {logId}</p>
+            <p className="font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
+              Log {log?.id ?? logId}
+            </p>
           </div>
           <button type="button" className="btn btn-secondary" onClick={() => ref.current?.close()}>
             Close

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { foundLogQueryOptions } from "@/lib/browser/queries";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
-import { lazy, Suspense, useCallback, useId, useMemo } from "react";
+import { lazy, Suspense, useCallback, useId, useMemo, type ReactNode } from "react";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { webhookKeys } from "@/lib/domain/query-keys";
@@ -19,11 +19,13 @@ import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
 import { setLogView, useLogView } from "@/components/logs/use-log-view";
 import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
 import { useHistoryLogs } from "@/components/logs/use-history-logs";
-import { HistoryCoverage } from "@/components/history/history-coverage";
-import { FindDelivery } from "@/components/history/find-delivery";
 
 /** Filters over the whole history and Export: their own chunk, loaded after the rows. */
 const HistoryTools = lazy(() => import("@/components/history/history-tools"));
+/** What a filtered view covers: its own chunk, loaded when a view has history filters. */
+const HistoryCoverage = lazy(() =>
+  import("@/components/history/history-coverage").then((module) => ({ default: module.HistoryCoverage })),
+);
 
 /** A log that is not on the current page may still be in another cached page (e.g. found by the send follow-up). */
 function findCachedLog(queryClient: QueryClient, webhookId: string, logId: string): WebhookLog | null {
@@ -42,11 +44,13 @@ export function WebhookLogs({
   autoRefresh,
   onAutoRefreshChange,
   highlightIds,
+  findBox,
 }: {
   webhookId: string;
   autoRefresh: boolean;
   onAutoRefreshChange: (on: boolean) => void;
   highlightIds: ReadonlySet<string>;
+  findBox: ReactNode;
 }) {
   const view = useLogView();
   const afterLoad = useAfterLoad();
@@ -141,14 +145,16 @@ export function WebhookLogs({
           )}
         </div>
       </details>
-      <FindDelivery webhookId={webhookId} />
+      {findBox}
       {history.active ? (
-        <HistoryCoverage
-          scan={history.scan}
-          result={history.result}
-          onRerun={history.scan.rerun}
-          onCancel={history.scan.cancel}
-        />
+        <Suspense fallback={<p className="text-sm">Scanning the history…</p>}>
+          <HistoryCoverage
+            scan={history.scan}
+            result={history.result}
+            onRerun={history.scan.rerun}
+            onCancel={history.scan.cancel}
+          />
+        </Suspense>
       ) : error && hasRows ? (
         <LogsRefreshFailed error={error} onTryAgain={tryAgain} />
       ) : null}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { FollowTarget } from "@/lib/domain/follow";
 import { fetchWebhook, webhookQueryOptions } from "@/lib/browser/queries";
 import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
@@ -22,9 +22,12 @@ import { NO_HISTORY_FILTERS, isHistoryView } from "@/lib/domain/log-view";
 export function WebhookView({
   webhookId,
   demoChannels,
+  findBox,
 }: {
   webhookId: string;
   demoChannels: DemoChannelOption[];
+  /** The "Find a delivery" form, rendered on the server. */
+  findBox: ReactNode;
 }) {
   const [autoRefresh, setAutoRefresh] = useState(false);
   const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
@@ -57,6 +60,7 @@ export function WebhookView({
           autoRefresh={autoRefresh}
           onAutoRefreshChange={setAutoRefresh}
           highlightIds={highlightIds}
+          findBox={findBox}
         />
         <SendMessageForm
           webhookId={webhookId}

@@ -145,15 +145,21 @@ test.describe("whole history", () => {
     const find = page.getByRole("form", { name: "Find a delivery" });
     await find.getByLabel("Find a delivery").fill(target.messageId!);
     await find.getByRole("button", { name: "Find" }).click();
-    await expect(webhookPage.dialog).toBeVisible({ timeout: 20_000 });
-    await expect(webhookPage.dialog.getByText(target.id)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`\\?log=${target.messageId}$`));
+    await expect(webhookPage.dialog).toBeVisible();
+    await expect(webhookPage.dialog.getByText(`Log ${target.id}`)).toBeVisible({ timeout: 20_000 });
     await webhookPage.dialog.getByRole("button", { name: "Close" }).click();
 
     await find.getByLabel("Find a delivery").fill("00000000-0000-4000-8000-000000000000");
     await find.getByRole("button", { name: "Find" }).click();
-    await expect(find.getByRole("alert")).toContainText("No delivery with log or message ID", {
-      timeout: 20_000,
-    });
+    await expect(webhookPage.dialog).toContainText("No delivery with log or message ID", { timeout: 20_000 });
+    await webhookPage.dialog.getByRole("button", { name: "Close" }).click();
+
+    await find.getByLabel("Find a delivery").fill("not an id");
+    await find.getByRole("button", { name: "Find" }).click();
+    await expect(find.getByRole("alert")).toHaveText(
+      "That is not a message ID, a log ID (UUIDs) or a console link to a delivery.",
+    );
   });
 
   test("Export CSV and JSON download every matched row, formula-safe", async ({ page, sandbox }) => {

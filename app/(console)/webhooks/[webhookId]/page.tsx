@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
 import { ErrorPanel } from "@/components/errors/error-panel";
 import { RefreshButton } from "@/components/errors/refresh-button";
@@ -10,7 +10,9 @@ import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
 import { parseWebhookId } from "@/lib/server/hub/path-params";
 import { webhookKeys } from "@/lib/domain/query-keys";
 import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
-import { parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
+import { isHistoryView, parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
+import { parseFindInput } from "@/lib/domain/history/find-input";
+import { FindDelivery } from "@/components/history/find-delivery";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
 
 export const metadata: Metadata = { title: "Webhook deliveries" };
@@ -39,21 +41,27 @@ function settle(result: PromiseSettledResult<unknown>): unknown {
  */
 export default async function WebhookPage({ params, searchParams }: Props) {
   const webhookId = parseWebhookId((await params).webhookId);
-  const view = parseLogSearchParams(await searchParams);
+  const query = await searchParams;
+  const view = parseLogSearchParams(query);
   if (!webhookId) notFound();
   const { apiKey } = await requireSignedInPage(webhookViewHref(webhookId, view));
+  const findError = typeof query.find === "string" ? openFound(webhookId, query.find) : null;
 
   const call = { apiKey };
   // getSandboxDemo never rejects (any failure is null), so it is awaited beside the settled pair.
   const [[webhookResult, logsResult], demo] = await Promise.all([
-    Promise.allSettled([getWebhook(call, webhookId), listWebhookLogs(call, webhookId, toApiQuery(view))]),
+    Promise.allSettled([
+      getWebhook(call, webhookId),
+      // A view with history filters is answered by a scan from the browser, not by a page of the API.
+      isHistoryView(view) ? Promise.resolve(null) : listWebhookLogs(call, webhookId, toApiQuery(view)),
+    ]),
     getSandboxDemo(),
   ]);
   // The browser's queries start from what the server fetched, under the same keys.
   const queryClient = new QueryClient();
   if (webhookResult.status === "fulfilled")
     queryClient.setQueryData(webhookKeys.webhook(webhookId), webhookResult.value);
-  if (logsResult.status === "fulfilled")
+  if (logsResult.status === "fulfilled" && logsResult.value)
     queryClient.setQueryData(webhookKeys.logPage(webhookId, view), logsResult.value);
 
   const webhookError = settle(webhookResult);
@@ -86,7 +94,24 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const demoChannels = demo ? demo.channels : [];
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <WebhookView webhookId={webhookId} demoChannels={demoChannels} />
+      <WebhookView
+        webhookId={webhookId}
+        demoChannels={demoChannels}
+        findBox={<FindDelivery webhookId={webhookId} error={findError} />}
+      />
     </HydrationBoundary>
   );
+}
+
+/**
+ * "Find a delivery" (`?find=`): a log ID, a message ID or a console link opens that delivery
+ * (`?log=`; a link to another webhook's delivery opens it there). Returns what is wrong with
+ * text that is none of these.
+ */
+function openFound(webhookId: string, find: string): string {
+  const parsed = parseFindInput(find);
+  if (!parsed.ok) return `That ${parsed.message}.`;
+  const { target } = parsed;
+  const owner = target.kind === "log" ? target.webhookId : webhookId.toLowerCase();
+  redirect(webhookViewHref(owner, { log: target.id }));
 }
