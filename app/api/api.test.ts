@@ -1,7 +1,7 @@
 /**
  * The console's API, route handlers called directly with `new Request(...)` against a fake hub
- * on 127.0.0.1 that records what reaches it. Covers DESIGN.md's status mapping and issue 5's
- * CSRF, input, session and fault rules.
+ * on 127.0.0.1 that records what reaches it. Covers the status mapping (README, "The console's
+ * API") and the CSRF, input, session and fault rules (SECURITY.md).
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { stubEnv } from "@/tests/support/env";
