@@ -1,13 +1,17 @@
 "use client";
 
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
 import { NO_HISTORY_FILTERS } from "@/lib/domain/log-view";
 import { setLogView } from "@/components/logs/use-log-view";
 import type { HealthFilter } from "@/components/health/delivery-health";
 
 /** The chart and its numbers: their own chunk (d3-scale included), loaded after the rows. */
-const DeliveryHealth = lazy(() => import("@/components/health/delivery-health"));
+const DeliveryHealth = lazyPart(
+  () => import("@/components/health/delivery-health").then((loaded) => loaded.default),
+  () => <PartUnavailable what="Delivery health view" />,
+);
 
 function showInTable({ code, since, until }: HealthFilter) {
   setLogView({

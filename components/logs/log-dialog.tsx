@@ -1,32 +1,16 @@
 "use client";
 
-import { Suspense, lazy, useEffect, useId, useRef } from "react";
+import { Suspense, useEffect, useId, useRef } from "react";
+import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 
 const loadLogDetails = () => import("@/components/logs/log-details");
 
-/** Shown in place of the details when their chunk could not be loaded. */
-function DetailsUnavailable() {
-  return (
-    <div role="alert" className="space-y-2 text-sm">
-      <p>
-        The details view could not be loaded: the network failed, or the console was updated since this page
-        was opened. Reload the page to get it.
-      </p>
-      <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
-        Reload the page
-      </button>
-    </div>
-  );
-}
-
 /** The dialog's body, a chunk of its own: the dialog opens at once and its body follows. */
 // React.lazy, not next/dynamic: next/dynamic adds 1.4 kB gzip, putting the page at 181.2 kB, over its 180 kB budget.
-const LogDetails = lazy(() =>
-  loadLogDetails().then(
-    (loaded) => ({ default: loaded.LogDetails }),
-    () => ({ default: DetailsUnavailable }),
-  ),
+const LogDetails = lazyPart(
+  () => loadLogDetails().then((loaded) => loaded.LogDetails),
+  () => <PartUnavailable what="details view" />,
 );
 
 /**

@@ -3,7 +3,8 @@
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { foundLogQueryOptions } from "@/lib/browser/queries";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
-import { lazy, Suspense, useCallback, useId, useMemo, type ReactNode } from "react";
+import { Suspense, useCallback, useId, useMemo, type ReactNode } from "react";
+import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { webhookKeys } from "@/lib/domain/query-keys";
@@ -21,10 +22,14 @@ import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
 import { useHistoryLogs } from "@/components/logs/use-history-logs";
 
 /** Filters over the whole history and Export: their own chunk, loaded after the rows. */
-const HistoryTools = lazy(() => import("@/components/history/history-tools"));
+const HistoryTools = lazyPart(
+  () => import("@/components/history/history-tools").then((loaded) => loaded.default),
+  () => <PartUnavailable what="history filters" />,
+);
 /** What a filtered view covers: its own chunk, loaded when a view has history filters. */
-const HistoryCoverage = lazy(() =>
-  import("@/components/history/history-coverage").then((module) => ({ default: module.HistoryCoverage })),
+const HistoryCoverage = lazyPart(
+  () => import("@/components/history/history-coverage").then((loaded) => loaded.HistoryCoverage),
+  () => <PartUnavailable what="scan's progress view" />,
 );
 
 /** A log that is not on the current page may still be in another cached page (e.g. found by the send follow-up). */

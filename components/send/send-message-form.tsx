@@ -1,6 +1,7 @@
 "use client";
 
-import { Suspense, lazy, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { Suspense, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { useLastChannel } from "@/lib/browser/local-store";
 import { CHANNEL_KIND_PATTERN, MESSAGE_TEXT_MAX, MESSAGE_TO_MAX } from "@/lib/domain/api-limits";
 import {
@@ -33,12 +34,7 @@ function ResultUnavailable() {
 }
 
 /** The view of a sent message, a chunk of its own: loaded when the person reaches the form. */
-const SendResult = lazy(() =>
-  loadSendResult().then(
-    (loaded) => ({ default: loaded.SendResult }),
-    () => ({ default: ResultUnavailable }),
-  ),
-);
+const SendResult = lazyPart(() => loadSendResult().then((loaded) => loaded.SendResult), ResultUnavailable);
 
 /** Starts loading the result view; a failure here is ignored (rendering it loads it again). */
 function preloadSendResult(): void {
