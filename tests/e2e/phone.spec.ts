@@ -252,8 +252,22 @@ test.describe("screenshots", () => {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme });
       await signInWithDemoKey();
-      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("Busy")).id);
+      await expect(
+        page.getByRole("region", { name: "Delivery health" }).getByText("Success rate"),
+      ).toBeVisible({
+        timeout: 20_000,
+      });
       await page.screenshot({ path: `docs/screenshots/${name}.png` });
     });
   }
+
+  test("delivery-health", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signInWithDemoKey();
+    await webhookWithRows(webhookPage, (await sandbox.demoWebhook("Busy")).id);
+    const health = page.getByRole("region", { name: "Delivery health" });
+    await expect(health.getByText("Success rate")).toBeVisible({ timeout: 20_000 });
+    await health.screenshot({ path: "docs/screenshots/delivery-health.png" });
+  });
 });
