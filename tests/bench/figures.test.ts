@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import {
   farUpstreamFigures,
   GOALS,
+  historyFigures,
   interactionFigures,
   lighthouseFigure,
   proxyFigures,
   viewersFigure,
   type SideMeasure,
 } from "./figures";
+import type { HistoryMeasures } from "./history";
 import { summarizeLhr, type LighthouseSummary, type Lhr } from "./lighthouse";
 import { failingGoals, type Figure } from "./report";
 import { callsFor } from "./viewers";
@@ -96,6 +98,88 @@ describe("callsFor", () => {
       "/v1/organization/webhook/a/webhook-log": 2,
       "/v1/organization/webhook/a": 2,
     });
+  });
+});
+
+describe("historyFigures", () => {
+  const MiB = 1024 * 1024;
+  const find = (findMs: number[], walkMs: number[], findCalls: number[] = []) => ({
+    depth: 5000,
+    pages: 100,
+    findMs,
+    walkMs,
+    findCalls,
+    findCpuMs: findMs.map(() => 250),
+  });
+  const measures = (over: Partial<HistoryMeasures> = {}): HistoryMeasures => ({
+    far: find([800, 1000, 900], [2500, 2600, 2400], [104, 103, 104]),
+    loopback: find([300, 310], [200, 220]),
+    shared: {
+      logs: 10_000,
+      question: "status=Failed",
+      oneCalls: 201,
+      twoCalls: 202,
+      nextQuestion: "status=Success",
+      nextQuestionCalls: 1,
+    },
+    memory: {
+      scan: { logs: 20_000, growthBytes: 8 * MiB, beforeBytes: 150 * MiB },
+      exports: [
+        { rows: 20_000, bytes: 5 * MiB, growthBytes: 9 * MiB, beforeBytes: 150 * MiB },
+        { rows: 5000, bytes: 1.25 * MiB, growthBytes: 10 * MiB, beforeBytes: 140 * MiB },
+      ],
+    },
+    ...over,
+  });
+  const byName = (figures: Figure[], start: string) => figures.find((f) => f.figure.startsWith(start));
+
+  it("judges the find 25 ms away by its median against the median walk, at most 0.4", () => {
+    const figures = historyFigures(measures(), 25);
+    const far = byName(figures, "history find, upstream 25 ms away");
+    expect(far).toMatchObject({ goal: "≤ 0.4", holds: "yes" });
+    expect(far?.details.ratio).toBe(0.36);
+    expect(far?.measured).toContain(
+      "100 pages one after another (25.0 ms a page); 104 upstream calls; console CPU 2.50 ms a page",
+    );
+    expect(byName(figures, "history find, loopback")).toMatchObject({ holds: "report" });
+    expect(byName(figures, "history find, loopback")?.details.ratio).toBeCloseTo(305 / 210);
+    const slow = historyFigures(measures({ far: find([1100], [2500]) }), 25);
+    expect(byName(slow, "history find, upstream")?.holds).toBe("no");
+  });
+
+  it("divides two identical scans' upstream calls by one scan's, at most 1.1", () => {
+    const shared = (twoCalls: number) =>
+      byName(historyFigures(measures({ shared: { ...measures().shared, twoCalls } }), 25), "history, two");
+    expect(shared(221)).toMatchObject({ goal: "≤ 1.1", holds: "yes" });
+    expect(shared(222)?.holds).toBe("no");
+    expect(shared(402)?.details.ratio).toBe(2);
+  });
+
+  it("holds a next question on a kept window to one upstream call", () => {
+    const next = (nextQuestionCalls: number) =>
+      byName(
+        historyFigures(measures({ shared: { ...measures().shared, nextQuestionCalls } }), 25),
+        "history, next question",
+      );
+    expect(next(1)).toMatchObject({ goal: "≤ 1 call", holds: "yes" });
+    expect(next(1)?.measured).toMatch(/^1 upstream call for status=Success/);
+    expect(next(201)?.holds).toBe("no");
+  });
+
+  it("reports the scan's memory and judges the large export's growth against the small one's", () => {
+    const figures = historyFigures(measures(), 25);
+    expect(byName(figures, "history memory, scan")).toMatchObject({
+      figure: "history memory, scan of 20,000 logs (reference)",
+      holds: "report",
+    });
+    expect(byName(figures, "history memory, scan")?.measured).toContain("RSS +8.0 MiB");
+    const csv = byName(figures, "history memory, CSV export");
+    expect(csv).toMatchObject({ goal: `≤ ${GOALS.exportMemory.atMost}`, holds: "yes" });
+    expect(csv?.details.ratio).toBe(0.9);
+    expect(csv?.measured).toContain("+9.0 MiB during 20,000 rows ÷ +10.0 MiB during 5,000 rows");
+    const buffered = measures();
+    buffered.memory.exports[0]!.growthBytes = 40 * MiB;
+    expect(byName(historyFigures(buffered, 25), "history memory, CSV")?.holds).toBe("no");
   });
 });
 

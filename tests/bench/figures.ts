@@ -4,9 +4,11 @@
  * Rows that used to be goals and asked for less than the framework itself costs are kept as
  * "report" rows, so "goals that do not hold" lists only real misses.
  */
+import type { FindMeasure, HistoryMeasures } from "./history";
 import type { Category, LighthouseSummary, Preset } from "./lighthouse";
 import {
   formatCount,
+  formatMiB,
   formatMs,
   formatRatio,
   goalText,
@@ -15,7 +17,7 @@ import {
   type Figure,
   type Goal,
 } from "./report";
-import { ratio } from "./stats";
+import { median, ratio } from "./stats";
 import type { ViewerCalls } from "./viewers";
 
 export const GOALS = {
@@ -30,6 +32,14 @@ export const GOALS = {
   statusChange: { atMost: 1.5 },
   /** A prefetched Next page ÷ the browser's floor. */
   nextPage: { atMost: 2 },
+  /** Find a delivery 5,000 deep through the console ÷ the bench's own page walk, upstream 25 ms away. */
+  historyFind: { atMost: 0.4 },
+  /** Upstream calls of two identical history scans at once ÷ one scan's. */
+  sharedScans: { atMost: 1.1 },
+  /** Upstream calls of a second question on a window read within HISTORY_CACHE_SECONDS. */
+  nextQuestionCalls: { atMost: 1 },
+  /** RSS growth of a CSV export of 20,000 rows ÷ one of 5,000 (4 × the rows). */
+  exportMemory: { atMost: 1.5 },
   lighthouse: {
     mobile: { performance: 95, accessibility: 100, "best-practices": 100 },
     desktop: { performance: 100, accessibility: 100, "best-practices": 100 },
@@ -269,4 +279,77 @@ const SHORT: Record<Category, string> = {
 
 function shortUrl(url: string): string {
   return url.split("/").pop() || url;
+}
+
+/**
+ * The history scan: finding a delivery (through the console ÷ the bench's own walk of the same
+ * pages, upstream 25 ms away, and for reference over loopback), the upstream calls of identical
+ * and follow-up questions, and the console's memory during a scan and during exports.
+ */
+export function historyFigures(m: HistoryMeasures, delayMs: number): Figure[] {
+  const { shared, memory } = m;
+  const exports = [...memory.exports].sort((a, b) => a.rows - b.rows);
+  const small = exports[0];
+  const large = exports[exports.length - 1];
+  if (!small || !large || small === large) throw new Error("need exports of two sizes");
+  const growth = (bytes: number) => `+${formatMiB(Math.max(0, bytes), 1)}`;
+  return [
+    findFigure(`history find, upstream ${delayMs} ms away`, m.far, GOALS.historyFind),
+    findFigure("history find, loopback (reference)", m.loopback, null),
+    ratioFigure(
+      "history, two identical scans at once",
+      ratio(shared.twoCalls, shared.oneCalls),
+      GOALS.sharedScans,
+      `${formatCount(shared.twoCalls)} upstream calls for two people asking ${shared.question} ` +
+        `of ${formatCount(shared.logs)} logs at once on one console ÷ ${formatCount(shared.oneCalls)} for one`,
+      { ...shared },
+    ),
+    {
+      figure: "history, next question within 30 s",
+      measured:
+        `${formatCount(shared.nextQuestionCalls)} upstream call${shared.nextQuestionCalls === 1 ? "" : "s"} ` +
+        `for ${shared.nextQuestion} on the ${formatCount(shared.logs)} logs a scan had just read ` +
+        `(that scan: ${formatCount(shared.oneCalls)})`,
+      goal: `${goalText(GOALS.nextQuestionCalls)} call`,
+      holds: judge(shared.nextQuestionCalls, GOALS.nextQuestionCalls),
+      details: { calls: shared.nextQuestionCalls, firstScanCalls: shared.oneCalls },
+    },
+    {
+      figure: `history memory, scan of ${formatCount(memory.scan.logs)} logs (reference)`,
+      measured:
+        `RSS ${growth(memory.scan.growthBytes)} during the scan, which keeps what it read for the next question ` +
+        `(from ${formatMiB(memory.scan.beforeBytes)}; a fresh console, after the exports)`,
+      goal: "report",
+      holds: "report",
+      details: { ...memory.scan },
+    },
+    ratioFigure(
+      "history memory, CSV export",
+      ratio(Math.max(large.growthBytes, 0), Math.max(small.growthBytes, MIN_GROWTH_BYTES)),
+      GOALS.exportMemory,
+      `RSS ${growth(large.growthBytes)} during ${formatCount(large.rows)} rows ÷ ` +
+        `${growth(small.growthBytes)} during ${formatCount(small.rows)} rows ` +
+        `(${formatMiB(large.bytes, 1)} and ${formatMiB(small.bytes, 1)} of CSV; a fresh console, smaller first)`,
+      { exports },
+    ),
+  ];
+}
+
+/** The least growth the export ratio divides by: a smaller one is noise, and would make any ratio. */
+const MIN_GROWTH_BYTES = 2 * 1024 * 1024;
+
+function findFigure(figure: string, m: FindMeasure, goal: Goal | null): Figure {
+  const find = median(m.findMs);
+  const walk = median(m.walkMs);
+  const calls = m.findCalls.length ? `; ${formatCount(median(m.findCalls))} upstream calls` : "";
+  const cpuPerPage = median(m.findCpuMs) / m.pages;
+  return ratioFigure(
+    figure,
+    ratio(find, walk),
+    goal,
+    `find ${formatCount(m.depth)} deep ${formatMs(find)} through the console ÷ ${formatMs(walk)} ` +
+      `for the bench's walk of ${formatCount(m.pages)} pages one after another (${formatMs(walk / m.pages)} a page)` +
+      `${calls}; console CPU ${formatMs(cpuPerPage)} a page; medians of ${m.findMs.length}`,
+    { ...m, findP50Ms: find, walkP50Ms: walk, consoleCpuMsPerPage: cpuPerPage },
+  );
 }

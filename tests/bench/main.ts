@@ -10,6 +10,7 @@
  * figures go to bench-results/bench-<time>.json and bench-results/latest.json.
  * Every time figure is a ratio of sides measured in turns in the same run.
  * BENCH_QUICK=1: smaller counts and shorter rounds, for a smoke run.
+ * `--only history,proxy`: measure only the named sections (SECTIONS), and the memory row.
  * Exit status: 0 when the table was made (whether or not every goal holds), 1 on a harness error.
  */
 import { randomBytes } from "node:crypto";
@@ -30,12 +31,14 @@ import { measureDelivery } from "./delivery";
 import { fillLogs } from "./fill";
 import {
   farUpstreamFigures,
+  historyFigures,
   interactionFigures,
   lighthouseFigure,
   proxyFigures,
   viewersFigure,
   type SideMeasure,
 } from "./figures";
+import { createHistoryWebhooks, measureHistory } from "./history";
 import { createApplication, createChannel, createWebhook, signIn } from "./hub";
 import { runLighthouse } from "./lighthouse";
 import {
@@ -93,6 +96,7 @@ const PLAN = QUICK
       deliveries: 200,
       interactionRounds: 3,
       viewersSeconds: 10,
+      history: { finds: 2, findLogs: 10_000 },
     }
   : {
       rounds: 4,
@@ -107,7 +111,37 @@ const PLAN = QUICK
       deliveries: 2000,
       interactionRounds: 7,
       viewersSeconds: 30,
+      history: { finds: 3, findLogs: 30_000 },
     };
+
+/** The parts of the run, in order; `--only a,b` measures just those. */
+const SECTIONS = [
+  "proxy",
+  "far",
+  "history",
+  "browser",
+  "viewers",
+  "lighthouse",
+  "scale",
+  "delivery",
+] as const;
+type Section = (typeof SECTIONS)[number];
+const ONLY = onlySections(process.argv.slice(2));
+const measures = (section: Section) => ONLY === null || ONLY.includes(section);
+
+/** `--only history,proxy` or `--only=history`; null (everything) without it. */
+function onlySections(args: readonly string[]): Section[] | null {
+  const at = args.findIndex((a) => a === "--only" || a.startsWith("--only="));
+  if (at < 0) return null;
+  const arg = args[at] as string;
+  const list = (arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[at + 1] ?? "")).split(",");
+  const unknown = list.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length) {
+    process.stderr.write(`--only takes sections separated by commas, of: ${SECTIONS.join(", ")}\n`);
+    process.exit(2);
+  }
+  return list as Section[];
+}
 
 const CONCURRENCY = 32;
 const PAGE_WEIGHT_GOAL_BYTES = 180_000;
@@ -125,6 +159,7 @@ const log = (line: string) =>
 async function main(): Promise<void> {
   const loadavgAtStart = os.loadavg();
   log(QUICK ? "BENCH_QUICK=1: smoke run with small counts" : "full run (BENCH_QUICK=1 for a smoke run)");
+  if (ONLY) log(`only: ${ONLY.join(", ")}`);
   ensureBuild(log);
   ensureBareNextBuild(log);
 
@@ -134,6 +169,7 @@ async function main(): Promise<void> {
     console: consolePort,
     farConsole: consolePort + 1,
     bareNext: consolePort + 2,
+    memoryConsole: consolePort + 3,
     sandbox: sandboxPort,
     bareProxy: Number(process.env.BENCH_BARE_PROXY_PORT ?? sandboxPort + 1),
     delayProxy: sandboxPort + 2,
@@ -152,17 +188,21 @@ async function main(): Promise<void> {
     const large = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/large");
     const watchOne = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/watch-one");
     const watchMany = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/watch-many");
+    const history = await createHistoryWebhooks(sandbox.url, app.id, PLAN.history);
     await sandbox.stop();
-    log(`filling ${formatCount(PLAN.small)} + ${formatCount(PLAN.large)} logs into ${dbPath}`);
+    // The million-log webhook is for the sandbox scale figures only.
+    const largeCount = measures("scale") ? PLAN.large : 0;
+    log(`filling ${formatCount(PLAN.small)} + ${formatCount(largeCount)} logs and the rest into ${dbPath}`);
     const fill = fillLogs(dbPath, [
       {
         webhookId: small.id,
         count: PLAN.small,
         messages: { applicationId: app.id, channelId: channel.id, channelKind: channel.kind },
       },
-      { webhookId: large.id, count: PLAN.large },
+      { webhookId: large.id, count: largeCount },
       { webhookId: watchOne.id, count: WATCHED_LOGS },
       { webhookId: watchMany.id, count: WATCHED_LOGS },
+      ...(measures("history") ? history.fills : []),
     ]);
     log(
       `filled ${formatCount(fill.rows)} logs in ${fill.seconds.toFixed(1)} s (${formatCount(fill.rows / fill.seconds)} rows/s)`,
@@ -211,8 +251,12 @@ async function main(): Promise<void> {
 
     const figures: Figure[] = [];
     const errors: string[] = [];
-    /** Runs one part; a part that cannot measure gets a "not measured" row and the run ends with exit 1. */
-    const part = async (names: string[], measure: () => Promise<Figure[]>) => {
+    /**
+     * Runs one part of a section (unless `--only` leaves it out); a part that cannot measure gets
+     * a "not measured" row and the run ends with exit 1.
+     */
+    const part = async (section: Section, names: string[], measure: () => Promise<Figure[]>) => {
+      if (!measures(section)) return;
       try {
         figures.push(...(await measure()));
       } catch (error) {
@@ -232,6 +276,7 @@ async function main(): Promise<void> {
     };
     const cpuOf = (server: Server) => () => treeTotal(server.pid, cpuMs);
     await part(
+      "proxy",
       [
         "proxy throughput ÷ framework floor",
         "proxy latency ÷ framework floor",
@@ -248,16 +293,48 @@ async function main(): Promise<void> {
         }),
     );
     await part(
+      "far",
       [
         `upstream ${UPSTREAM_DELAY_MS} ms away, one at a time`,
         `upstream ${UPSTREAM_DELAY_MS} ms away, ${CONCURRENCY} concurrent (reference)`,
       ],
       () => farUpstreamPart(targets.farConsole, targets.farDirect),
     );
+    await part(
+      "history",
+      [
+        `history find, upstream ${UPSTREAM_DELAY_MS} ms away`,
+        "history find, loopback (reference)",
+        "history, two identical scans at once",
+        "history, next question within 30 s",
+        "history memory, scan of 20,000 logs (reference)",
+        "history memory, CSV export",
+      ],
+      async () => {
+        const measured = await measureHistory({
+          apiKey: app.apiKey,
+          sandboxUrl: sandbox.url,
+          delayProxyUrl: delayProxy.url,
+          far: {
+            url: farConsole.url,
+            pid: farConsole.pid,
+            cookie: targets.farConsole.headers.cookie,
+            otherCookie: await signIn(farConsole.url, app.apiKey),
+          },
+          loopback: { url: consoleServer.url, pid: consoleServer.pid, cookie },
+          warmupWebhookId: small.id,
+          webhooks: history.webhooks,
+          memoryConsole: { port: ports.memoryConsole, sessionSecret },
+          log,
+        });
+        return historyFigures(measured, UPSTREAM_DELAY_MS);
+      },
+    );
 
-    const browser = await launchChromium();
+    const browser = measures("browser") || measures("viewers") ? await launchChromium() : null;
     try {
       await part(
+        "browser",
         [
           "page weight",
           "first paint",
@@ -266,11 +343,11 @@ async function main(): Promise<void> {
           "interaction ÷ round trip (reference)",
           "interaction floor (reference)",
         ],
-        () => browserPart(browser, consoleServer, cookie, small.id),
+        () => browserPart(browser!, consoleServer, cookie, small.id),
       );
-      await part([`${VIEWERS} viewers, auto-refresh`], async () => {
+      await part("viewers", [`${VIEWERS} viewers, auto-refresh`], async () => {
         log(`${VIEWERS} viewers and one, auto-refresh on, ${PLAN.viewersSeconds} s`);
-        const [one, many] = await watchWithAutoRefresh(browser, {
+        const [one, many] = await watchWithAutoRefresh(browser!, {
           consoleUrl: farConsole.url,
           apiKey: app.apiKey,
           proxyUrl: delayProxy.url,
@@ -283,10 +360,10 @@ async function main(): Promise<void> {
         return [viewersFigure(one!, many!, PLAN.viewersSeconds)];
       });
     } finally {
-      await browser.close();
+      await browser?.close();
     }
     for (const preset of ["mobile", "desktop"] as const) {
-      await part([`Lighthouse, ${preset}`], async () => {
+      await part("lighthouse", [`Lighthouse, ${preset}`], async () => {
         log(`Lighthouse, ${preset}`);
         const chromePath = playwrightConfig.use?.launchOptions?.executablePath ?? "/usr/bin/chromium";
         const summary = await runLighthouse({
@@ -299,25 +376,28 @@ async function main(): Promise<void> {
         return [lighthouseFigure(summary)];
       });
     }
-    log("sandbox scale");
-    await part(["sandbox scale, first page", "sandbox scale, deep offset"], () =>
-      measureScale({
+    await part("scale", ["sandbox scale, first page", "sandbox scale, deep offset"], () => {
+      log("sandbox scale");
+      return measureScale({
         sandboxUrl: sandbox.url,
         apiKey: app.apiKey,
         small: { webhookId: small.id, count: PLAN.small },
         large: { webhookId: large.id, count: PLAN.large },
         firstPageSamples: PLAN.firstPageSamples,
         deepSamples: PLAN.deepSamples,
-      }),
-    );
-    log(`sandbox delivery of ${formatCount(PLAN.deliveries)} messages`);
-    await part(["sandbox delivery"], async () => [await measureDelivery(sandbox.url, PLAN.deliveries)]);
+      });
+    });
+    await part("delivery", ["sandbox delivery"], async () => {
+      log(`sandbox delivery of ${formatCount(PLAN.deliveries)} messages`);
+      return [await measureDelivery(sandbox.url, PLAN.deliveries)];
+    });
     figures.push(memoryFigure({ console: consoleServer, "bare Next": bareNext, sandbox }));
     await stopAll();
 
     const result: BenchResult = {
       startedAt: startedAt.toISOString(),
       quick: QUICK,
+      only: ONLY,
       durationSeconds: Math.round((performance.now() - t0) / 1000),
       machine: { cpus: os.cpus().length, node: process.version, loadavgAtStart },
       build: buildInfo(),

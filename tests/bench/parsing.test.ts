@@ -10,7 +10,7 @@ import {
 } from "./browser";
 import { failedCount, FAILED_SHARE } from "./fill";
 import { sessionCookie } from "./hub";
-import { parseCpuMs, parseVmHwm } from "./servers";
+import { parseCpuMs, parseStatusBytes } from "./servers";
 
 describe("countBodyRows", () => {
   it("counts rows of table bodies only, not header rows", () => {
@@ -63,12 +63,16 @@ describe("sessionCookie", () => {
   });
 });
 
-describe("parseVmHwm", () => {
-  it("reads the peak resident set size in bytes", () => {
-    expect(parseVmHwm("Name:\tnode\nVmPeak:\t 1000 kB\nVmHWM:\t  204800 kB\nVmRSS:\t 1 kB\n")).toBe(
-      204800 * 1024,
-    );
-    expect(parseVmHwm("Name:\tkthreadd\n")).toBeNull();
+describe("parseStatusBytes", () => {
+  const status = "Name:\tnode\nVmPeak:\t 1000 kB\nVmHWM:\t  204800 kB\nVmRSS:\t 153600 kB\n";
+
+  it("reads the peak and the current resident set size in bytes", () => {
+    expect(parseStatusBytes(status, "VmHWM")).toBe(204800 * 1024);
+    expect(parseStatusBytes(status, "VmRSS")).toBe(153600 * 1024);
+  });
+
+  it("is null for a process without memory figures (a kernel thread)", () => {
+    expect(parseStatusBytes("Name:\tkthreadd\n", "VmRSS")).toBeNull();
   });
 });
 

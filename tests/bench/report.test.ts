@@ -120,6 +120,7 @@ describe("writeResult", () => {
       const result = {
         startedAt: "2025-01-02T03:04:05.678Z",
         quick: true,
+        only: null,
         durationSeconds: 1,
         machine: { cpus: 2, node: "v20", loadavgAtStart: [0, 0, 0] },
         build: { distDir: ".next", buildId: "abc", commit: null },

@@ -61,8 +61,8 @@ export function formatKb(bytes: number): string {
   return `${(bytes / 1000).toFixed(1)} kB`;
 }
 
-export function formatMiB(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+export function formatMiB(bytes: number, digits = 0): string {
+  return `${(bytes / 1024 / 1024).toFixed(digits)} MiB`;
 }
 
 /** Whole numbers with thin grouping: 1000000 → "1,000,000". */
@@ -123,6 +123,8 @@ export function failingGoals(figures: readonly Figure[], errors: readonly string
 export interface BenchResult {
   startedAt: string;
   quick: boolean;
+  /** The sections measured (`--only`); null: all of them. */
+  only: string[] | null;
   durationSeconds: number;
   machine: { cpus: number; node: string; loadavgAtStart: number[] };
   /** Which build was measured: its folder, BUILD_ID and the commit checked out. */

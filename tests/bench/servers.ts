@@ -310,11 +310,18 @@ function readProc(pid: number, file: string): string | null {
 /** Peak resident set size (VmHWM) of a process, in bytes; null when it cannot be read. */
 export function peakRssBytes(pid: number): number | null {
   const status = readProc(pid, "status");
-  return status === null ? null : parseVmHwm(status);
+  return status === null ? null : parseStatusBytes(status, "VmHWM");
 }
 
-export function parseVmHwm(status: string): number | null {
-  const match = /^VmHWM:\s+(\d+)\s+kB$/m.exec(status);
+/** Resident set size now (VmRSS) of a process, in bytes; null when it cannot be read. */
+export function rssBytes(pid: number): number | null {
+  const status = readProc(pid, "status");
+  return status === null ? null : parseStatusBytes(status, "VmRSS");
+}
+
+/** A `<field>: <n> kB` line of /proc/<pid>/status, in bytes. */
+export function parseStatusBytes(status: string, field: "VmHWM" | "VmRSS"): number | null {
+  const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, "m").exec(status);
   return match ? Number(match[1]) * 1024 : null;
 }
 
