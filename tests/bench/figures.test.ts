@@ -125,8 +125,9 @@ describe("historyFigures", () => {
     memory: {
       scan: { logs: 20_000, growthBytes: 8 * MiB, beforeBytes: 150 * MiB },
       exports: [
-        { rows: 20_000, bytes: 5 * MiB, growthBytes: 9 * MiB, beforeBytes: 150 * MiB },
+        { rows: 80_000, bytes: 20 * MiB, growthBytes: 9 * MiB, beforeBytes: 150 * MiB },
         { rows: 5000, bytes: 1.25 * MiB, growthBytes: 10 * MiB, beforeBytes: 140 * MiB },
+        { rows: 20_000, bytes: 5 * MiB, growthBytes: 12 * MiB, beforeBytes: 145 * MiB },
       ],
     },
     ...over,
@@ -166,7 +167,7 @@ describe("historyFigures", () => {
     expect(next(201)?.holds).toBe("no");
   });
 
-  it("reports the scan's memory and judges the large export's growth against the small one's", () => {
+  it("reports the scan's memory and judges the largest export's growth against the smallest's", () => {
     const figures = historyFigures(measures(), 25);
     expect(byName(figures, "history memory, scan")).toMatchObject({
       figure: "history memory, scan of 20,000 logs (reference)",
@@ -176,10 +177,15 @@ describe("historyFigures", () => {
     const csv = byName(figures, "history memory, CSV export");
     expect(csv).toMatchObject({ goal: `≤ ${GOALS.exportMemory.atMost}`, holds: "yes" });
     expect(csv?.details.ratio).toBe(0.9);
-    expect(csv?.measured).toContain("+9.0 MiB during 20,000 rows ÷ +10.0 MiB during 5,000 rows");
+    expect(csv?.measured).toContain(
+      "during 80,000 rows ÷ during 5,000: 5,000 rows +10.0 MiB, 20,000 rows +12.0 MiB, 80,000 rows +9.0 MiB (20.0 MiB of CSV",
+    );
     const buffered = measures();
     buffered.memory.exports[0]!.growthBytes = 40 * MiB;
     expect(byName(historyFigures(buffered, 25), "history memory, CSV")?.holds).toBe("no");
+    const quiet = measures();
+    quiet.memory.exports[1]!.growthBytes = 0.1 * MiB;
+    expect(byName(historyFigures(quiet, 25), "history memory, CSV")?.details.ratio).toBe(4.5);
   });
 });
 

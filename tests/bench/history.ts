@@ -21,10 +21,11 @@ import { callsFor, upstreamCalls } from "./viewers";
 /** The log a find looks for is the 5,000th newest of its webhook. */
 export const FIND_DEPTH = 5000;
 const PAGE = 50;
-/** Logs of each scan webhook (the calls figures) and of the memory figures' webhooks. */
+/** Logs of each scan webhook (the calls figures), of the memory figures' scan and of their exports' webhook. */
 const SCAN_LOGS = 10_000;
-const MEMORY_LOGS = 20_000;
-const EXPORT_ROWS = [5000, 20_000] as const;
+const MEMORY_SCAN_LOGS = 20_000;
+/** The exports' sizes, smallest first: the issue's 5,000 and 20,000, and 80,000 where a growth with size shows. */
+const EXPORT_ROWS = [5000, 20_000, 80_000] as const;
 
 export interface HistoryPlan {
   /** Finds per side (each on its own webhook). */
@@ -64,8 +65,8 @@ export async function createHistoryWebhooks(
     ...find.map((webhookId) => ({ webhookId, count: plan.findLogs })),
     { webhookId: webhooks.scanOne, count: SCAN_LOGS },
     { webhookId: webhooks.scanTwo, count: SCAN_LOGS },
-    { webhookId: webhooks.memoryScan, count: MEMORY_LOGS },
-    { webhookId: webhooks.memoryExport, count: MEMORY_LOGS },
+    { webhookId: webhooks.memoryScan, count: MEMORY_SCAN_LOGS },
+    { webhookId: webhooks.memoryExport, count: Math.max(...EXPORT_ROWS) },
   ];
   return { webhooks, fills };
 }
@@ -429,10 +430,10 @@ async function measureMemory(input: HistoryInput): Promise<HistoryMeasures["memo
     }
     await pause(1000);
     const scan = await rssGrowth(pid, () => scanThrough(agent, side, webhooks.memoryScan, ""));
-    if (scan.result.read !== MEMORY_LOGS)
-      throw new Error(`the scan read ${scan.result.read} of ${MEMORY_LOGS} logs`);
+    if (scan.result.read !== MEMORY_SCAN_LOGS)
+      throw new Error(`the scan read ${scan.result.read} of ${MEMORY_SCAN_LOGS} logs`);
     return {
-      scan: { logs: MEMORY_LOGS, growthBytes: scan.growthBytes, beforeBytes: scan.beforeBytes },
+      scan: { logs: MEMORY_SCAN_LOGS, growthBytes: scan.growthBytes, beforeBytes: scan.beforeBytes },
       exports,
     };
   } finally {

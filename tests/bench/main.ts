@@ -111,7 +111,7 @@ const PLAN = QUICK
       deliveries: 2000,
       interactionRounds: 7,
       viewersSeconds: 30,
-      history: { finds: 3, findLogs: 30_000 },
+      history: { finds: 5, findLogs: 30_000 },
     };
 
 /** The parts of the run, in order; `--only a,b` measures just those. */
