@@ -318,7 +318,7 @@ export function historyFigures(m: HistoryMeasures, delayMs: number): Figure[] {
       figure: `history memory, scan of ${formatCount(memory.scan.logs)} logs (reference)`,
       measured:
         `RSS ${growth(memory.scan.growthBytes)} during the scan, which keeps what it read for the next question ` +
-        `(from ${formatMiB(memory.scan.beforeBytes)}; a fresh console, after the exports)`,
+        `(from ${formatMiB(memory.scan.beforeBytes)}; a fresh console)`,
       goal: "report",
       holds: "report",
       details: { ...memory.scan },

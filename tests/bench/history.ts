@@ -8,7 +8,8 @@
  * - Upstream calls of two identical scans at once on one console ÷ one scan's, and of a second
  *   question on the window a scan has just read (counted at the delay proxy, by path).
  * - Growth of a fresh console's resident memory (VmRSS, sampled every few ms) during a scan of
- *   20,000 logs and during CSV exports of 5,000 and 20,000 rows.
+ *   20,000 logs, and of another fresh console's during CSV exports of 5,000, 20,000 and 80,000
+ *   rows, one after another.
  */
 import http from "node:http";
 import type { LogFill } from "./fill";
@@ -401,13 +402,15 @@ export async function measureHistory(input: HistoryInput): Promise<HistoryMeasur
 }
 
 /**
- * On a console of its own (fresh, so what other figures did to its heap does not hide growth):
- * the CSV exports, smaller first, then a scan of 20,000 logs on another webhook.
+ * Runs `work` on a console of its own, started fresh (so what other figures did to a heap does
+ * not hide growth) and warmed up, then stopped.
  */
-async function measureMemory(input: HistoryInput): Promise<HistoryMeasures["memory"]> {
-  const { webhooks, log } = input;
-  let server: Server | null = null;
+async function onFreshConsole<T>(
+  input: HistoryInput,
+  work: (side: ConsoleSide, pid: number, agent: http.Agent) => Promise<T>,
+): Promise<T> {
   const agent = keepAliveAgent(1);
+  let server: Server | null = null;
   try {
     server = await startConsoleProcess({
       port: input.memoryConsole.port,
@@ -415,29 +418,37 @@ async function measureMemory(input: HistoryInput): Promise<HistoryMeasures["memo
       sessionSecret: input.memoryConsole.sessionSecret,
       name: "console (memory)",
     });
-    log(`history: memory, on a fresh console ${server.url} (pid ${server.pid})`);
+    input.log(`history: memory, on a fresh console ${server.url} (pid ${server.pid})`);
     const side = { url: server.url, cookie: await signIn(server.url, input.apiKey) };
     await warmUp(agent, side, input.warmupWebhookId);
-    const pid = server.pid;
-    const exports: HistoryMeasures["memory"]["exports"] = [];
-    for (const rows of EXPORT_ROWS) {
-      await pause(1000);
-      const { result, beforeBytes, growthBytes } = await rssGrowth(pid, () =>
-        exportThrough(side, webhooks.memoryExport, rows),
-      );
-      if (result.rows !== rows) throw new Error(`the CSV export of ${rows} rows had ${result.rows}`);
-      exports.push({ rows, bytes: result.bytes, growthBytes, beforeBytes });
-    }
     await pause(1000);
-    const scan = await rssGrowth(pid, () => scanThrough(agent, side, webhooks.memoryScan, ""));
-    if (scan.result.read !== MEMORY_SCAN_LOGS)
-      throw new Error(`the scan read ${scan.result.read} of ${MEMORY_SCAN_LOGS} logs`);
-    return {
-      scan: { logs: MEMORY_SCAN_LOGS, growthBytes: scan.growthBytes, beforeBytes: scan.beforeBytes },
-      exports,
-    };
+    return await work(side, server.pid, agent);
   } finally {
     agent.destroy();
     await server?.stop();
   }
+}
+
+/** A scan of 20,000 logs on one fresh console; the CSV exports, smallest first, on another. */
+async function measureMemory(input: HistoryInput): Promise<HistoryMeasures["memory"]> {
+  const { webhooks } = input;
+  const scan = await onFreshConsole(input, async (side, pid, agent) => {
+    const measured = await rssGrowth(pid, () => scanThrough(agent, side, webhooks.memoryScan, ""));
+    if (measured.result.read !== MEMORY_SCAN_LOGS)
+      throw new Error(`the scan read ${measured.result.read} of ${MEMORY_SCAN_LOGS} logs`);
+    return { logs: MEMORY_SCAN_LOGS, growthBytes: measured.growthBytes, beforeBytes: measured.beforeBytes };
+  });
+  const exports = await onFreshConsole(input, async (side, pid) => {
+    const measured: HistoryMeasures["memory"]["exports"] = [];
+    for (const rows of EXPORT_ROWS) {
+      const { result, beforeBytes, growthBytes } = await rssGrowth(pid, () =>
+        exportThrough(side, webhooks.memoryExport, rows),
+      );
+      if (result.rows !== rows) throw new Error(`the CSV export of ${rows} rows had ${result.rows}`);
+      measured.push({ rows, bytes: result.bytes, growthBytes, beforeBytes });
+      await pause(1000);
+    }
+    return measured;
+  });
+  return { scan, exports };
 }
