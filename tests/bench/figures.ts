@@ -315,9 +315,10 @@ export function historyFigures(m: HistoryMeasures, delayMs: number): Figure[] {
       details: { calls: shared.nextQuestionCalls, firstScanCalls: shared.oneCalls },
     },
     {
-      figure: `history memory, scan of ${formatCount(memory.scan.logs)} logs (reference)`,
+      figure: "history memory, scan (reference)",
       measured:
-        `RSS ${growth(memory.scan.growthBytes)} during the scan, which keeps what it read for the next question ` +
+        `RSS ${growth(memory.scan.growthBytes)} during a scan of ${formatCount(memory.scan.logs)} logs, ` +
+        "which keeps what it read for the next question " +
         `(from ${formatMiB(memory.scan.beforeBytes)}; a fresh console)`,
       goal: "report",
       holds: "report",

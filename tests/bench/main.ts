@@ -307,7 +307,7 @@ async function main(): Promise<void> {
         "history find, loopback (reference)",
         "history, two identical scans at once",
         "history, next question within 30 s",
-        "history memory, scan of 20,000 logs (reference)",
+        "history memory, scan (reference)",
         "history memory, CSV export",
       ],
       async () => {
