@@ -167,7 +167,7 @@ describe("historyFigures", () => {
     expect(next(201)?.holds).toBe("no");
   });
 
-  it("reports the scan's memory and judges the largest export's growth against the smallest's", () => {
+  it("reports the scan's memory and judges the largest export's growth per log against the scan's", () => {
     const figures = historyFigures(measures(), 25);
     expect(byName(figures, "history memory, scan")).toMatchObject({
       figure: "history memory, scan (reference)",
@@ -178,16 +178,18 @@ describe("historyFigures", () => {
     );
     const csv = byName(figures, "history memory, CSV export");
     expect(csv).toMatchObject({ goal: `≤ ${GOALS.exportMemory.atMost}`, holds: "yes" });
-    expect(csv?.details.ratio).toBe(0.9);
+    // 9 MiB over 80,000 logs ÷ 8 MiB over 20,000.
+    expect(csv?.details.ratio).toBe(0.28125);
     expect(csv?.measured).toContain(
-      "during 80,000 rows ÷ during 5,000: 5,000 rows +10.0 MiB, 20,000 rows +12.0 MiB, 80,000 rows +9.0 MiB (20.0 MiB of CSV",
+      "80,000-row export ÷ the 20,000-log scan; 5,000 rows +10.0 MiB, 20,000 rows +12.0 MiB, 80,000 rows +9.0 MiB (20.0 MiB of CSV",
     );
     const buffered = measures();
-    buffered.memory.exports[0]!.growthBytes = 40 * MiB;
+    buffered.memory.exports[0]!.growthBytes = 80 * MiB;
     expect(byName(historyFigures(buffered, 25), "history memory, CSV")?.holds).toBe("no");
     const quiet = measures();
-    quiet.memory.exports[1]!.growthBytes = 0.1 * MiB;
-    expect(byName(historyFigures(quiet, 25), "history memory, CSV")?.details.ratio).toBe(4.5);
+    quiet.memory.scan.growthBytes = 0.1 * MiB;
+    // A growth under 2 MiB is noise, counted as 2 MiB: 9 MiB / 80,000 ÷ 2 MiB / 20,000.
+    expect(byName(historyFigures(quiet, 25), "history memory, CSV")?.details.ratio).toBe(1.125);
   });
 });
 

@@ -29,7 +29,9 @@ const refreshes = new WeakMap<HistoryWindow, Promise<boolean>>();
 
 function pagesOf(call: ScanCall, webhookId: WebhookId): PageReader {
   return (offset, signal) =>
-    listWebhookLogs({ apiKey: call.apiKey, signal }, webhookId, { offset, limit: PAGE_SIZE });
+    // The window keeps its logs itself: the pages are shared only while in flight (bench: an
+    // 80,000-row export grew 88 MiB with the pages kept for polls, 37 MiB without).
+    listWebhookLogs({ apiKey: call.apiKey, signal, keep: false }, webhookId, { offset, limit: PAGE_SIZE });
 }
 
 /** Drops expired idle windows, then the least recently used idle ones while over the memory budget. */

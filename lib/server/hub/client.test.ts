@@ -418,6 +418,20 @@ describe("shared upstream reads", () => {
     expect(upstream.requests).toHaveLength(1);
   });
 
+  it("a read that is not kept is shared while in flight and forgotten once it settles", async () => {
+    upstream.handle = slowly(200, fakeWebhook());
+    const since = performance.now();
+    const both = Promise.all([
+      getWebhook({ apiKey: KEY, since, keep: false }, WEBHOOK),
+      getWebhook({ apiKey: KEY, since, keep: false }, WEBHOOK),
+    ]);
+    expect(sharedReadCountForTests()).toBe(1);
+    expect(await both).toEqual([fakeWebhook(), fakeWebhook()]);
+    expect(sharedReadCountForTests()).toBe(0);
+    await getWebhook({ apiKey: KEY, poll: true }, WEBHOOK);
+    expect(upstream.requests).toHaveLength(2);
+  });
+
   it("bounds what it remembers", async () => {
     for (let index = 0; index <= MAX_SHARED_READS; index += 1) {
       await sharedRead(`read ${index}`, { since: performance.now(), poll: false }, async () => index);

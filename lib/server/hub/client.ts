@@ -34,6 +34,8 @@ export interface HubCall {
   since?: number;
   /** An auto-refresh poll: a GET may be answered from the same read at most AUTO_REFRESH_MS old. */
   poll?: boolean;
+  /** False: share the GET only while it is in flight, keep no answer for polls (see shared-reads.ts). */
+  keep?: boolean;
   /** Told the upstream status of the answer used (when one came) and whether another request's call gave it. */
   report?: ReadReport;
 }
@@ -209,7 +211,12 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
 
   if (method === "GET" && call.apiKey) {
     const key = `${apiKeyHash(call.apiKey)} ${url.href}`;
-    const options = { since: call.since ?? performance.now(), poll: call.poll ?? false, signal: call.signal };
+    const options = {
+      since: call.since ?? performance.now(),
+      poll: call.poll ?? false,
+      signal: call.signal,
+      keep: call.keep,
+    };
     return sharedRead(key, options, exchange, call.report);
   }
   let status: number | undefined;

@@ -34,6 +34,12 @@ export interface SharedReadOptions {
   poll: boolean;
   /** The request's own signal: when it aborts, this request stops waiting (with a 400). */
   signal?: AbortSignal;
+  /**
+   * False: shared only while in flight, forgotten once it settles (no poll will want it, and the
+   * caller keeps what it needs: the history scan's pages would otherwise hold up to
+   * MAX_SHARED_READS parsed pages of 50 logs). Default true.
+   */
+  keep?: boolean;
 }
 
 /** What one request got: the upstream status (when an answer came) and whether another request's call served it. */
@@ -48,7 +54,7 @@ export function sharedRead<T>(
 ): Promise<T> {
   const oldest = options.poll ? Math.min(options.since, performance.now() - AUTO_REFRESH_MS) : options.since;
   const found = entries.get(key);
-  const entry = found && found.startedAt >= oldest ? found : start(key, run);
+  const entry = found && found.startedAt >= oldest ? found : start(key, run, options.keep ?? true);
   return wait(key, entry, options.signal, (status) => report?.(status, entry === found)) as Promise<T>;
 }
 
@@ -60,6 +66,7 @@ export function cancelledByClient(cause?: unknown): AppError {
 function start<T>(
   key: string,
   run: (signal: AbortSignal, onStatus: (status: number) => void) => Promise<T>,
+  keep: boolean,
 ): Entry {
   const controller = new AbortController();
   const entry: Entry = {
@@ -72,6 +79,7 @@ function start<T>(
   entry.promise = run(controller.signal, (status) => (entry.status = status)).then(
     (value) => {
       entry.settled = true;
+      if (!keep) forget(key, entry);
       return value;
     },
     (error: unknown) => {
