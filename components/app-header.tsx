@@ -34,12 +34,13 @@ export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Pr
             >
               Webhooks
             </Link>
-            <Link
+            {/* A full page load: the Applications page may show another application than this page (the header is the layout's). */}
+            <a
               href="/applications"
               className="rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white"
             >
               Applications
-            </Link>
+            </a>
           </nav>
           <div className="ml-auto">
             {shown ? (

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { ApplicationSummary } from "@/lib/domain/applications";
 
 /** "…4f2a": the last characters of a key, or nothing for a key too short to hint. */
@@ -63,9 +62,9 @@ export function ApplicationSwitcher({
           ))}
         </ul>
         <div className="mt-1 border-t border-zinc-200 px-2 pt-2 dark:border-zinc-800">
-          <Link href="/applications" className="btn-link text-sm">
+          <a href="/applications" className="btn-link text-sm">
             Add or manage applications
-          </Link>
+          </a>
         </div>
       </div>
     </details>

@@ -39,6 +39,7 @@ export function KeyForm({ appId, appName }: { appId?: string; appName?: string }
         body: replacing ? { app: appId, apiKey } : { name, apiKey },
       });
       // A full page load: the header and every list are drawn again from the new session.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(`/applications?done=${replacing ? "replaced" : "added"}`);
     } catch (caught) {
       setPending(false);
@@ -58,13 +59,27 @@ export function KeyForm({ appId, appName }: { appId?: string; appName?: string }
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
       {replacing ? null : (
-        <Field label="Name" error={errors.name} hint={`What you call it, e.g. Staging (at most ${APPLICATION_NAME_MAX} characters).`}>
+        <Field
+          label="Name"
+          error={errors.name}
+          hint={`What you call it, e.g. Staging (at most ${APPLICATION_NAME_MAX} characters).`}
+        >
           {(control) => (
-            <input {...control} name="name" type="text" autoComplete="off" maxLength={200} className="field-input" />
+            <input
+              {...control}
+              name="name"
+              type="text"
+              autoComplete="off"
+              maxLength={200}
+              className="field-input"
+            />
           )}
         </Field>
       )}
-      <Field label={replacing ? `New API key for ${appName ?? "this application"}` : "API key"} error={errors.apiKey}>
+      <Field
+        label={replacing ? `New API key for ${appName ?? "this application"}` : "API key"}
+        error={errors.apiKey}
+      >
         {(control) => (
           <input
             {...control}
@@ -81,7 +96,10 @@ export function KeyForm({ appId, appName }: { appId?: string; appName?: string }
       </button>
       <div aria-live="assertive">
         {errors.form ? (
-          <Notice tone="error" title={replacing ? "Could not replace the key" : "Could not add the application"}>
+          <Notice
+            tone="error"
+            title={replacing ? "Could not replace the key" : "Could not add the application"}
+          >
             <p>{errors.form}</p>
           </Notice>
         ) : null}

@@ -3,7 +3,15 @@
  * on the server and working without the page's script: the page reads `?find=`, then opens the
  * delivery (`?log=`), which the log view finds wherever it is in the history.
  */
-export function FindDelivery({ webhookId, app, error }: { webhookId: string; app: string; error: string | null }) {
+export function FindDelivery({
+  webhookId,
+  app,
+  error,
+}: {
+  webhookId: string;
+  app: string;
+  error: string | null;
+}) {
   const describedBy = error ? "find-delivery-error find-delivery-hint" : "find-delivery-hint";
   return (
     <form

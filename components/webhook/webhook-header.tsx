@@ -16,7 +16,8 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
   useEffect(() => {
     // Remembered under the page's application (the page always names it: see its server part).
     const { app } = readLogView();
-    if (id && app && endpoint !== undefined) rememberWebhook(app, { id, endpoint, eventType: eventType ?? "" });
+    if (id && app && endpoint !== undefined)
+      rememberWebhook(app, { id, endpoint, eventType: eventType ?? "" });
   }, [id, endpoint, eventType]);
 
   if (!webhook) {

@@ -29,7 +29,10 @@ export interface SandboxDemo {
 }
 
 /** The demo data to show on a page of application `appId`: its own when it is a demo application, else the first one's. */
-export function demoOf(demo: SandboxDemo, appId: string): { appId: string | null; channels: DemoChannel[]; webhooks: DemoWebhook[] } {
+export function demoOf(
+  demo: SandboxDemo,
+  appId: string,
+): { appId: string | null; channels: DemoChannel[]; webhooks: DemoWebhook[] } {
   const own = demo.applications.find((app) => app.appId === appId);
   return own ?? { appId: null, channels: demo.channels, webhooks: demo.webhooks };
 }

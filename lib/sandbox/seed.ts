@@ -336,7 +336,12 @@ function seedStaging(store: Store, baseUrl: string, start: number, end: number):
         deliveryId: null,
         messageId: message.id,
         statusCode,
-        responseBody: statusCode === 404 ? notFoundHtml("/webhooks/messages") : statusCode === 200 ? "OK" : "Service Unavailable",
+        responseBody:
+          statusCode === 404
+            ? notFoundHtml("/webhooks/messages")
+            : statusCode === 200
+              ? "OK"
+              : "Service Unavailable",
         status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
         sendAt: new Date(sendAt).toISOString(),
         createdDate: new Date(sendAt + prng.int(2, 900)).toISOString(),

@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { KeyHint, RejectedBadge } from "@/components/applications/application-switcher";
 import { KeyForm } from "@/components/applications/key-form";
 import { Notice } from "@/components/ui/notice";
 import { APPLICATIONS_MAX } from "@/lib/domain/applications";
 import { serverConfig } from "@/lib/server/config";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
-import { webhooksHref } from "@/lib/server/session/page-application";
 
 export const metadata: Metadata = { title: "Applications" };
 
@@ -72,9 +70,13 @@ export default async function ApplicationsPage({ searchParams }: Props) {
                 </p>
               ) : null}
               <div className="flex flex-wrap items-center gap-3 text-sm">
-                <Link href={webhooksHref(data, app.id)} className="btn-link">
-                  Open webhooks<span className="sr-only"> of {app.name}</span>
-                </Link>
+                {/* Makes it current: a full page load, so the header names it (see the console layout). */}
+                <form method="post" action="/api/applications/current">
+                  <input type="hidden" name="app" value={app.id} />
+                  <button type="submit" className="btn btn-small">
+                    Open webhooks<span className="sr-only"> of {app.name}</span>
+                  </button>
+                </form>
                 {data.applications.length > 1 ? (
                   <form method="post" action="/api/applications/remove">
                     <input type="hidden" name="app" value={app.id} />
@@ -104,15 +106,19 @@ export default async function ApplicationsPage({ searchParams }: Props) {
         {full ? (
           <Notice tone="warning">
             <p>
-              This session holds {APPLICATIONS_MAX} applications, the most it can. Remove one you no longer need
-              to add another.
+              This session holds {APPLICATIONS_MAX} applications, the most it can. Remove one you no longer
+              need to add another.
             </p>
           </Notice>
         ) : (
           <KeyForm />
         )}
         {serverConfig().sandboxMode && !full ? (
-          <form method="post" action="/api/applications/demo" className="border-t border-zinc-200 pt-3 dark:border-zinc-800">
+          <form
+            method="post"
+            action="/api/applications/demo"
+            className="border-t border-zinc-200 pt-3 dark:border-zinc-800"
+          >
             <button type="submit" className="btn btn-secondary">
               Add the sandbox&apos;s demo applications
             </button>

@@ -18,7 +18,9 @@ interface Props {
 /** `/webhooks[?app=]`: open a webhook of the application shown (the current one, or the one `?app=` names). */
 export default async function WebhooksPage({ searchParams }: Props) {
   const { app: appParam } = await searchParams;
-  const data = await requireSignedInPage(appParam ? `/webhooks?app=${encodeURIComponent(String(appParam))}` : "/webhooks");
+  const data = await requireSignedInPage(
+    appParam ? `/webhooks?app=${encodeURIComponent(String(appParam))}` : "/webhooks",
+  );
   const named = parseApplicationId(appParam);
   if (appParam !== undefined && !data.applications.some((app) => app.id === named)) notFound();
   const shown = shownApplication(data, named);

@@ -41,7 +41,11 @@ beforeEach(() => {
   };
 });
 
-function request(method: string, path: string, init: { body?: unknown; form?: string; cookie?: string; origin?: string } = {}) {
+function request(
+  method: string,
+  path: string,
+  init: { body?: unknown; form?: string; cookie?: string; origin?: string } = {},
+) {
   const headers = new Headers({ host: HOST, origin: init.origin ?? ORIGIN });
   if (init.cookie) headers.set("cookie", init.cookie);
   let body: string | undefined;
@@ -123,7 +127,11 @@ describe("adding an application", () => {
   it("refuses a cross-site request (403) before anything else", async () => {
     const cookie = await signIn();
     const response = applicationsRoute.POST(
-      request("POST", "/api/applications", { body: { name: "X", apiKey: SECOND }, cookie, origin: "https://evil.example" }),
+      request("POST", "/api/applications", {
+        body: { name: "X", apiKey: SECOND },
+        cookie,
+        origin: "https://evil.example",
+      }),
     );
     expect((await response).status).toBe(403);
     expect(upstream.requests).toHaveLength(0);
@@ -149,7 +157,9 @@ describe("?app= on the console's routes", () => {
     upstream.requests.length = 0;
     const response = await getWebhook(cookie, "?app=0123456789abcdef");
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/not in your session/);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /not in your session/,
+    );
     expect((await getWebhook(cookie, "?app=not-an-id")).status).toBe(400);
     expect(upstream.requests).toHaveLength(0);
   });
@@ -171,7 +181,9 @@ describe("?app= on the console's routes", () => {
 describe("the plain forms", () => {
   it("the switcher makes an application current and lands on its webhooks (303)", async () => {
     const { cookie, second } = await twoApplications();
-    const response = await currentRoute.POST(request("POST", "/api/applications/current", { form: `app=${second.id}`, cookie }));
+    const response = await currentRoute.POST(
+      request("POST", "/api/applications/current", { form: `app=${second.id}`, cookie }),
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/webhooks");
     expect((await list(cookieOf(response)!)).current).toBe(second.id);

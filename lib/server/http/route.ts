@@ -109,9 +109,7 @@ export function defineRoute<
   return async (request, context) => {
     const since = performance.now();
     const requestId = requestIdOf(request);
-    const url = new URL(request.url);
-    const session = new RequestSession(request, url.searchParams.getAll("app"));
-    url.searchParams.delete("app");
+    const session = new RequestSession(request);
     const upstream: { status?: number; shared?: boolean } = {};
     let rawParams: Record<string, unknown> = {};
     const hub = (apiKey: string): HubCall => ({
@@ -126,6 +124,9 @@ export function defineRoute<
       if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
       await spec.rateLimit?.hit(clientAddress(request));
       const params = (spec.params ? parseWith(spec.params, rawParams, "path") : undefined) as Parsed<PS>;
+      // `?app=` is every route's (RequestSession.app()), not the route's own query.
+      const url = new URL(request.url);
+      url.searchParams.delete("app");
       const query = (spec.query ? parseQuery(url, spec.query) : undefined) as Parsed<QS>;
       let body = undefined as Parsed<BS>;
       if (spec.form) {
@@ -181,7 +182,8 @@ async function errorResponse(
   requestId: string,
 ): Promise<Response> {
   if (isAppError(error)) {
-    if (error.code === "unauthorized" && hasSessionCookie(request)) return (await session.rejected(error)).toResponse();
+    if (error.code === "unauthorized" && hasSessionCookie(request))
+      return (await session.rejected(error)).toResponse();
     return error.toResponse();
   }
   const reference = randomUUID();
@@ -225,15 +227,12 @@ class RequestSession implements RouteSession {
   /** The application this request used, once `app()` resolved it. */
   private used?: Application;
 
-  constructor(
-    private readonly request: Request,
-    /** The `?app=` values of the request (more than one is refused). */
-    private readonly appParams: string[],
-  ) {}
+  constructor(private readonly request: Request) {}
 
   state(): Promise<SessionState> {
     this.cached ??= readSession(this.request).then((state) => {
-      if (state.status === "signed_in") for (const app of state.data.applications) this.secrets.add(app.apiKey);
+      if (state.status === "signed_in")
+        for (const app of state.data.applications) this.secrets.add(app.apiKey);
       return state;
     });
     return this.cached;
@@ -241,8 +240,9 @@ class RequestSession implements RouteSession {
 
   async app(): Promise<Application> {
     const state = await this.state();
-    const named = this.appParams.length === 0 ? null : parseApplicationId(this.appParams);
-    if (this.appParams.length > 1 || (this.appParams.length === 1 && !named)) {
+    const appParams = new URL(this.request.url).searchParams.getAll("app");
+    const named = parseApplicationId(appParams);
+    if (appParams.length > 1 || (appParams.length === 1 && !named)) {
       throw new AppError("bad_request", "Give one application id (?app=, 16 hex characters), or none.", {
         fields: { app: ["is not one application id"] },
       });

@@ -65,7 +65,8 @@ describe("the applications of a session", () => {
 
   it("adds up to APPLICATIONS_MAX, then refuses with a message saying what to do; the current one stays", async () => {
     let data = await signedIn();
-    for (let n = 1; n < APPLICATIONS_MAX; n++) data = addApplication(data, { name: `App ${n}`, apiKey: realisticKey(n) });
+    for (let n = 1; n < APPLICATIONS_MAX; n++)
+      data = addApplication(data, { name: `App ${n}`, apiKey: realisticKey(n) });
     expect(data.applications).toHaveLength(APPLICATIONS_MAX);
     expect(data.current).toBe(applicationId(FIRST));
     const error = refusal(() => addApplication(data, { name: "One more", apiKey: realisticKey(99) }));
@@ -76,7 +77,9 @@ describe("the applications of a session", () => {
   it("refuses a name already used (whatever its case) and a key already added, naming the application that has it", async () => {
     const data = addApplication(await signedIn(), { name: "Staging", apiKey: realisticKey(1) });
     const taken = refusal(() => addApplication(data, { name: "  staging ", apiKey: realisticKey(2) }));
-    expect(taken.fields).toEqual({ name: ['An application is already named "Staging". Choose another name.'] });
+    expect(taken.fields).toEqual({
+      name: ['An application is already named "Staging". Choose another name.'],
+    });
     const twice = refusal(() => addApplication(data, { name: "Other", apiKey: realisticKey(1) }));
     expect(twice.fields?.apiKey?.[0]).toContain('already added, as "Staging"');
     expect(twice.message).not.toContain(realisticKey(1));
@@ -101,7 +104,9 @@ describe("the applications of a session", () => {
     data = removeApplication(data, applicationId(FIRST));
     expect(data.applications.map((app) => app.name)).toEqual(["Staging"]);
     expect(data.current).toBe(applicationId(realisticKey(1)));
-    expect(refusal(() => removeApplication(data, data.current)).message).toMatch(/only application.*sign out/);
+    expect(refusal(() => removeApplication(data, data.current)).message).toMatch(
+      /only application.*sign out/,
+    );
   });
 
   it("marks a rejected key, and replacing it clears the mark; its id follows the key; a key another one has is refused", async () => {
@@ -112,7 +117,11 @@ describe("the applications of a session", () => {
     expect(data.applications[0]!.rejected).toBe(false);
     expect(refusal(() => replaceKey(data, staging, FIRST)).fields?.apiKey?.[0]).toContain('"Default"');
     const replaced = replaceKey(switchApplication(data, staging), staging, realisticKey(2));
-    expect(replaced.applications[1]).toMatchObject({ name: "Staging", rejected: false, keyHint: realisticKey(2).slice(-4) });
+    expect(replaced.applications[1]).toMatchObject({
+      name: "Staging",
+      rejected: false,
+      keyHint: realisticKey(2).slice(-4),
+    });
     expect(replaced.current).toBe(applicationId(realisticKey(2)));
   });
 
@@ -128,7 +137,10 @@ describe("the sealed cookie", () => {
     let data = await signedIn();
     data = renameApplication(data, data.current, "P".repeat(APPLICATION_NAME_MAX));
     for (let n = 1; n < APPLICATIONS_MAX; n++) {
-      const name = `${String(n).padStart(2, "0")} ${"Customer region staging ".repeat(2)}`.slice(0, APPLICATION_NAME_MAX);
+      const name = `${String(n).padStart(2, "0")} ${"Customer region staging ".repeat(2)}`.slice(
+        0,
+        APPLICATION_NAME_MAX,
+      );
       data = addApplication(data, { name, apiKey: realisticKey(n) });
     }
     const setCookie = await sealedCookie(data);
@@ -142,7 +154,8 @@ describe("the sealed cookie", () => {
 
   it("refuses to seal what would pass 4 KB (very long keys), saying what to do", async () => {
     let data = await signedIn();
-    for (let n = 1; n < APPLICATIONS_MAX; n++) data = addApplication(data, { name: `App ${n}`, apiKey: `${realisticKey(n)}${"x".repeat(400)}` });
+    for (let n = 1; n < APPLICATIONS_MAX; n++)
+      data = addApplication(data, { name: `App ${n}`, apiKey: `${realisticKey(n)}${"x".repeat(400)}` });
     await expect(sealedCookie(data)).rejects.toThrow(/no room for this key.*Remove an application/);
   });
 
@@ -165,8 +178,8 @@ describe("the sealed cookie", () => {
       { password: { [id]: SECRET }, ttl: 60 },
     );
     const opened = await openSeal(old);
-    expect(opened.status === "signed_in" && opened.data.applications.map(({ name, apiKey }) => ({ name, apiKey }))).toEqual([
-      { name: "Default", apiKey: FIRST },
-    ]);
+    expect(
+      opened.status === "signed_in" && opened.data.applications.map(({ name, apiKey }) => ({ name, apiKey })),
+    ).toEqual([{ name: "Default", apiKey: FIRST }]);
   });
 });

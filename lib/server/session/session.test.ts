@@ -68,7 +68,13 @@ describe("session cookie", () => {
       status: "signed_in",
       data: {
         applications: [
-          { id: expect.stringMatching(/^[0-9a-f]{16}$/), name: "Default", apiKey: KEY, keyHint: "7890", rejected: false },
+          {
+            id: expect.stringMatching(/^[0-9a-f]{16}$/),
+            name: "Default",
+            apiKey: KEY,
+            keyHint: "7890",
+            rejected: false,
+          },
         ],
         current: expect.stringMatching(/^[0-9a-f]{16}$/),
         signedInAt: 1_700_000_000_000,

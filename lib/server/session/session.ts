@@ -1,10 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import {
-  APPLICATIONS_MAX,
-  FIRST_APPLICATION_NAME,
-  type ApplicationSummary,
-} from "@/lib/domain/applications";
+import { APPLICATIONS_MAX, FIRST_APPLICATION_NAME, type ApplicationSummary } from "@/lib/domain/applications";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { sealData, unsealData } from "iron-session";
@@ -17,7 +13,8 @@ import { sessionRevocations } from "@/lib/server/shared-state/revocations";
 
 /**
  * The session: the person's applications (a name and an API key each, at most APPLICATIONS_MAX)
- * sealed (encrypted + signed, iron-session) in one httpOnly cookie, with a random session id. The cookie is the whole session; the only server-side state is the list of
+ * sealed (encrypted + signed, iron-session) in one httpOnly cookie, with a random session id.
+ * The cookie is the whole session; the only server-side state is the list of
  * session ids signed out before they expired (`shared-state/revocations.ts`: in memory, and on
  * Redis when REDIS_URL is set), so any number of instances sharing SESSION_SECRET (and Redis)
  * can serve the same browser, and a sign-out holds on all of them.
@@ -69,7 +66,9 @@ export type SessionState =
  */
 const sealedSchema = z.object({
   apps: z
-    .array(z.object({ name: z.string().min(1), apiKey: z.string().min(1), rejected: z.literal(1).optional() }))
+    .array(
+      z.object({ name: z.string().min(1), apiKey: z.string().min(1), rejected: z.literal(1).optional() }),
+    )
     .min(1)
     .max(APPLICATIONS_MAX),
   current: z.number().int().min(0),
@@ -249,7 +248,8 @@ export async function sealedCookie(data: SessionData, now = Date.now()): Promise
     throw new AppError(
       "bad_request",
       data.applications.length > 1
-        ? "The session has no room for this key: the keys already added fill the session cookie (browsers keep at most 4 KB). Remove an application, then try again."
+        ? "The session has no room for this key: the keys already added fill the session cookie " +
+            "(browsers keep at most 4 KB). Remove an application, then try again."
         : "This API key is too long to keep in a session cookie.",
       { fields: { apiKey: ["is too long to keep"] } },
     );

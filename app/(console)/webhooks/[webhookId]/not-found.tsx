@@ -31,15 +31,16 @@ export default async function WebhookNotFound() {
       <h1 className="text-xl font-semibold">Webhook not found</h1>
       {unknownApp ? (
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          This link is for an application that is not in your session (it was opened with another key, or
-          the key was replaced since). Add that application&apos;s key on the Applications page, then open
-          the link again.
+          This link is for an application that is not in your session (it was opened with another key, or the
+          key was replaced since). Add that application&apos;s key on the Applications page, then open the
+          link again.
         </p>
       ) : (
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          The Messaging Hub has no webhook with this ID for {app ? <strong>{app.name}</strong> : "your API key"}.
-          Check the ID for typos. A key sees only the webhooks of its own application: if the webhook belongs
-          to another application, open it under that application.
+          The Messaging Hub has no webhook with this ID for{" "}
+          {app ? <strong>{app.name}</strong> : "your API key"}. Check the ID for typos. A key sees only the
+          webhooks of its own application: if the webhook belongs to another application, open it under that
+          application.
         </p>
       )}
       {looked === "none" || looked === "partial" ? (
@@ -60,9 +61,9 @@ export default async function WebhookNotFound() {
         <Link href={data && app ? webhooksHref(data, app.id) : "/webhooks"} className="btn-link">
           Open another webhook
         </Link>
-        <Link href="/applications" className="btn-link">
+        <a href="/applications" className="btn-link">
           Add an application
-        </Link>
+        </a>
       </div>
     </div>
   );

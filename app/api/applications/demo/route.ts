@@ -20,7 +20,10 @@ export const POST = defineRoute({
   rateLimit: signInLimiter,
   async handle({ session, signal }) {
     if (!serverConfig().sandboxMode) {
-      throw new AppError("not_found", "The sandbox's demo applications exist only when the console runs on the local sandbox.");
+      throw new AppError(
+        "not_found",
+        "The sandbox's demo applications exist only when the console runs on the local sandbox.",
+      );
     }
     let data = sessionDataOf(await session.state());
     const demo = await fetchSandboxDemo(signal);

@@ -18,7 +18,9 @@ export const POST = defineRoute({
   async handle({ body, session, hub }) {
     const data = sessionDataOf(await session.state());
     const others = data.applications.filter((app) => app.id !== body.app);
-    const answers = await Promise.allSettled(others.map((app) => getWebhook(hub(app.apiKey), body.webhookId)));
+    const answers = await Promise.allSettled(
+      others.map((app) => getWebhook(hub(app.apiKey), body.webhookId)),
+    );
     const found = answers.findIndex((answer) => answer.status === "fulfilled");
     if (found >= 0) return seeOther(webhookViewHref(body.webhookId, { app: others[found]!.id }));
 
