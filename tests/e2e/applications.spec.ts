@@ -136,7 +136,6 @@ test.describe("several applications", () => {
     browser,
     sandbox,
     signInWithDemoKey,
-    webhookPage,
     baseURL,
   }) => {
     const stage = await staging(sandbox);
