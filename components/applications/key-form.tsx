@@ -9,18 +9,44 @@ import { Notice } from "@/components/ui/notice";
 
 type Errors = { name?: string; apiKey?: string; form?: string };
 
+/** What the form does: add an application, or replace the key of / rename `app`. */
+export type KeyFormMode = { mode: "add" } | { mode: "replace" | "rename"; app: { id: string; name: string } };
+
+const MODES = {
+  add: {
+    path: "/api/applications",
+    done: "added",
+    submit: "Add application",
+    failed: "Could not add the application",
+  },
+  replace: {
+    path: "/api/applications/key",
+    done: "replaced",
+    submit: "Replace key",
+    failed: "Could not replace the key",
+  },
+  rename: {
+    path: "/api/applications/name",
+    done: "renamed",
+    submit: "Rename",
+    failed: "Could not rename it",
+  },
+} as const;
+
 /**
- * Add an application (`POST /api/applications` `{ name, apiKey }`), or with `appId` replace that
- * application's key (`POST /api/applications/key`). The console checks the key with the hub
- * before keeping it; every refusal is shown beside the field it is about, and nothing is stored.
- * Like the sign-in form, it cannot submit before its script runs (a native submission would
- * carry the key off in the wrong form).
+ * Add an application (`POST /api/applications` `{ name, apiKey }`), replace an application's key
+ * (`POST /api/applications/key`) or rename it (`POST /api/applications/name`). The console checks a
+ * key with the hub before keeping it; every refusal is shown beside the field it is about, and
+ * nothing is stored. Like the sign-in form, it cannot submit before its script runs (a native
+ * submission would carry the key off in the wrong form).
  */
-export function KeyForm({ appId, appName }: { appId?: string; appName?: string }) {
+export function KeyForm(props: KeyFormMode) {
   const hydrated = useHydrated();
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
-  const replacing = appId !== undefined;
+  const mode = MODES[props.mode];
+  const asksName = props.mode !== "replace";
+  const asksKey = props.mode !== "rename";
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -28,19 +54,23 @@ export function KeyForm({ appId, appName }: { appId?: string; appName?: string }
     const name = String(form.get("name") ?? "").trim();
     const apiKey = String(form.get("apiKey") ?? "").trim();
     const missing: Errors = {};
-    if (!replacing && !name) missing.name = "Give the application a name, e.g. Staging.";
-    if (!apiKey) missing.apiKey = "Enter the application's API key.";
+    if (asksName && !name) missing.name = "Give the application a name, e.g. Staging.";
+    if (asksKey && !apiKey) missing.apiKey = "Enter the application's API key.";
     setErrors(missing);
     if (missing.name || missing.apiKey) return;
     setPending(true);
     try {
-      await apiRequest(replacing ? "/api/applications/key" : "/api/applications", {
+      await apiRequest(mode.path, {
         method: "POST",
-        body: replacing ? { app: appId, apiKey } : { name, apiKey },
+        body: {
+          ...(props.mode === "add" ? {} : { app: props.app.id }),
+          ...(asksName ? { name } : {}),
+          ...(asksKey ? { apiKey } : {}),
+        },
       });
       // A full page load: the header and every list are drawn again from the new session.
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-      window.location.assign(`/applications?done=${replacing ? "replaced" : "added"}`);
+      window.location.assign(`/applications?done=${mode.done}`);
     } catch (caught) {
       setPending(false);
       const error = caught instanceof ApiError ? caught : null;
@@ -51,16 +81,17 @@ export function KeyForm({ appId, appName }: { appId?: string; appName?: string }
         form:
           fields.name || fields.apiKey
             ? undefined
-            : (fields._?.[0] ?? error?.message ?? "The application could not be saved. Try again."),
+            : (fields._?.[0] ?? error?.message ?? "The change could not be saved. Try again."),
       });
     }
   }
 
+  const of = props.mode === "add" ? "" : ` for ${props.app.name}`;
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
-      {replacing ? null : (
+      {asksName ? (
         <Field
-          label="Name"
+          label={props.mode === "rename" ? `New name${of}` : "Name"}
           error={errors.name}
           hint={`What you call it, e.g. Staging (at most ${APPLICATION_NAME_MAX} characters).`}
         >
@@ -71,35 +102,32 @@ export function KeyForm({ appId, appName }: { appId?: string; appName?: string }
               type="text"
               autoComplete="off"
               maxLength={200}
+              defaultValue={props.mode === "rename" ? props.app.name : undefined}
               className="field-input"
             />
           )}
         </Field>
-      )}
-      <Field
-        label={replacing ? `New API key for ${appName ?? "this application"}` : "API key"}
-        error={errors.apiKey}
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="apiKey"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            className="field-input font-mono"
-          />
-        )}
-      </Field>
+      ) : null}
+      {asksKey ? (
+        <Field label={props.mode === "replace" ? `New API key${of}` : "API key"} error={errors.apiKey}>
+          {(control) => (
+            <input
+              {...control}
+              name="apiKey"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              className="field-input font-mono"
+            />
+          )}
+        </Field>
+      ) : null}
       <button type="submit" className="btn btn-primary" disabled={!hydrated || pending}>
-        {pending ? "Checking the key…" : replacing ? "Replace key" : "Add application"}
+        {pending ? (asksKey ? "Checking the key…" : "Saving…") : mode.submit}
       </button>
       <div aria-live="assertive">
         {errors.form ? (
-          <Notice
-            tone="error"
-            title={replacing ? "Could not replace the key" : "Could not add the application"}
-          >
+          <Notice tone="error" title={mode.failed}>
             <p>{errors.form}</p>
           </Notice>
         ) : null}

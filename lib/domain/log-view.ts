@@ -165,9 +165,12 @@ export function webhookViewHref(webhookId: string, state: Partial<LogViewState> 
   return `/webhooks/${encodeURIComponent(webhookId)}${query ? `?${query}` : ""}`;
 }
 
-/** The part of the view the logs query depends on (an open dialog does not refetch). */
+/**
+ * The part of the view the logs query depends on (an open dialog does not refetch). Not the
+ * application: a page's queries all use its own, and moving to another is a full page load.
+ */
 export function logsQueryState(state: LogViewState): string {
-  return serializeLogSearchParams({ ...state, log: null });
+  return serializeLogSearchParams({ ...state, log: null, app: null });
 }
 
 interface LogsApiQuery {

@@ -12,6 +12,7 @@ const DONE: Record<string, string> = {
   added: "The application was added: its key was checked with the Messaging Hub.",
   replaced: "The key was replaced: the Messaging Hub accepts it.",
   removed: "The application was removed from this session.",
+  renamed: "The application was renamed.",
 };
 
 interface Props {
@@ -91,7 +92,15 @@ export default async function ApplicationsPage({ searchParams }: Props) {
                   Replace key<span className="sr-only"> of {app.name}</span>
                 </summary>
                 <div className="mt-2">
-                  <KeyForm appId={app.id} appName={app.name} />
+                  <KeyForm mode="replace" app={{ id: app.id, name: app.name }} />
+                </div>
+              </details>
+              <details className="text-sm">
+                <summary className="cursor-pointer text-zinc-700 dark:text-zinc-300">
+                  Rename<span className="sr-only"> {app.name}</span>
+                </summary>
+                <div className="mt-2">
+                  <KeyForm mode="rename" app={{ id: app.id, name: app.name }} />
                 </div>
               </details>
             </li>
@@ -111,7 +120,7 @@ export default async function ApplicationsPage({ searchParams }: Props) {
             </p>
           </Notice>
         ) : (
-          <KeyForm />
+          <KeyForm mode="add" />
         )}
         {serverConfig().sandboxMode && !full ? (
           <form

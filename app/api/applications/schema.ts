@@ -15,6 +15,7 @@ export const applicationIdSchema = z.string().regex(/^[0-9a-f]{16}$/, "is not an
 
 export const addApplicationSchema = z.strictObject({ name: applicationNameSchema, apiKey: apiKeySchema });
 export const replaceKeySchema = z.strictObject({ app: applicationIdSchema, apiKey: apiKeySchema });
+export const renameSchema = z.strictObject({ app: applicationIdSchema, name: applicationNameSchema });
 export const applicationFormSchema = z.strictObject({ app: applicationIdSchema });
 export const lookFormSchema = z.strictObject({
   webhookId: webhookIdSchema,
