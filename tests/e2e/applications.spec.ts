@@ -204,7 +204,7 @@ test.describe("several applications", () => {
     );
   });
 
-  test("removes an application; the last one cannot be removed", async ({
+  test("renames and removes an application; the last one cannot be removed", async ({
     page,
     sandbox,
     signInWithDemoKey,
@@ -213,6 +213,16 @@ test.describe("several applications", () => {
     await signInWithDemoKey();
     await addApplication(page, "Staging", stage.apiKey);
     await page.goto("/applications");
+    const rename = applicationItem(page, "Default");
+    await rename.locator("summary", { hasText: "Rename" }).click();
+    await rename.getByLabel("New name for Default").fill("staging");
+    await rename.getByRole("button", { name: "Rename", exact: true }).click();
+    await expect(page.getByText('An application is already named "Staging"')).toBeVisible();
+    await rename.getByLabel("New name for Default").fill("Production");
+    await rename.getByRole("button", { name: "Rename", exact: true }).click();
+    await expect(page.getByRole("status")).toContainText("The application was renamed");
+    await expect(switcher(page).summary).toContainText("Production");
+
     await applicationItem(page, "Staging").getByRole("button", { name: "Remove Staging" }).click();
     await expect(page.getByRole("status")).toContainText("The application was removed");
     await expect(page.getByRole("heading", { name: /Your applications/ })).toHaveText(
@@ -257,6 +267,9 @@ test.describe("several applications", () => {
     await expect(page.getByRole("status")).toContainText("The key was replaced");
     await expect(applicationItem(page, "Rotating").getByText("Key rejected")).toHaveCount(0);
     await expect(applicationItem(page, "Rotating")).toContainText(`…${newKey.slice(-4)}`);
+    // No key anywhere in the page, its RSC payload included.
+    const html = await page.content();
+    for (const key of [demo.apiKey, application.apiKey, newKey]) expect(html).not.toContain(key);
     await applicationItem(page, "Rotating")
       .getByRole("button", { name: "Open webhooks of Rotating" })
       .click();
