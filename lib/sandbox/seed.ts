@@ -318,15 +318,7 @@ function seedStaging(store: Store, baseUrl: string, start: number, end: number):
   const step = (end - start) / STAGING.messages;
   for (let i = 0; i < STAGING.messages; i++) {
     const createdAt = Math.floor(start + i * step + prng.next() * step * 0.5);
-    const message = store.createMessage({
-      id: prng.uuid(),
-      applicationId: STAGING.applicationId,
-      channel,
-      to: `55119${prng.int(10_000_000, 99_999_999)}`,
-      content: { text: prng.pick(TEXTS) },
-      createdDate: new Date(createdAt).toISOString(),
-      queueDeliveries: false,
-    });
+    const message = pastMessage(store, prng, STAGING.applicationId, channel, createdAt);
     for (const plan of STAGING.webhooks) {
       const statusCode = prng.weighted(plan.statuses);
       const sendAt = createdAt + prng.int(5, 400);
@@ -336,12 +328,7 @@ function seedStaging(store: Store, baseUrl: string, start: number, end: number):
         deliveryId: null,
         messageId: message.id,
         statusCode,
-        responseBody:
-          statusCode === 404
-            ? notFoundHtml("/webhooks/messages")
-            : statusCode === 200
-              ? "OK"
-              : "Service Unavailable",
+        responseBody: historyBody(plan, statusCode, false, prng),
         status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
         sendAt: new Date(sendAt).toISOString(),
         createdDate: new Date(sendAt + prng.int(2, 900)).toISOString(),
@@ -358,6 +345,19 @@ const TEXTS = [
   "Olá! Seu pedido saiu para entrega.",
 ];
 
+/** A past message of the history (no deliveries queued: its logs are recorded by the seed). */
+function pastMessage(store: Store, prng: Prng, applicationId: string, channel: Channel, createdAt: number) {
+  return store.createMessage({
+    id: prng.uuid(),
+    applicationId,
+    channel,
+    to: `55119${prng.int(10_000_000, 99_999_999)}`,
+    content: { text: prng.pick(TEXTS) },
+    createdDate: new Date(createdAt).toISOString(),
+    queueDeliveries: false,
+  });
+}
+
 function seedHistory(store: Store, channels: Channel[], start: number, end: number): void {
   const prng = new Prng(PRNG_SEED);
   const step = (end - start) / HISTORY_MESSAGES;
@@ -366,15 +366,7 @@ function seedHistory(store: Store, channels: Channel[], start: number, end: numb
     const channel = channels[i % channels.length];
     if (!channel) throw new Error("no demo channel");
     const createdAt = Math.floor(start + i * step + prng.next() * step * 0.5);
-    const message = store.createMessage({
-      id: prng.uuid(),
-      applicationId: DEMO_APPLICATION_ID,
-      channel,
-      to: `55119${prng.int(10_000_000, 99_999_999)}`,
-      content: { text: prng.pick(TEXTS) },
-      createdDate: new Date(createdAt).toISOString(),
-      queueDeliveries: false,
-    });
+    const message = pastMessage(store, prng, DEMO_APPLICATION_ID, channel, createdAt);
     for (const plan of DEMO_WEBHOOKS) {
       if (i < plan.history[0] || i >= plan.history[1]) continue;
       const newest = newestIndex.get(plan.id) === i;
@@ -460,7 +452,12 @@ const SPECIAL_NEWEST: Record<string, { statusCode: number; body: () => string }>
   error: { statusCode: 500, body: largeBody },
 };
 
-function historyBody(plan: DemoWebhookPlan, statusCode: number, newest: boolean, prng: Prng): string {
+function historyBody(
+  plan: Pick<DemoWebhookPlan, "receiver">,
+  statusCode: number,
+  newest: boolean,
+  prng: Prng,
+): string {
   const special = newest ? SPECIAL_NEWEST[plan.receiver ?? ""] : undefined;
   if (special) return special.body();
   switch (statusCode) {
