@@ -272,7 +272,8 @@ class RequestSession implements RouteSession {
       this.end();
       return error;
     }
-    await this.save(markRejected(state.data, used.id));
+    // A mark that would not fit the cookie is left out: the answer still says which key was rejected.
+    await this.save(markRejected(state.data, used.id)).catch(() => undefined);
     return new AppError(
       "key_rejected",
       `The Messaging Hub rejected the key of "${used.name}" (…${used.keyHint || "short key"}): it was rotated or revoked. ` +
