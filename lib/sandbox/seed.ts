@@ -322,17 +322,10 @@ function seedStaging(store: Store, baseUrl: string, start: number, end: number):
     for (const plan of STAGING.webhooks) {
       const statusCode = prng.weighted(plan.statuses);
       const sendAt = createdAt + prng.int(5, 400);
-      store.recordLog({
-        id: prng.uuid(),
-        webhookId: plan.id,
-        deliveryId: null,
-        messageId: message.id,
-        statusCode,
-        responseBody: historyBody(plan, statusCode, false, prng),
-        status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
-        sendAt: new Date(sendAt).toISOString(),
-        createdDate: new Date(sendAt + prng.int(2, 900)).toISOString(),
-      });
+      const duration = prng.int(2, 900);
+      pastLog(store, prng, { webhookId: plan.id, messageId: message.id, statusCode, sendAt, duration }, () =>
+        historyBody(plan, statusCode, false, prng),
+      );
     }
   }
 }
@@ -358,6 +351,27 @@ function pastMessage(store: Store, prng: Prng, applicationId: string, channel: C
   });
 }
 
+/** A past delivery's log: sent at `sendAt`, answered `duration` ms later with `body()` (drawn after its id). */
+function pastLog(
+  store: Store,
+  prng: Prng,
+  log: { webhookId: string; messageId: string; statusCode: number; sendAt: number; duration: number },
+  body: () => string,
+): void {
+  const { webhookId, messageId, statusCode, sendAt, duration } = log;
+  store.recordLog({
+    id: prng.uuid(),
+    webhookId,
+    deliveryId: null,
+    messageId,
+    statusCode,
+    responseBody: body(),
+    status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
+    sendAt: new Date(sendAt).toISOString(),
+    createdDate: new Date(sendAt + duration).toISOString(),
+  });
+}
+
 function seedHistory(store: Store, channels: Channel[], start: number, end: number): void {
   const prng = new Prng(PRNG_SEED);
   const step = (end - start) / HISTORY_MESSAGES;
@@ -374,17 +388,9 @@ function seedHistory(store: Store, channels: Channel[], start: number, end: numb
       const statusCode = (newest && SPECIAL_NEWEST[plan.receiver ?? ""]?.statusCode) || drawn;
       const sendAt = createdAt + prng.int(5, 400);
       const duration = statusCode === 0 && plan.receiver === "hang" ? 5000 : prng.int(2, 900);
-      store.recordLog({
-        id: prng.uuid(),
-        webhookId: plan.id,
-        deliveryId: null,
-        messageId: message.id,
-        statusCode,
-        responseBody: historyBody(plan, statusCode, newest, prng),
-        status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
-        sendAt: new Date(sendAt).toISOString(),
-        createdDate: new Date(sendAt + duration).toISOString(),
-      });
+      pastLog(store, prng, { webhookId: plan.id, messageId: message.id, statusCode, sendAt, duration }, () =>
+        historyBody(plan, statusCode, newest, prng),
+      );
     }
   }
 }
