@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy, newNonce } from "@/lib/server/http/csp";
 import { requestScheme } from "@/lib/server/http/forwarded";
+import { PAGE_ADDRESS_HEADER } from "@/lib/server/http/page-address";
 
 /**
  * Runs before every page (not /api, not static files): a fresh CSP nonce per request, passed to
@@ -15,6 +16,8 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
+  // The page's own address (page-address.ts): always ours, never the browser's.
+  requestHeaders.set(PAGE_ADDRESS_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
   return response;

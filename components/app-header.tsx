@@ -1,12 +1,23 @@
 import Link from "next/link";
+import type { ApplicationSummary } from "@/lib/domain/applications";
 import { SignOutButton } from "@/components/sign-out-button";
+import { ApplicationSwitcher } from "@/components/applications/application-switcher";
 
-/** The bar on every signed-in page: where you are, which key you use, and "Sign out". */
-export function AppHeader({ keyHint, sandboxMode }: { keyHint: string | null; sandboxMode: boolean }) {
+interface Props {
+  /** The session's applications (no keys), and the one this page shows. */
+  applications: ApplicationSummary[];
+  shown: ApplicationSummary | null;
+  /** Where "Webhooks" leads: the shown application's list. */
+  webhooksHref: string;
+  sandboxMode: boolean;
+}
+
+/** The bar on every signed-in page: where you are, which application (and key) you use, and "Sign out". */
+export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Props) {
   return (
     <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
       <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-3 gap-y-1.5 px-4 py-2.5 sm:gap-x-4 sm:px-6">
-        <Link href="/webhooks" className="rounded-sm text-base font-semibold tracking-tight">
+        <Link href={webhooksHref} className="rounded-sm text-base font-semibold tracking-tight">
           Webhook Console
         </Link>
         {/* On a phone: the title and Sign out on the first line, the rest on the second. */}
@@ -16,24 +27,28 @@ export function AppHeader({ keyHint, sandboxMode }: { keyHint: string | null; sa
               Sandbox
             </span>
           ) : null}
-          <nav aria-label="Main" className="text-sm">
+          <nav aria-label="Main" className="flex gap-4 text-sm">
             <Link
-              href="/webhooks"
+              href={webhooksHref}
               className="rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white"
             >
               Webhooks
             </Link>
+            {/* A full page load: the Applications page may show another application than this page (the header is the layout's). */}
+            <a
+              href="/applications"
+              className="rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white"
+            >
+              Applications
+            </a>
           </nav>
-          <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
-            {keyHint ? (
-              <>
-                <span className="max-sm:sr-only">Signed in with </span>key{" "}
-                <span className="font-mono">…{keyHint}</span>
-              </>
+          <div className="ml-auto">
+            {shown ? (
+              <ApplicationSwitcher applications={applications} shown={shown} />
             ) : (
-              "Signed in"
+              <span className="text-xs text-zinc-600 dark:text-zinc-400">Signed in</span>
             )}
-          </span>
+          </div>
         </div>
         <div className="max-sm:ml-auto">
           <SignOutButton />

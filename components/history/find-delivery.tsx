@@ -3,7 +3,15 @@
  * on the server and working without the page's script: the page reads `?find=`, then opens the
  * delivery (`?log=`), which the log view finds wherever it is in the history.
  */
-export function FindDelivery({ webhookId, error }: { webhookId: string; error: string | null }) {
+export function FindDelivery({
+  webhookId,
+  app,
+  error,
+}: {
+  webhookId: string;
+  app: string;
+  error: string | null;
+}) {
   const describedBy = error ? "find-delivery-error find-delivery-hint" : "find-delivery-hint";
   return (
     <form
@@ -12,6 +20,8 @@ export function FindDelivery({ webhookId, error }: { webhookId: string; error: s
       aria-label="Find a delivery"
       className="space-y-1 text-sm"
     >
+      {/* A GET form replaces the whole query: the page's application goes with it. */}
+      <input type="hidden" name="app" value={app} />
       <label htmlFor="find-delivery" className="field-label">
         Find a delivery
       </label>

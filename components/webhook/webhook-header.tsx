@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import type { Webhook } from "@/lib/domain/hub-schemas";
 import { rememberWebhook } from "@/lib/browser/local-store";
+import { readLogView } from "@/components/logs/use-log-view";
 import { DescriptionItem } from "@/components/ui/description-item";
 
 const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;
@@ -13,7 +14,10 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
   const endpoint = webhook?.endpoint;
   const eventType = webhook?.eventType;
   useEffect(() => {
-    if (id && endpoint !== undefined) rememberWebhook({ id, endpoint, eventType: eventType ?? "" });
+    // Remembered under the page's application (the page always names it: see its server part).
+    const { app } = readLogView();
+    if (id && app && endpoint !== undefined)
+      rememberWebhook(app, { id, endpoint, eventType: eventType ?? "" });
   }, [id, endpoint, eventType]);
 
   if (!webhook) {

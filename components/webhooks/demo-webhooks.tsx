@@ -2,8 +2,11 @@ import Link from "next/link";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import type { DemoWebhook } from "@/lib/domain/sandbox-demo";
 
-/** Sandbox mode: the demo application's webhooks, one per delivery outcome. */
-export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {
+/**
+ * Sandbox mode: a demo application's webhooks (one per delivery outcome in the first). `appId`:
+ * the application shown is that demo application, so its links name it.
+ */
+export function DemoWebhooks({ appId, webhooks }: { appId: string | null; webhooks: DemoWebhook[] }) {
   if (webhooks.length === 0) return null;
   return (
     <section aria-labelledby="demo-webhooks-heading" className="card p-4">
@@ -17,7 +20,7 @@ export function DemoWebhooks({ webhooks }: { webhooks: DemoWebhook[] }) {
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
         {webhooks.map((webhook) => (
           <li key={webhook.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 py-2">
-            <Link href={webhookViewHref(webhook.id)} className="btn-link">
+            <Link href={webhookViewHref(webhook.id, { app: appId })} className="btn-link">
               {webhook.label}
             </Link>
             {!webhook.active ? (

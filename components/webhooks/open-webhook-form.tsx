@@ -5,7 +5,8 @@ import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { webhookIdFrom, webhookViewHref } from "@/lib/domain/log-view";
 
-export function OpenWebhookForm() {
+/** Opens a webhook of application `appId` (the one the page shows). */
+export function OpenWebhookForm({ appId }: { appId: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -26,7 +27,7 @@ export function OpenWebhookForm() {
     }
     setError(null);
     setPending(true);
-    router.push(webhookViewHref(webhookId));
+    router.push(webhookViewHref(webhookId, { app: appId }));
   }
 
   return (

@@ -93,11 +93,21 @@ interface ApiRequestInit {
   poll?: boolean;
 }
 
+/**
+ * `path` with the page's application (`?app=` of the address bar) added, unless it names one
+ * already: on a page of application X, every call uses X's key, whatever another tab switched to.
+ */
+export function withPageApp(path: string, search = window.location.search): string {
+  const app = new URLSearchParams(search).get("app");
+  if (!app || /[?&]app=/.test(path)) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}app=${encodeURIComponent(app)}`;
+}
+
 /** Same-origin call; resolves with a 2xx answer, throws `ApiError` otherwise. */
 export async function apiFetch(path: string, init: ApiRequestInit = {}): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetch(withPageApp(path), {
       method: init.method ?? "GET",
       headers: {
         accept: "application/json",
@@ -136,6 +146,9 @@ export async function apiRequest<T>(path: string, init: ApiRequestInit = {}): Pr
 
 /** Where the browser goes when the key is rejected: the session ends and /login says why. */
 export const SESSION_END_PATH = "/api/session/end";
+
+/** Where the browser goes when the hub rejects one of several applications' keys: it is marked there, with Replace key. */
+export const APPLICATIONS_PATH = "/applications";
 
 /** Set once the person signs out: a 401 from a request still in flight is then expected, not "key rejected". */
 let signingOut = false;

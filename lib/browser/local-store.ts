@@ -1,12 +1,12 @@
 /**
- * What the console remembers in this browser: the webhooks opened recently and the last
- * channel used to send a test message. Never the API key (that lives only in the sealed,
+ * What the console remembers in this browser: the webhooks opened recently (per application,
+ * by its id) and the last channel used to send a test message. Never the API key (that lives only in the sealed,
  * httpOnly session cookie). Everything read here is treated as untrusted input.
  */
 import { useSyncExternalStore } from "react";
 import { isUuidShape } from "@/lib/domain/api-limits";
 
-const RECENT_KEY = "hub-console:recent-webhooks";
+const RECENT_PREFIX = "hub-console:recent-webhooks:";
 const CHANNEL_KEY = "hub-console:last-channel";
 export const RECENT_MAX = 8;
 
@@ -28,7 +28,7 @@ const cache = new Map<string, { raw: string | null; value: unknown }>();
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key === RECENT_KEY || event.key === CHANNEL_KEY) listener();
+    if (event.key === null || event.key.startsWith(RECENT_PREFIX) || event.key === CHANNEL_KEY) listener();
   };
   window.addEventListener("storage", onStorage);
   return () => {
@@ -96,17 +96,17 @@ export function parseLastChannel(json: unknown): LastChannel | null {
   return { channelKind: channelKind.slice(0, 32), from: from.slice(0, 36) };
 }
 
-function readRecentWebhooks(): RecentWebhook[] {
-  return readParsed(RECENT_KEY, parseRecent);
+function readRecentWebhooks(appId: string): RecentWebhook[] {
+  return readParsed(RECENT_PREFIX + appId, parseRecent);
 }
 
-export function rememberWebhook(webhook: Omit<RecentWebhook, "openedAt">): void {
-  const rest = readRecentWebhooks().filter((item) => item.id !== webhook.id);
-  write(RECENT_KEY, [{ ...webhook, openedAt: Date.now() }, ...rest].slice(0, RECENT_MAX));
+export function rememberWebhook(appId: string, webhook: Omit<RecentWebhook, "openedAt">): void {
+  const rest = readRecentWebhooks(appId).filter((item) => item.id !== webhook.id);
+  write(RECENT_PREFIX + appId, [{ ...webhook, openedAt: Date.now() }, ...rest].slice(0, RECENT_MAX));
 }
 
-export function forgetRecentWebhooks(): void {
-  write(RECENT_KEY, []);
+export function forgetRecentWebhooks(appId: string): void {
+  write(RECENT_PREFIX + appId, []);
 }
 
 function readLastChannel(): LastChannel | null {
@@ -117,9 +117,13 @@ export function rememberChannel(channel: LastChannel): void {
   write(CHANNEL_KEY, channel);
 }
 
-/** Empty on the server and during hydration; the stored list after mount. */
-export function useRecentWebhooks(): RecentWebhook[] {
-  return useSyncExternalStore(subscribe, readRecentWebhooks, () => NO_RECENT);
+/** An application's recent webhooks: empty on the server and during hydration; the stored list after mount. */
+export function useRecentWebhooks(appId: string): RecentWebhook[] {
+  return useSyncExternalStore(
+    subscribe,
+    () => readRecentWebhooks(appId),
+    () => NO_RECENT,
+  );
 }
 
 export function useLastChannel(): LastChannel | null {

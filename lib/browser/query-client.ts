@@ -1,5 +1,5 @@
 import { environmentManager, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { endSession, isApiError } from "@/lib/browser/api";
+import { APPLICATIONS_PATH, endSession, isApiError } from "@/lib/browser/api";
 
 /**
  * One QueryClient per server request (pages prefetch into it and dehydrate it), one for the
@@ -22,9 +22,14 @@ export function retryDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 8000);
 }
 
-/** A 401 means the session ended or the hub rejected the key: sign in again. */
+/**
+ * A 401 means the session ended or the hub rejected the key: sign in again. `key_rejected`: the
+ * hub rejected one of several applications' keys; the Applications page marks it, with Replace key.
+ */
 export function onUnauthorized(error: unknown): void {
-  if (isApiError(error) && error.status === 401) endSession("key_rejected");
+  if (!isApiError(error) || error.status !== 401) return;
+  if (error.code === "key_rejected") window.location.assign(APPLICATIONS_PATH);
+  else endSession("key_rejected");
 }
 
 function makeQueryClient(): QueryClient {

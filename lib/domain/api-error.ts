@@ -5,6 +5,8 @@
 export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
+  /** The hub rejected one application's key; the session and its other applications stay. */
+  key_rejected: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

@@ -121,15 +121,23 @@ describe("serializeLogSearchParams", () => {
 });
 
 describe("links and API queries", () => {
-  it("builds a webhook view href", () => {
+  it("builds a webhook view href, its application first", () => {
     expect(webhookViewHref("abc")).toBe("/webhooks/abc");
+    expect(webhookViewHref("abc", { app: "0123456789abcdef", status: "Failed" })).toBe(
+      "/webhooks/abc?app=0123456789abcdef&status=Failed",
+    );
+    expect(parseLogSearchParams({ app: "0123456789abcdef" }).app).toBe("0123456789abcdef");
+    for (const bad of ["0123456789ABCDEF", "0123", "mh_live_key", ""])
+      expect(parseLogSearchParams({ app: bad }).app).toBeNull();
     expect(webhookViewHref("abc", { status: "Failed", log: LOG })).toBe(
       `/webhooks/abc?status=Failed&log=${LOG}`,
     );
   });
 
   it("keeps the open log out of the logs query key", () => {
-    expect(logsQueryState({ ...DEFAULT_LOG_VIEW, page: 2, log: LOG })).toBe("page=2");
+    expect(logsQueryState({ ...DEFAULT_LOG_VIEW, page: 2, log: LOG, app: "0123456789abcdef" })).toBe(
+      "page=2",
+    );
   });
 
   it("turns a page into offset and limit", () => {

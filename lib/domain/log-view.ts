@@ -1,6 +1,6 @@
 /**
  * The state of a webhook's log view, as it lives in the URL:
- * `/webhooks/{id}?status=Failed&page=3&limit=50&log=<logId>`.
+ * `/webhooks/{id}?app=<appId>&status=Failed&page=3&limit=50&log=<logId>`.
  *
  * One parser and one serializer, shared by the page (server prefetch), the client components
  * (`useLogView` reads it, `setLogView` writes it) and every link, so a copied link
@@ -14,6 +14,7 @@ import {
   isUuidShape,
   type LogStatus,
 } from "@/lib/domain/api-limits";
+import { parseApplicationId } from "@/lib/domain/applications";
 
 export const LOG_STATUS_FILTERS = LOG_STATUSES;
 export type LogStatusFilter = LogStatus;
@@ -27,6 +28,8 @@ const DEFAULT_PAGE_SIZE: PageSize = LOG_LIMIT_DEFAULT;
 const MAX_PAGE = 1_000_000;
 
 export interface LogViewState {
+  /** The application the webhook belongs to (an id derived from its key, never the key); null: the current one. */
+  app: string | null;
   /** null: all statuses. */
   status: LogStatusFilter | null;
   /** 1-based. */
@@ -48,6 +51,7 @@ export const HISTORY_FILTERS = ["code", "since", "until", "contains"] as const;
 export type HistoryFilter = (typeof HISTORY_FILTERS)[number];
 
 export const DEFAULT_LOG_VIEW: LogViewState = {
+  app: null,
   status: null,
   page: 1,
   limit: DEFAULT_PAGE_SIZE,
@@ -129,6 +133,7 @@ function parseLog(raw: string | null): string | null {
  */
 export function parseLogSearchParams(input: SearchParamsInput): LogViewState {
   return {
+    app: parseApplicationId(read(input, "app")),
     status: parseStatus(read(input, "status")),
     page: parsePage(read(input, "page")),
     limit: parseLimit(read(input, "limit")),
@@ -144,6 +149,7 @@ export function parseLogSearchParams(input: SearchParamsInput): LogViewState {
 /** Canonical query string (no leading `?`), defaults left out, in a fixed order. */
 export function serializeLogSearchParams(state: LogViewState): string {
   const params = new URLSearchParams();
+  if (state.app) params.set("app", state.app);
   if (state.status) params.set("status", state.status);
   for (const name of HISTORY_FILTERS) if (state[name]) params.set(name, state[name]);
   if (state.cap) params.set("cap", String(state.cap));
@@ -159,9 +165,12 @@ export function webhookViewHref(webhookId: string, state: Partial<LogViewState> 
   return `/webhooks/${encodeURIComponent(webhookId)}${query ? `?${query}` : ""}`;
 }
 
-/** The part of the view the logs query depends on (an open dialog does not refetch). */
+/**
+ * The part of the view the logs query depends on (an open dialog does not refetch). Not the
+ * application: a page's queries all use its own, and moving to another is a full page load.
+ */
 export function logsQueryState(state: LogViewState): string {
-  return serializeLogSearchParams({ ...state, log: null });
+  return serializeLogSearchParams({ ...state, log: null, app: null });
 }
 
 interface LogsApiQuery {
@@ -212,5 +221,7 @@ export function historyScanPath(webhookId: string, state: LogViewState): string 
 export function historyExportPath(webhookId: string, state: LogViewState, format: "csv" | "json"): string {
   const params = questionParams(state);
   params.set("format", format);
+  // A download link, not a fetch: it names the page's application itself (see lib/browser/api.ts).
+  if (state.app) params.set("app", state.app);
   return `/api/webhooks/${encodeURIComponent(webhookId)}/history/export?${params.toString()}`;
 }

@@ -25,6 +25,14 @@ function banner(sandbox: Sandbox, dbPath: string, adminToken: boolean): string {
       "  webhooks:",
       ...demo.webhooks.map((w) => `    ${w.id}  ${w.active ? "active  " : "inactive"}  ${w.label}`),
       "",
+      ...demo.applications
+        .slice(1)
+        .flatMap((app) => [
+          `${app.name} (a second demo application) ${app.applicationId}`,
+          `  API key (x-api-key): ${app.keyIsCurrent ? app.apiKey : "(rotated)"}`,
+          ...app.webhooks.map((w) => `    ${w.id}  ${w.label}`),
+          "",
+        ]),
       "Try it:",
       `  curl -H 'x-api-key: ${demo.apiKey}' ${sandbox.url}/v1/organization/webhook/${demo.webhooks[0]?.id ?? "<webhookId>"}/webhook-log`,
       `  curl -H 'x-api-key: ${demo.apiKey}' -H 'content-type: application/json' \\`,

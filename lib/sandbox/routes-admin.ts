@@ -108,7 +108,17 @@ export function addAdminRoutes(
         );
       }
       const { apiKey, applicationId, channels, webhooks } = demo;
-      sendJson(res, 200, { apiKey, applicationId, channels, webhooks });
+      // Every demo application whose key still works (a test may rotate Staging's away).
+      const applications = demo.applications
+        .filter((app) => app.keyIsCurrent)
+        .map(({ name, apiKey, applicationId, channels, webhooks }) => ({
+          name,
+          apiKey,
+          applicationId,
+          channels,
+          webhooks,
+        }));
+      sendJson(res, 200, { apiKey, applicationId, channels, webhooks, applications });
     }),
   );
 

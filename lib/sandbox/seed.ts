@@ -1,7 +1,9 @@
 /**
  * The demo data (SANDBOX_SEED=demo, loaded when the database is empty): one application with a
  * fixed key, two channels, one webhook per outcome of spec part 6 pointing at the sandbox's own
- * receivers (plus a closed port and an inactive one), and a deterministic history of past logs.
+ * receivers (plus a closed port and an inactive one), and a deterministic history of past logs;
+ * and a second, smaller application ("Staging", its own fixed key, channel and two webhooks), so
+ * the console's several applications can be tried.
  *
  * The receivers live on this server, whose port may change between runs: `pointDemoAtReceivers`
  * rewrites the demo endpoints from the listening port at every start.
@@ -17,6 +19,37 @@ export const DEMO_CHANNELS = [
   { id: "7b2e9d41-0c6a-4f58-8e13-2a9c4d6b1e01", kind: "whatsapp" },
   { id: "7b2e9d41-0c6a-4f58-8e13-2a9c4d6b1e02", kind: "sms" },
 ] as const;
+
+/** The second demo application: another key, whose webhooks the first key cannot see. */
+export const STAGING = {
+  name: "Staging",
+  apiKey: "mh_staging_8c1e5a3f7b9d2e4a6c8f0b1d3e5a7c9f",
+  applicationId: "5a9e2c71-3b6d-4f8a-8e42-7c1d9b0f6a20",
+  channel: { id: "7b2e9d41-0c6a-4f58-8e13-2a9c4d6b1e11", kind: "sms" },
+  messages: 30,
+  webhooks: [
+    {
+      id: "b3e8f1a0-6c2d-4e7f-9a15-0d4c8b2e6f01",
+      label: "Staging: 200 OK",
+      description: "Demo (Staging): the sandbox receiver that answers 200 OK.",
+      receiver: "ok",
+      statuses: [
+        [200, 95],
+        [503, 5],
+      ],
+    },
+    {
+      id: "b3e8f1a0-6c2d-4e7f-9a15-0d4c8b2e6f02",
+      label: "Staging: 404 Not Found",
+      description: "Demo (Staging): a route that does not exist on the customer server.",
+      receiver: "not-found",
+      statuses: [
+        [404, 90],
+        [200, 10],
+      ],
+    },
+  ],
+} as const;
 
 /** Where the closed-port demo webhook points: nothing listens on port 1, so it is refused (statusCode 0). */
 export const CLOSED_PORT_ENDPOINT = "http://127.0.0.1:1/webhooks/messages";
@@ -176,25 +209,45 @@ export const DEMO_WEBHOOKS: readonly DemoWebhookPlan[] = [
 ];
 
 const META_DEMO_APPLICATION = "demo_application_id";
+const META_STAGING_APPLICATION = "demo_staging_application_id";
 const PRNG_SEED = 20240611;
 
-export interface DemoInfo {
+export interface DemoApplicationInfo {
+  name: string;
   apiKey: string;
   applicationId: string;
-  /** False when the demo key was rotated away: the key above no longer works. */
+  /** False when the key was rotated away: the key above no longer works. */
   keyIsCurrent: boolean;
   channels: Array<{ id: string; kind: string }>;
   webhooks: Array<{ id: string; endpoint: string; eventType: string; active: boolean; label: string }>;
 }
 
-/** The demo application as it is now, or undefined when this database has no demo data. */
+/** The first demo application, and every demo application (the first, then Staging). */
+export interface DemoInfo extends DemoApplicationInfo {
+  applications: DemoApplicationInfo[];
+}
+
+/** The demo applications as they are now, or undefined when this database has no demo data. */
 export function demoInfo(store: Store): DemoInfo | undefined {
-  const applicationId = store.getMeta(META_DEMO_APPLICATION);
+  const first = demoApplicationInfo(store, META_DEMO_APPLICATION, "Demo application", DEMO_API_KEY);
+  if (!first) return undefined;
+  const staging = demoApplicationInfo(store, META_STAGING_APPLICATION, STAGING.name, STAGING.apiKey);
+  return { ...first, applications: staging ? [first, staging] : [first] };
+}
+
+function demoApplicationInfo(
+  store: Store,
+  meta: string,
+  name: string,
+  apiKey: string,
+): DemoApplicationInfo | undefined {
+  const applicationId = store.getMeta(meta);
   if (!applicationId) return undefined;
   return {
-    apiKey: DEMO_API_KEY,
+    name,
+    apiKey,
     applicationId,
-    keyIsCurrent: store.applicationIdForKey(DEMO_API_KEY) === applicationId,
+    keyIsCurrent: store.applicationIdForKey(apiKey) === applicationId,
     channels: store.listChannels(applicationId).map(({ id, kind }) => ({ id, kind })),
     webhooks: store
       .listWebhooks(applicationId)
@@ -211,8 +264,10 @@ export function demoInfo(store: Store): DemoInfo | undefined {
 
 /** Points the demo webhooks at the receivers of the server listening at `baseUrl` (any port). */
 export function pointDemoAtReceivers(store: Store, baseUrl: string): void {
-  const applicationId = store.getMeta(META_DEMO_APPLICATION);
-  if (applicationId) store.rewriteDemoEndpoints(applicationId, receiverUrl(baseUrl, ""));
+  for (const meta of [META_DEMO_APPLICATION, META_STAGING_APPLICATION]) {
+    const applicationId = store.getMeta(meta);
+    if (applicationId) store.rewriteDemoEndpoints(applicationId, receiverUrl(baseUrl, ""));
+  }
 }
 
 /** Loads the demo data into an empty database. `baseUrl` is where this server's receivers listen. */
@@ -237,7 +292,42 @@ export function seedDemo(store: Store, baseUrl: string, now: Date = new Date()):
     }
     seedHistory(store, channels, historyStart, now.getTime());
     seedBusyHistory(store, channels, now.getTime());
+    seedStaging(store, baseUrl, historyStart, now.getTime());
   })();
+}
+
+/** Staging: one channel, two webhooks, STAGING.messages past messages each delivered to both. */
+function seedStaging(store: Store, baseUrl: string, start: number, end: number): void {
+  store.createApplication(STAGING.name, STAGING.apiKey, STAGING.applicationId);
+  store.setMeta(META_STAGING_APPLICATION, STAGING.applicationId);
+  const channel = store.createChannel(STAGING.applicationId, STAGING.channel.kind, STAGING.channel.id);
+  for (const plan of STAGING.webhooks) {
+    store.createWebhook({
+      id: plan.id,
+      applicationId: STAGING.applicationId,
+      endpoint: receiverUrl(baseUrl, plan.receiver),
+      eventType: "Message",
+      active: true,
+      description: plan.description,
+      demoLabel: plan.label,
+      demoReceiver: plan.receiver,
+      createdDate: new Date(start - 3600_000).toISOString(),
+    });
+  }
+  const prng = new Prng(PRNG_SEED + 2);
+  const step = (end - start) / STAGING.messages;
+  for (let i = 0; i < STAGING.messages; i++) {
+    const createdAt = Math.floor(start + i * step + prng.next() * step * 0.5);
+    const message = pastMessage(store, prng, STAGING.applicationId, channel, createdAt);
+    for (const plan of STAGING.webhooks) {
+      const statusCode = prng.weighted(plan.statuses);
+      const sendAt = createdAt + prng.int(5, 400);
+      const duration = prng.int(2, 900);
+      pastLog(store, prng, { webhookId: plan.id, messageId: message.id, statusCode, sendAt, duration }, () =>
+        historyBody(plan, statusCode, false, prng),
+      );
+    }
+  }
 }
 
 const TEXTS = [
@@ -248,6 +338,40 @@ const TEXTS = [
   "Olá! Seu pedido saiu para entrega.",
 ];
 
+/** A past message of the history (no deliveries queued: its logs are recorded by the seed). */
+function pastMessage(store: Store, prng: Prng, applicationId: string, channel: Channel, createdAt: number) {
+  return store.createMessage({
+    id: prng.uuid(),
+    applicationId,
+    channel,
+    to: `55119${prng.int(10_000_000, 99_999_999)}`,
+    content: { text: prng.pick(TEXTS) },
+    createdDate: new Date(createdAt).toISOString(),
+    queueDeliveries: false,
+  });
+}
+
+/** A past delivery's log: sent at `sendAt`, answered `duration` ms later with `body()` (drawn after its id). */
+function pastLog(
+  store: Store,
+  prng: Prng,
+  log: { webhookId: string; messageId: string; statusCode: number; sendAt: number; duration: number },
+  body: () => string,
+): void {
+  const { webhookId, messageId, statusCode, sendAt, duration } = log;
+  store.recordLog({
+    id: prng.uuid(),
+    webhookId,
+    deliveryId: null,
+    messageId,
+    statusCode,
+    responseBody: body(),
+    status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
+    sendAt: new Date(sendAt).toISOString(),
+    createdDate: new Date(sendAt + duration).toISOString(),
+  });
+}
+
 function seedHistory(store: Store, channels: Channel[], start: number, end: number): void {
   const prng = new Prng(PRNG_SEED);
   const step = (end - start) / HISTORY_MESSAGES;
@@ -256,15 +380,7 @@ function seedHistory(store: Store, channels: Channel[], start: number, end: numb
     const channel = channels[i % channels.length];
     if (!channel) throw new Error("no demo channel");
     const createdAt = Math.floor(start + i * step + prng.next() * step * 0.5);
-    const message = store.createMessage({
-      id: prng.uuid(),
-      applicationId: DEMO_APPLICATION_ID,
-      channel,
-      to: `55119${prng.int(10_000_000, 99_999_999)}`,
-      content: { text: prng.pick(TEXTS) },
-      createdDate: new Date(createdAt).toISOString(),
-      queueDeliveries: false,
-    });
+    const message = pastMessage(store, prng, DEMO_APPLICATION_ID, channel, createdAt);
     for (const plan of DEMO_WEBHOOKS) {
       if (i < plan.history[0] || i >= plan.history[1]) continue;
       const newest = newestIndex.get(plan.id) === i;
@@ -272,17 +388,9 @@ function seedHistory(store: Store, channels: Channel[], start: number, end: numb
       const statusCode = (newest && SPECIAL_NEWEST[plan.receiver ?? ""]?.statusCode) || drawn;
       const sendAt = createdAt + prng.int(5, 400);
       const duration = statusCode === 0 && plan.receiver === "hang" ? 5000 : prng.int(2, 900);
-      store.recordLog({
-        id: prng.uuid(),
-        webhookId: plan.id,
-        deliveryId: null,
-        messageId: message.id,
-        statusCode,
-        responseBody: historyBody(plan, statusCode, newest, prng),
-        status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
-        sendAt: new Date(sendAt).toISOString(),
-        createdDate: new Date(sendAt + duration).toISOString(),
-      });
+      pastLog(store, prng, { webhookId: plan.id, messageId: message.id, statusCode, sendAt, duration }, () =>
+        historyBody(plan, statusCode, newest, prng),
+      );
     }
   }
 }
@@ -350,7 +458,12 @@ const SPECIAL_NEWEST: Record<string, { statusCode: number; body: () => string }>
   error: { statusCode: 500, body: largeBody },
 };
 
-function historyBody(plan: DemoWebhookPlan, statusCode: number, newest: boolean, prng: Prng): string {
+function historyBody(
+  plan: Pick<DemoWebhookPlan, "receiver">,
+  statusCode: number,
+  newest: boolean,
+  prng: Prng,
+): string {
   const special = newest ? SPECIAL_NEWEST[plan.receiver ?? ""] : undefined;
   if (special) return special.body();
   switch (statusCode) {

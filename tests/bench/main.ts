@@ -511,13 +511,20 @@ async function farUpstreamPart(viaConsole: Target, direct: Target): Promise<Figu
   });
 }
 
+/** The webhook page's own address: one without `?app=` is sent on (307) to the current application's. */
+async function ownAddress(url: string, cookie: string): Promise<string> {
+  const response = await fetch(url, { headers: { cookie }, redirect: "manual" });
+  const location = response.headers.get("location");
+  return location ? new URL(location, url).toString() : url;
+}
+
 async function browserPart(
   browser: Browser,
   consoleServer: Server,
   cookie: string,
   webhookId: string,
 ): Promise<Figure[]> {
-  const pageUrl = `${consoleServer.url}/webhooks/${webhookId}`;
+  const pageUrl = await ownAddress(`${consoleServer.url}/webhooks/${webhookId}`, cookie);
   const context = await signedInContext(browser, consoleServer.url, cookie);
   try {
     log("page weight");

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { WebhookPage } from "./fixtures/pages";
+import type { Sandbox } from "./fixtures/sandbox";
 import { expect, test } from "./fixtures/test";
 
 /**
@@ -93,6 +94,15 @@ async function seriousViolations(page: Page) {
     }));
 }
 
+/** Adds the sandbox's Staging demo application to this page's session (through the console's API). */
+async function addStaging(page: Page, sandbox: Sandbox) {
+  const staging = (await sandbox.demo()).applications.find((app) => app.name === "Staging")!;
+  const response = await page.request.post("/api/applications", {
+    data: { name: "Staging", apiKey: staging.apiKey },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
 /** The rows are in, and the page is hydrated (relative times shown, handlers attached). */
 async function webhookWithRows(webhookPage: WebhookPage, webhookId: string) {
   await webhookPage.goto(webhookId);
@@ -183,6 +193,28 @@ for (const viewport of [PHONE, NARROW]) {
       await expectFitsThePhone(page);
     });
 
+    test("the applications page, and the header's application menu open", async ({
+      page,
+      sandbox,
+      signInWithDemoKey,
+    }) => {
+      await signInWithDemoKey();
+      await addStaging(page, sandbox);
+      await page.goto("/applications");
+      await expect(page.getByRole("heading", { name: "Your applications (2 of 10)" })).toBeVisible();
+      await expectFitsThePhone(page);
+      // Open, the menu is drawn over the page (that is its job): it must stay within the screen.
+      await page.getByRole("banner").locator("summary").click();
+      const menu = await page.getByRole("banner").locator("details > div").boundingBox();
+      expect(menu!.x).toBeGreaterThanOrEqual(0);
+      expect(menu!.x + menu!.width).toBeLessThanOrEqual(viewport.width);
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    });
+
     test("the error and not-found pages", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
       await signInWithDemoKey();
       await page.goto("/webhooks/00000000-0000-4000-8000-00000000dead");
@@ -227,6 +259,16 @@ for (const colorScheme of ["light", "dark"] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
+    test("the applications page", async ({ page, sandbox, signInWithDemoKey }) => {
+      await signInWithDemoKey();
+      await addStaging(page, sandbox);
+      await page.goto("/applications");
+      await expect(page.getByRole("heading", { name: "Your applications (2 of 10)" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("banner").locator("summary").click();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
     test("the login and webhooks pages", async ({ page, loginPage, signInWithDemoKey, webhooksPage }) => {
       await loginPage.goto("?reason=key_rejected");
       await expect(loginPage.demoKey).toBeVisible();
@@ -258,6 +300,20 @@ test.describe("screenshots", () => {
       ).toBeVisible({
         timeout: 20_000,
       });
+      await page.screenshot({ path: `docs/screenshots/${name}.png` });
+    });
+  }
+
+  for (const { name, viewport } of [
+    { name: "applications-desktop", viewport: { width: 1280, height: 800 } },
+    { name: "applications-phone-light", viewport: PHONE },
+  ]) {
+    test(name, async ({ page, sandbox, signInWithDemoKey }) => {
+      await page.setViewportSize(viewport);
+      await signInWithDemoKey();
+      await addStaging(page, sandbox);
+      await page.goto("/applications");
+      await page.getByRole("banner").locator("summary").click();
       await page.screenshot({ path: `docs/screenshots/${name}.png` });
     });
   }

@@ -21,7 +21,7 @@ test.describe("/webhooks", () => {
     const demo = await sandbox.demo();
     const webhook = await sandbox.demoWebhook("404");
     await webhooksPage.openById(`  ${webhook.id} `);
-    await expect(page).toHaveURL(`/webhooks/${webhook.id}`);
+    await expect(page).toHaveURL(new RegExp(`/webhooks/${webhook.id}\\?app=[0-9a-f]{16}$`));
     await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
     await expect(webhookPage.rows.first()).toBeVisible();
     await webhookPage.remembered(webhook.id);
@@ -33,7 +33,7 @@ test.describe("/webhooks", () => {
     expect(stored).not.toContain(demo.apiKey);
 
     await webhooksPage.recent.getByRole("link", { name: webhook.endpoint }).click();
-    await expect(page).toHaveURL(`/webhooks/${webhook.id}`);
+    await expect(page).toHaveURL(new RegExp(`/webhooks/${webhook.id}\\?app=[0-9a-f]{16}$`));
   });
 
   test("links to the sandbox's demo webhooks", async ({ page, webhooksPage, sandbox }) => {
@@ -43,7 +43,7 @@ test.describe("/webhooks", () => {
     }
     const first = demo.webhooks[0]!;
     await webhooksPage.demo.getByRole("link", { name: first.label, exact: true }).click();
-    await expect(page).toHaveURL(`/webhooks/${first.id}`);
+    await expect(page).toHaveURL(new RegExp(`/webhooks/${first.id}\\?app=[0-9a-f]{16}$`));
     await expect(page.getByRole("heading", { level: 1, name: first.endpoint })).toBeVisible();
   });
 });

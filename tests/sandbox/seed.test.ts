@@ -15,6 +15,7 @@ import {
   DEMO_APPLICATION_ID,
   DEMO_CHANNELS,
   DEMO_WEBHOOKS,
+  STAGING,
 } from "../../lib/sandbox/seed";
 import { requestJson, SandboxAdmin } from "./support/clients";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
@@ -31,8 +32,8 @@ const HISTORY_COUNTS: ReadonlyArray<readonly [number, number]> = [
   [3000, 259], // busy, failing now
 ];
 
-/** Every log of the seeded history. */
-const ALL_LOGS = 420 + BUSY.logs;
+/** Every log of the seeded history (Staging's included). */
+const ALL_LOGS = 420 + BUSY.logs + STAGING.messages * STAGING.webhooks.length;
 
 /** Long enough for local receivers on a busy machine; the hang receiver makes the live test wait this long. */
 const TIMEOUT_MS = 1500;
@@ -51,7 +52,13 @@ describe("demo seed", () => {
   it("GET /_sandbox/demo has exactly the shape the console uses", async () => {
     const answer = await requestJson<Record<string, unknown>>(`${t.sandbox.url}/_sandbox/demo`);
     expect(answer.status).toBe(200);
-    expect(Object.keys(answer.body).sort()).toEqual(["apiKey", "applicationId", "channels", "webhooks"]);
+    expect(Object.keys(answer.body).sort()).toEqual([
+      "apiKey",
+      "applicationId",
+      "applications",
+      "channels",
+      "webhooks",
+    ]);
     expect(answer.body).toMatchObject({ apiKey: DEMO_API_KEY, applicationId: DEMO_APPLICATION_ID });
     expect(answer.body.channels).toEqual(DEMO_CHANNELS.map(({ id, kind }) => ({ id, kind })));
     const webhooks = answer.body.webhooks as Array<Record<string, unknown>>;
@@ -59,6 +66,27 @@ describe("demo seed", () => {
     for (const w of webhooks)
       expect(Object.keys(w).sort()).toEqual(["active", "endpoint", "eventType", "id", "label"]);
     expect(webhooks.filter((w) => !w.active)).toHaveLength(1);
+    const applications = answer.body.applications as Array<Record<string, unknown>>;
+    expect(applications.map(({ name, apiKey, applicationId }) => ({ name, apiKey, applicationId }))).toEqual([
+      { name: "Demo application", apiKey: DEMO_API_KEY, applicationId: DEMO_APPLICATION_ID },
+      { name: STAGING.name, apiKey: STAGING.apiKey, applicationId: STAGING.applicationId },
+    ]);
+    expect(applications[0]).toMatchObject({ channels: answer.body.channels, webhooks: answer.body.webhooks });
+  });
+
+  it("Staging, the second demo application: its own key, channel and webhooks, invisible to the first key", async () => {
+    const staging = t.api(STAGING.apiKey);
+    for (const plan of STAGING.webhooks) {
+      const page = await staging.logPage(plan.id, "limit=50");
+      expect(page.pagination.total).toBe(STAGING.messages);
+      expect((await demoApi().listLogs(plan.id)).status).toBe(404);
+    }
+    expect((await staging.listLogs(DEMO_WEBHOOKS[0]!.id)).status).toBe(404);
+    const info = t.sandbox.demo()?.applications[1];
+    expect(info?.webhooks.map((w) => w.endpoint)).toEqual([
+      `${t.sandbox.url}/_sandbox/receivers/ok`,
+      `${t.sandbox.url}/_sandbox/receivers/not-found`,
+    ]);
   });
 
   it("demo endpoints point at this server's receivers (and one closed port)", () => {
@@ -222,7 +250,7 @@ describe("demo data across restarts (file database)", () => {
       const demo = second.sandbox.demo();
       expect(demo?.webhooks[0]?.endpoint).toBe(`${second.sandbox.url}/_sandbox/receivers/ok`);
       expect(demo?.webhooks[5]?.endpoint).toBe(CLOSED_PORT_ENDPOINT);
-      expect(second.sandbox.store.stats().applications).toBe(1);
+      expect(second.sandbox.store.stats().applications).toBe(2); // the demo application and Staging
       expect(second.sandbox.store.stats().logs).toBe(ALL_LOGS);
     } finally {
       await second.sandbox.close({ graceMs: 0 });

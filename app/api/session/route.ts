@@ -1,6 +1,6 @@
 import { defineRoute, json } from "@/lib/server/http/route";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
-import { revokeSession } from "@/lib/server/session/session";
+import { currentApplication, revokeSession } from "@/lib/server/session/session";
 import { signInSchema, signedInAnswer, type SessionAnswer } from "@/app/api/session/schema";
 
 /** Sign in: seal the key in the session cookie. The answer never contains the key. */
@@ -8,7 +8,7 @@ export const POST = defineRoute({
   body: signInSchema,
   rateLimit: signInLimiter,
   async handle({ body, session }) {
-    return json(signedInAnswer(await session.signIn(body.apiKey)));
+    return json(signedInAnswer(currentApplication(await session.signIn(body.apiKey))));
   },
 });
 
@@ -16,7 +16,7 @@ export const POST = defineRoute({
 export const GET = defineRoute({
   async handle({ session }) {
     const state = await session.state();
-    if (state.status === "signed_in") return json(signedInAnswer(state.data));
+    if (state.status === "signed_in") return json(signedInAnswer(currentApplication(state.data)));
     if (state.status === "ended") session.end();
     return json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
   },

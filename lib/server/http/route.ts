@@ -5,6 +5,7 @@ import { AppError, isAppError } from "@/lib/server/app-error";
 import {
   DEFAULT_BODY_LIMIT_BYTES,
   isJsonContentType,
+  parseFormBody,
   parseJsonBody,
   parseQuery,
   parseWith,
@@ -19,15 +20,19 @@ import { logRequest, requestIdOf, routePattern } from "@/lib/server/http/request
 import { isStopping } from "@/lib/server/stopping";
 import type { HubCall } from "@/lib/server/hub/client";
 import { POLL_HEADER } from "@/lib/domain/query-keys";
+import { parseApplicationId } from "@/lib/domain/applications";
 import {
+  applicationOf,
   clearedSessionCookie,
   hasSessionCookie,
   readSession,
+  sealedCookie,
   sessionCookie,
-  apiKeyOf,
+  type Application,
   type SessionData,
   type SessionState,
 } from "@/lib/server/session/session";
+import { markRejected } from "@/lib/server/session/applications";
 
 /**
  * The one way to write a route handler of the console's API.
@@ -35,7 +40,13 @@ import {
  * Order, always: same-origin check (state-changing methods) → rate limit (when given) → parse params → parse query →
  * parse body → `handle` (which reads the session, then acts). Whatever `handle` throws becomes
  * the JSON error answer: an AppError as it is, anything else a 500 logged without the API key.
- * An `unauthorized` error also ends the session (the cookie is cleared in that same answer).
+ * An `unauthorized` error also ends the session (the cookie is cleared in that same answer), unless
+ * the session holds several applications: then only the application whose key the hub rejected is
+ * marked (answer `key_rejected`), and the others stay usable.
+ *
+ * Which application: every route takes `?app=<id>` (the browser adds the page's own, see
+ * lib/browser/api.ts); without it, the session's current one. It is taken out of the query before
+ * the route's own schema reads it.
  * Every answer is `Cache-Control: no-store`: they all depend on the session, and carries
  * `X-Request-Id`; each request is logged as one JSON line (request-log.ts).
  */
@@ -45,10 +56,14 @@ type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
 export interface RouteSession {
   /** The session as the request's cookie has it (read once per request). */
   state(): Promise<SessionState>;
-  /** The signed-in key, or a 401 AppError (and the cookie is cleared). */
+  /** The application `?app=` names, or the current one; 401 when not signed in, 404 for an id the session does not hold. */
+  app(): Promise<Application>;
+  /** That application's key (see `app()`). */
   apiKey(): Promise<string>;
   /** Seals `apiKey` into a fresh session cookie sent with this answer (and warns, once, if the browser will drop it). */
   signIn(apiKey: string): Promise<SessionData>;
+  /** Seals changed applications into the session cookie sent with this answer (same session id and end). */
+  save(data: SessionData): Promise<void>;
   /** Clears the session cookie in this answer. */
   end(): void;
 }
@@ -75,6 +90,8 @@ export interface RouteSpec<
   params?: PS;
   query?: QS;
   body?: BS;
+  /** The body as a plain HTML form posts it (application/x-www-form-urlencoded), instead of JSON. */
+  form?: BS;
   bodyLimitBytes?: number;
   /** Counts every attempt (valid or not) by client address; 429 with Retry-After over the limit. */
   rateLimit?: RateLimiter;
@@ -107,9 +124,18 @@ export function defineRoute<
       if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
       await spec.rateLimit?.hit(clientAddress(request));
       const params = (spec.params ? parseWith(spec.params, rawParams, "path") : undefined) as Parsed<PS>;
-      const query = (spec.query ? parseQuery(new URL(request.url), spec.query) : undefined) as Parsed<QS>;
+      // `?app=` is every route's (RequestSession.app()), not the route's own query.
+      const url = new URL(request.url);
+      url.searchParams.delete("app");
+      const query = (spec.query ? parseQuery(url, spec.query) : undefined) as Parsed<QS>;
       let body = undefined as Parsed<BS>;
-      if (spec.body) {
+      if (spec.form) {
+        body = (await parseFormBody(
+          request,
+          spec.form,
+          spec.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+        )) as Parsed<BS>;
+      } else if (spec.body) {
         body = (await parseJsonBody(
           request,
           spec.body,
@@ -156,7 +182,8 @@ async function errorResponse(
   requestId: string,
 ): Promise<Response> {
   if (isAppError(error)) {
-    if (error.code === "unauthorized" && hasSessionCookie(request)) session.end();
+    if (error.code === "unauthorized" && hasSessionCookie(request))
+      return (await session.rejected(error)).toResponse();
     return error.toResponse();
   }
   const reference = randomUUID();
@@ -197,18 +224,61 @@ class RequestSession implements RouteSession {
   /** Keys this request has seen, so a log line can be scrubbed of them. */
   private readonly secrets = new Set<string>();
 
+  /** The application this request used, once `app()` resolved it. */
+  private used?: Application;
+
   constructor(private readonly request: Request) {}
 
   state(): Promise<SessionState> {
     this.cached ??= readSession(this.request).then((state) => {
-      if (state.status === "signed_in") this.secrets.add(state.data.apiKey);
+      if (state.status === "signed_in")
+        for (const app of state.data.applications) this.secrets.add(app.apiKey);
       return state;
     });
     return this.cached;
   }
 
+  async app(): Promise<Application> {
+    const state = await this.state();
+    const appParams = new URL(this.request.url).searchParams.getAll("app");
+    const named = parseApplicationId(appParams);
+    if (appParams.length > 1 || (appParams.length === 1 && !named)) {
+      throw new AppError("bad_request", "Give one application id (?app=, 16 hex characters), or none.", {
+        fields: { app: ["is not one application id"] },
+      });
+    }
+    this.used = applicationOf(state, named);
+    return this.used;
+  }
+
   async apiKey(): Promise<string> {
-    return apiKeyOf(await this.state());
+    return (await this.app()).apiKey;
+  }
+
+  async save(data: SessionData): Promise<void> {
+    const setCookie = await sealedCookie(data);
+    this.setCookies.length = 0;
+    this.setCookies.push(setCookie);
+  }
+
+  /**
+   * A 401: with no session, or its only application's key rejected, the session ends. With
+   * several, the application whose key the hub rejected is marked and the others stay.
+   */
+  async rejected(error: AppError): Promise<AppError> {
+    const state = await this.state().catch(() => undefined);
+    const used = this.used;
+    if (state?.status !== "signed_in" || !used || state.data.applications.length < 2) {
+      this.end();
+      return error;
+    }
+    // A mark that would not fit the cookie is left out: the answer still says which key was rejected.
+    await this.save(markRejected(state.data, used.id)).catch(() => undefined);
+    return new AppError(
+      "key_rejected",
+      `The Messaging Hub rejected the key of "${used.name}" (…${used.keyHint || "short key"}): it was rotated or revoked. ` +
+        "Replace its key on the Applications page; your other applications still work.",
+    );
   }
 
   async signIn(apiKey: string): Promise<SessionData> {

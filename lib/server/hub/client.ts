@@ -73,6 +73,24 @@ export async function getWebhook(call: HubCall, webhookId: WebhookId): Promise<W
   });
 }
 
+/** A webhook id no webhook has: asking for it tells whether the hub accepts a key, and reads nothing. */
+const NO_WEBHOOK = "00000000-0000-4000-8000-000000000000" as WebhookId;
+
+/**
+ * Checks a key with the hub before the console keeps it: the spec offers no "who am I", so it
+ * asks for a webhook that does not exist. 404 (or, oddly, 200): the key is accepted. 401: the
+ * AppError `unauthorized`. Anything else (unreachable, 5xx, 429): that AppError, so the key is
+ * neither kept nor called bad.
+ */
+export async function checkApiKey(call: HubCall): Promise<void> {
+  try {
+    await getWebhook(call, NO_WEBHOOK);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return;
+    throw error;
+  }
+}
+
 export async function listWebhookLogs(
   call: HubCall,
   webhookId: WebhookId,
@@ -131,8 +149,9 @@ export async function retryWebhookLog(call: HubCall, webhookId: WebhookId, logId
   );
 }
 
-/** `GET /_sandbox/demo` of the local sandbox (not part of the spec): the demo key and what it can see. */
-const sandboxDemoSchema = z.looseObject({
+/** One demo application of the local sandbox: its key and what it can see. */
+const sandboxDemoApplicationSchema = z.looseObject({
+  name: z.string().default("Demo application"),
   apiKey: z.string().min(1),
   channels: z.array(z.looseObject({ id: z.string(), kind: z.string() })).default([]),
   webhooks: z
@@ -146,6 +165,11 @@ const sandboxDemoSchema = z.looseObject({
       }),
     )
     .default([]),
+});
+
+/** `GET /_sandbox/demo` of the local sandbox (not part of the spec): the first demo application, and every one. */
+const sandboxDemoSchema = sandboxDemoApplicationSchema.extend({
+  applications: z.array(sandboxDemoApplicationSchema).default([]),
 });
 export type SandboxDemoAnswer = z.infer<typeof sandboxDemoSchema>;
 

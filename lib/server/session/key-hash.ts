@@ -1,6 +1,6 @@
 import "server-only";
 import { createHmac, hkdfSync } from "node:crypto";
-import { sessionSecrets } from "@/lib/server/session/session";
+import { sessionSecrets } from "@/lib/server/session/secrets";
 
 /**
  * A keyed hash of an API key: what caches, coalescing and identifiers hold instead of the key.
@@ -21,4 +21,15 @@ function hashKey(): Buffer {
 /** 43 characters of base64url; equal keys give equal hashes, different keys never collide in practice. */
 export function apiKeyHash(apiKey: string): string {
   return createHmac("sha256", hashKey()).update(apiKey).digest("base64url");
+}
+
+/**
+ * The identifier of the application a key opens, as URLs carry it (`?app=`): the first 16 hex
+ * characters (64 bits) of the keyed hash. Every console sharing SESSION_SECRET derives the same id
+ * from the same key, so a link opens the right application for a colleague who added it under
+ * another name; without the secret it says nothing about the key. Rotating the newest
+ * SESSION_SECRET (or the key) changes it.
+ */
+export function applicationId(apiKey: string): string {
+  return createHmac("sha256", hashKey()).update(apiKey).digest("hex").slice(0, 16);
 }

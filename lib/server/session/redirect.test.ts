@@ -48,6 +48,6 @@ describe("page helpers", () => {
     expect(await redirectedTo(() => requireSignedInPage(here))).toBe("/api/session/end?reason=expired");
     const { setCookie } = await sessionCookie("page-helper-key-123456");
     jar.set("hub_console", setCookie.split(";")[0]!.slice("hub_console=".length));
-    expect((await requireSignedInPage(here)).apiKey).toBe("page-helper-key-123456");
+    expect((await requireSignedInPage(here)).applications[0]!.apiKey).toBe("page-helper-key-123456");
   });
 });

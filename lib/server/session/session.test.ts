@@ -67,8 +67,16 @@ describe("session cookie", () => {
     expect(await openSeal(sealOf(setCookie))).toEqual({
       status: "signed_in",
       data: {
-        apiKey: KEY,
-        keyHint: "7890",
+        applications: [
+          {
+            id: expect.stringMatching(/^[0-9a-f]{16}$/),
+            name: "Default",
+            apiKey: KEY,
+            keyHint: "7890",
+            rejected: false,
+          },
+        ],
+        current: expect.stringMatching(/^[0-9a-f]{16}$/),
         signedInAt: 1_700_000_000_000,
         sessionId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       },

@@ -1,16 +1,20 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
+import { APPLICATIONS_MAX, FIRST_APPLICATION_NAME, type ApplicationSummary } from "@/lib/domain/applications";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
+import { applicationId } from "@/lib/server/session/key-hash";
+import { sessionSecrets } from "@/lib/server/session/secrets";
 import { sessionRevocations } from "@/lib/server/shared-state/revocations";
 
 /**
- * The session: the API key sealed (encrypted + signed, iron-session) in one httpOnly cookie, with
- * a random session id. The cookie is the whole session; the only server-side state is the list of
+ * The session: the person's applications (a name and an API key each, at most APPLICATIONS_MAX)
+ * sealed (encrypted + signed, iron-session) in one httpOnly cookie, with a random session id.
+ * The cookie is the whole session; the only server-side state is the list of
  * session ids signed out before they expired (`shared-state/revocations.ts`: in memory, and on
  * Redis when REDIS_URL is set), so any number of instances sharing SESSION_SECRET (and Redis)
  * can serve the same browser, and a sign-out holds on all of them.
@@ -23,16 +27,25 @@ import { sessionRevocations } from "@/lib/server/shared-state/revocations";
  *   opens cookies sealed with older secrets. Each secret's iron password id is derived from the
  *   secret itself, so ids stay stable whatever order or set of old secrets is configured.
  *
+ * - A cookie sealed before several applications (one key) opens as one application named
+ *   FIRST_APPLICATION_NAME, so nobody is signed out by the upgrade.
+ *
  * Route handlers read the session from the Request (`readSession(request)`) and send cookie
  * changes as Set-Cookie strings (`sessionCookie()` / `clearedSessionCookie()`); server
  * components read it with `getSession()` (they cannot set cookies; see `redirect.ts`).
  */
 
-/** What the sealed cookie holds. The key never leaves the server in any other form. */
-export interface SessionData {
+/** One application of the session: a name the person chose and its API key. */
+export interface Application extends ApplicationSummary {
   apiKey: string;
-  /** Last 4 characters of the key at most, for "signed in as …4f2a"; "" for short keys. */
-  keyHint: string;
+}
+
+/** What the sealed cookie holds, opened. The keys never leave the server in any other form. */
+export interface SessionData {
+  /** At most APPLICATIONS_MAX, in the order they were added; never empty. */
+  applications: Application[];
+  /** The id of the application pages without `?app=` show (the one the header names there). */
+  current: string;
   signedInAt: number;
   /** Random; what a sign-out records as revoked. */
   sessionId: string;
@@ -47,27 +60,69 @@ export interface SessionData {
 export type SessionState =
   { status: "signed_in"; data: SessionData } | { status: "none" } | { status: "ended" };
 
-const sessionDataSchema = z.object({
+/**
+ * The sealed form, kept small for the 4 KB cookie: names and keys only (ids and hints are
+ * derived when opened), the current application by position.
+ */
+const sealedSchema = z.object({
+  apps: z
+    .array(
+      z.object({ name: z.string().min(1), apiKey: z.string().min(1), rejected: z.literal(1).optional() }),
+    )
+    .min(1)
+    .max(APPLICATIONS_MAX),
+  current: z.number().int().min(0),
+  signedInAt: z.number(),
+  sessionId: z.string().min(16),
+});
+type Sealed = z.infer<typeof sealedSchema>;
+
+/** A cookie sealed before several applications: one key. Opened as one application named FIRST_APPLICATION_NAME. */
+const singleKeySchema = z.object({
   apiKey: z.string().min(1),
-  keyHint: z.string(),
   signedInAt: z.number(),
   sessionId: z.string().min(16),
 });
 
-const globalForSecret = globalThis as typeof globalThis & { __hubConsoleSessionSecret?: string };
+function openSealed(value: unknown): SessionData | undefined {
+  const single = singleKeySchema.safeParse(value);
+  const parsed = single.success
+    ? {
+        success: true as const,
+        data: {
+          apps: [{ name: FIRST_APPLICATION_NAME, apiKey: single.data.apiKey }],
+          current: 0,
+          signedInAt: single.data.signedInAt,
+          sessionId: single.data.sessionId,
+        } satisfies Sealed,
+      }
+    : sealedSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const { apps, current, signedInAt, sessionId } = parsed.data;
+  const applications = apps.map(({ name, apiKey, rejected }) => ({
+    id: applicationId(apiKey),
+    name,
+    apiKey,
+    keyHint: keyHint(apiKey),
+    rejected: rejected === 1,
+  }));
+  return { applications, current: (applications[current] ?? applications[0]!).id, signedInAt, sessionId };
+}
 
-/** Secrets, newest first. Falls back to one random secret per process, with a warning. */
-export function sessionSecrets(): string[] {
-  const configured = serverConfig().sessionSecrets;
-  if (configured.length > 0) return configured;
-  if (!globalForSecret.__hubConsoleSessionSecret) {
-    globalForSecret.__hubConsoleSessionSecret = randomBytes(32).toString("base64url");
-    console.warn(
-      "[console] SESSION_SECRET is not set: using a random secret for this process. Sessions end when it restarts, " +
-        "and several instances will not accept each other's cookies. Set SESSION_SECRET (32+ characters) to keep them.",
-    );
-  }
-  return [globalForSecret.__hubConsoleSessionSecret];
+function toSealed(data: SessionData): Sealed {
+  return {
+    apps: data.applications.map(({ name, apiKey, rejected }) => ({
+      name,
+      apiKey,
+      ...(rejected ? { rejected: 1 as const } : {}),
+    })),
+    current: Math.max(
+      0,
+      data.applications.findIndex((app) => app.id === data.current),
+    ),
+    signedInAt: data.signedInAt,
+    sessionId: data.sessionId,
+  };
 }
 
 /** A stable numeric iron password id for a secret (iron-session wants numeric ids). */
@@ -115,13 +170,13 @@ async function unseal(seal: string): Promise<SessionData | undefined> {
   if (known && known.until > Date.now()) return known.data;
   if (known) opened.delete(seal);
   try {
-    const parsed = sessionDataSchema.safeParse(
+    const data = openSealed(
       await unsealData<unknown>(seal, { password: passwordMap(secrets), ttl: sessionTtlSeconds }),
     );
-    if (!parsed.success) return undefined;
+    if (!data) return undefined;
     if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value as string);
-    opened.set(seal, { data: parsed.data, until: parsed.data.signedInAt + sessionTtlSeconds * 1000 });
-    return parsed.data;
+    opened.set(seal, { data, until: data.signedInAt + sessionTtlSeconds * 1000 });
+    return data;
   } catch {
     return undefined;
   }
@@ -163,28 +218,47 @@ function cookieAttributes(maxAgeSeconds: number): string {
   return `Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${cookieSecure ? "; Secure" : ""}`;
 }
 
-/** The Set-Cookie header value that signs this key in. Sealed with the newest secret only. */
+/** The Set-Cookie header value of a new session holding one application: a sign-in. */
 export async function sessionCookie(
   apiKey: string,
   now = Date.now(),
 ): Promise<{ setCookie: string; data: SessionData }> {
-  const [newest] = sessionSecrets();
-  const { sessionTtlSeconds } = serverConfig();
+  const id = applicationId(apiKey);
   const data: SessionData = {
-    apiKey,
-    keyHint: keyHint(apiKey),
+    applications: [{ id, name: FIRST_APPLICATION_NAME, apiKey, keyHint: keyHint(apiKey), rejected: false }],
+    current: id,
     signedInAt: now,
     sessionId: randomBytes(16).toString("base64url"),
   };
-  const seal = await sealData(data, { password: { [passwordId(newest!)]: newest! }, ttl: sessionTtlSeconds });
-  const setCookie = `${sessionCookieName()}=${seal}; ${cookieAttributes(sessionTtlSeconds)}`;
-  if (setCookie.length > 4096) {
-    throw new AppError("bad_request", "This API key is too long to keep in a session cookie.", {
-      fields: { apiKey: ["is too long"] },
-    });
-  }
-  return { setCookie, data };
+  return { setCookie: await sealedCookie(data, now), data };
 }
+
+/**
+ * The Set-Cookie header value that keeps `data` (applications added, switched, removed…): same
+ * session id, and it ends when the sign-in would have. Sealed with the newest secret only. A
+ * cookie over the browsers' 4 KB limit would be dropped: that is refused, and nothing changes.
+ */
+export async function sealedCookie(data: SessionData, now = Date.now()): Promise<string> {
+  const [newest] = sessionSecrets();
+  const { sessionTtlSeconds } = serverConfig();
+  const left = Math.max(1, Math.floor((data.signedInAt + sessionTtlSeconds * 1000 - now) / 1000));
+  const seal = await sealData(toSealed(data), { password: { [passwordId(newest!)]: newest! }, ttl: left });
+  const setCookie = `${sessionCookieName()}=${seal}; ${cookieAttributes(left)}`;
+  if (setCookie.length > SESSION_COOKIE_MAX) {
+    throw new AppError(
+      "bad_request",
+      data.applications.length > 1
+        ? "The session has no room for this key: the keys already added fill the session cookie " +
+            "(browsers keep at most 4 KB). Remove an application, then try again."
+        : "This API key is too long to keep in a session cookie.",
+      { fields: { apiKey: ["is too long to keep"] } },
+    );
+  }
+  return setCookie;
+}
+
+/** Browsers keep cookies of at most 4096 bytes (name, value and attributes). */
+export const SESSION_COOKIE_MAX = 4096;
 
 /** The Set-Cookie header value that removes the session cookie (same name, path and flags, Max-Age=0). */
 export function clearedSessionCookie(): string {
@@ -206,12 +280,44 @@ export const getSession = cache(async (): Promise<SessionState> => {
   return openSeal(store.get(sessionCookieName())?.value);
 });
 
-export function apiKeyOf(state: SessionState): string {
-  if (state.status === "signed_in") return state.data.apiKey;
-  throw new AppError(
+function notSignedIn(state: SessionState): AppError {
+  return new AppError(
     "unauthorized",
     state.status === "ended"
       ? "Your session has ended (it expired, or it was signed out). Sign in again with your API key."
       : "You are not signed in. Sign in with your API key.",
   );
+}
+
+/** The data of a signed-in session, or the 401 AppError that says why there is none. */
+export function sessionDataOf(state: SessionState): SessionData {
+  if (state.status !== "signed_in") throw notSignedIn(state);
+  return state.data;
+}
+
+/**
+ * The application a request or page is for: the one `appId` names (a `?app=`), or the current one
+ * when none is named. Not signed in: 401. An id this session does not hold: 404, and no hub call
+ * is made (it may be another person's application, or a key since replaced).
+ */
+export function applicationOf(state: SessionState, appId?: string | null): Application {
+  if (state.status !== "signed_in") throw notSignedIn(state);
+  const { applications, current } = state.data;
+  const wanted = appId ?? current;
+  const found = applications.find((app) => app.id === wanted);
+  if (found) return found;
+  throw new AppError(
+    "not_found",
+    "This link is for an application that is not in your session. Add its API key on the Applications page, then open the link again.",
+  );
+}
+
+/** The current application of a session (the one pages without `?app=` show). */
+export function currentApplication(data: SessionData): Application {
+  return data.applications.find((app) => app.id === data.current) ?? data.applications[0]!;
+}
+
+/** The API key of the application `appId` names (or the current one); see `applicationOf`. */
+export function apiKeyOf(state: SessionState, appId?: string | null): string {
+  return applicationOf(state, appId).apiKey;
 }

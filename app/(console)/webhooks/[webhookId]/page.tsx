@@ -14,6 +14,9 @@ import { isHistoryView, parseLogSearchParams, toApiQuery, webhookViewHref } from
 import { parseFindInput } from "@/lib/domain/history/find-input";
 import { FindDelivery } from "@/components/history/find-delivery";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
+import { webhooksHref } from "@/lib/server/session/page-application";
+import type { Application, SessionData } from "@/lib/server/session/session";
+import { demoOf } from "@/lib/domain/sandbox-demo";
 
 export const metadata: Metadata = { title: "Webhook deliveries" };
 
@@ -22,19 +25,28 @@ interface Props {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-/** A hub failure that the page cannot show data for: key rejected → sign in; not found → 404; else rethrown. */
-function settle(result: PromiseSettledResult<unknown>): unknown {
+/**
+ * A hub failure that the page cannot show data for: not found → 404; key rejected → sign in
+ * again, or, in a session of several applications, mark that one (the route re-checks the key and
+ * lands on the Applications page); else returned.
+ */
+function settle(result: PromiseSettledResult<unknown>, data: SessionData, app: Application): unknown {
   if (result.status === "fulfilled") return null;
   const error = result.reason;
   if (isAppError(error)) {
-    if (error.code === "unauthorized") redirectToSignIn("key_rejected");
+    if (error.code === "unauthorized") {
+      if (data.applications.length < 2) redirectToSignIn("key_rejected");
+      redirect(`/api/applications/rejected?app=${app.id}`);
+    }
     if (error.code === "not_found") notFound();
   }
   return error;
 }
 
 /**
- * `/webhooks/{id}?status=&page=&limit=&log=`. The server fetches the webhook and the page of logs
+ * `/webhooks/{id}?app=&status=&page=&limit=&log=`. `?app=` names the application (an id derived
+ * from its key): a link without one is sent on to the current application's; one the session does
+ * not hold is "not found", without calling the hub. The server fetches the webhook and the page of logs
  * the URL names (with the session's key, straight from the hub client) into a per-request
  * QueryClient and hands it to the browser with HydrationBoundary: the HTML holds the header and
  * the rows, and the browser makes no API request before showing them.
@@ -44,10 +56,13 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const view = parseLogSearchParams(query);
   if (!webhookId) notFound();
-  const { apiKey } = await requireSignedInPage(webhookViewHref(webhookId, view));
-  const findError = typeof query.find === "string" ? openFound(webhookId, query.find) : null;
+  const data = await requireSignedInPage(webhookViewHref(webhookId, view));
+  if (!view.app) redirect(webhookViewHref(webhookId, { ...view, app: data.current }));
+  const app = data.applications.find(({ id }) => id === view.app);
+  if (!app) notFound();
+  const findError = typeof query.find === "string" ? openFound(webhookId, view.app, query.find) : null;
 
-  const call = { apiKey };
+  const call = { apiKey: app.apiKey };
   // getSandboxDemo never rejects (any failure is null), so it is awaited beside the settled pair.
   const [[webhookResult, logsResult], demo] = await Promise.all([
     Promise.allSettled([
@@ -64,9 +79,9 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   if (logsResult.status === "fulfilled" && logsResult.value)
     queryClient.setQueryData(webhookKeys.logPage(webhookId, view), logsResult.value);
 
-  const webhookError = settle(webhookResult);
+  const webhookError = settle(webhookResult, data, app);
   // A logs failure alone is left to the browser: its query retries and shows the error with "Try again".
-  settle(logsResult);
+  settle(logsResult, data, app);
 
   if (webhookError) {
     const appError = isAppError(webhookError) ? webhookError : null;
@@ -81,7 +96,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
           actions={
             <>
               <RefreshButton />
-              <Link href="/webhooks" className="btn-link">
+              <Link href={webhooksHref(data, app.id)} className="btn-link">
                 Back to webhooks
               </Link>
             </>
@@ -91,13 +106,13 @@ export default async function WebhookPage({ params, searchParams }: Props) {
     );
   }
 
-  const demoChannels = demo ? demo.channels : [];
+  const demoChannels = demo ? demoOf(demo, app.id).channels : [];
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <WebhookView
         webhookId={webhookId}
         demoChannels={demoChannels}
-        findBox={<FindDelivery webhookId={webhookId} error={findError} />}
+        findBox={<FindDelivery webhookId={webhookId} app={app.id} error={findError} />}
       />
     </HydrationBoundary>
   );
@@ -108,10 +123,10 @@ export default async function WebhookPage({ params, searchParams }: Props) {
  * (`?log=`; a link to another webhook's delivery opens it there). Returns what is wrong with
  * text that is none of these.
  */
-function openFound(webhookId: string, find: string): string {
+function openFound(webhookId: string, app: string, find: string): string {
   const parsed = parseFindInput(find);
   if (!parsed.ok) return `That ${parsed.message}.`;
   const { target } = parsed;
   const owner = target.kind === "log" ? target.webhookId : webhookId.toLowerCase();
-  redirect(webhookViewHref(owner, { log: target.id }));
+  redirect(webhookViewHref(owner, { app, log: target.id }));
 }

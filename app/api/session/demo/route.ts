@@ -4,6 +4,7 @@ import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { serverConfig } from "@/lib/server/config";
 import { fetchSandboxDemo } from "@/lib/server/hub/client";
 import { signedInAnswer } from "@/app/api/session/schema";
+import { currentApplication } from "@/lib/server/session/session";
 
 /** Sandbox mode only: sign in with the sandbox's demo key, fetched server-side (the browser never sees it). */
 export const POST = defineRoute({
@@ -16,6 +17,6 @@ export const POST = defineRoute({
       );
     }
     const { apiKey } = await fetchSandboxDemo(signal);
-    return json(signedInAnswer(await session.signIn(apiKey)));
+    return json(signedInAnswer(currentApplication(await session.signIn(apiKey))));
   },
 });

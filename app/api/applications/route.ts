@@ -1,0 +1,32 @@
+import { defineRoute, json } from "@/lib/server/http/route";
+import { signInLimiter } from "@/lib/server/http/rate-limit";
+import { addApplication } from "@/lib/server/session/applications";
+import { summaryOf } from "@/lib/server/session/page-application";
+import { sessionDataOf } from "@/lib/server/session/session";
+import { addApplicationSchema } from "@/app/api/applications/schema";
+import { checkNewKey } from "@/app/api/applications/check-key";
+
+/** The session's applications: names, ids and key hints, never a key. */
+export const GET = defineRoute({
+  async handle({ session }) {
+    const data = sessionDataOf(await session.state());
+    return json({ current: data.current, applications: data.applications.map(summaryOf) });
+  },
+});
+
+/**
+ * Adds an application `{ name, apiKey }`. Refused with the reason, and nothing stored, when the
+ * name is empty, too long or taken, the key is already added (the answer names it), the session
+ * holds APPLICATIONS_MAX already, the cookie would outgrow 4 KB, or the hub rejects the key.
+ * Counted by the sign-in limiter (it is a way to try keys). The current application stays.
+ */
+export const POST = defineRoute({
+  body: addApplicationSchema,
+  rateLimit: signInLimiter,
+  async handle({ body, session, hub }) {
+    const next = addApplication(sessionDataOf(await session.state()), body);
+    await checkNewKey(hub(body.apiKey));
+    await session.save(next);
+    return json({ application: summaryOf(next.applications.at(-1)!) }, 201);
+  },
+});

@@ -1,0 +1,137 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { ApiError, apiRequest } from "@/lib/browser/api";
+import { useHydrated } from "@/lib/browser/use-hydrated";
+import { APPLICATION_NAME_MAX } from "@/lib/domain/applications";
+import { Field } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+
+type Errors = { name?: string; apiKey?: string; form?: string };
+
+/** What the form does: add an application, or replace the key of / rename `app`. */
+export type KeyFormMode = { mode: "add" } | { mode: "replace" | "rename"; app: { id: string; name: string } };
+
+const MODES = {
+  add: {
+    path: "/api/applications",
+    done: "added",
+    submit: "Add application",
+    failed: "Could not add the application",
+  },
+  replace: {
+    path: "/api/applications/key",
+    done: "replaced",
+    submit: "Replace key",
+    failed: "Could not replace the key",
+  },
+  rename: {
+    path: "/api/applications/name",
+    done: "renamed",
+    submit: "Rename",
+    failed: "Could not rename it",
+  },
+} as const;
+
+/**
+ * Add an application (`POST /api/applications` `{ name, apiKey }`), replace an application's key
+ * (`POST /api/applications/key`) or rename it (`POST /api/applications/name`). The console checks a
+ * key with the hub before keeping it; every refusal is shown beside the field it is about, and
+ * nothing is stored. Like the sign-in form, it cannot submit before its script runs (a native
+ * submission would carry the key off in the wrong form).
+ */
+export function KeyForm(props: KeyFormMode) {
+  const hydrated = useHydrated();
+  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const mode = MODES[props.mode];
+  const asksName = props.mode !== "replace";
+  const asksKey = props.mode !== "rename";
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name") ?? "").trim();
+    const apiKey = String(form.get("apiKey") ?? "").trim();
+    const missing: Errors = {};
+    if (asksName && !name) missing.name = "Give the application a name, e.g. Staging.";
+    if (asksKey && !apiKey) missing.apiKey = "Enter the application's API key.";
+    setErrors(missing);
+    if (missing.name || missing.apiKey) return;
+    setPending(true);
+    try {
+      await apiRequest(mode.path, {
+        method: "POST",
+        body: {
+          ...(props.mode === "add" ? {} : { app: props.app.id }),
+          ...(asksName ? { name } : {}),
+          ...(asksKey ? { apiKey } : {}),
+        },
+      });
+      // A full page load: the header and every list are drawn again from the new session.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+      window.location.assign(`/applications?done=${mode.done}`);
+    } catch (caught) {
+      setPending(false);
+      const error = caught instanceof ApiError ? caught : null;
+      const fields = error?.fields ?? {};
+      setErrors({
+        name: fields.name?.[0],
+        apiKey: fields.apiKey?.[0],
+        form:
+          fields.name || fields.apiKey
+            ? undefined
+            : (fields._?.[0] ?? error?.message ?? "The change could not be saved. Try again."),
+      });
+    }
+  }
+
+  const of = props.mode === "add" ? "" : ` for ${props.app.name}`;
+  return (
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
+      {asksName ? (
+        <Field
+          label={props.mode === "rename" ? `New name${of}` : "Name"}
+          error={errors.name}
+          hint={`What you call it, e.g. Staging (at most ${APPLICATION_NAME_MAX} characters).`}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="name"
+              type="text"
+              autoComplete="off"
+              maxLength={200}
+              defaultValue={props.mode === "rename" ? props.app.name : undefined}
+              className="field-input"
+            />
+          )}
+        </Field>
+      ) : null}
+      {asksKey ? (
+        <Field label={props.mode === "replace" ? `New API key${of}` : "API key"} error={errors.apiKey}>
+          {(control) => (
+            <input
+              {...control}
+              name="apiKey"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              className="field-input font-mono"
+            />
+          )}
+        </Field>
+      ) : null}
+      <button type="submit" className="btn btn-primary" disabled={!hydrated || pending}>
+        {pending ? (asksKey ? "Checking the key…" : "Saving…") : mode.submit}
+      </button>
+      <div aria-live="assertive">
+        {errors.form ? (
+          <Notice tone="error" title={mode.failed}>
+            <p>{errors.form}</p>
+          </Notice>
+        ) : null}
+      </div>
+    </form>
+  );
+}
