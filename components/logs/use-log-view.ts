@@ -2,9 +2,9 @@ import { useSearchParams } from "next/navigation";
 import { useLayoutEffect, useMemo, useSyncExternalStore } from "react";
 import { parseLogSearchParams, serializeLogSearchParams, type LogViewState } from "@/lib/domain/log-view";
 
-/** The view the address bar names, as of now: for event handlers, which need not subscribe. */
+/** The view the address bar names (or is about to: see `setLogView`), for event handlers, which need not subscribe. */
 export function readLogView(): LogViewState {
-  return parseLogSearchParams(new URLSearchParams(window.location.search));
+  return parseLogSearchParams(new URLSearchParams(latestWritten() ?? window.location.search));
 }
 
 /** A view's query string in one spelling, so that two spellings of the same view compare equal. */
@@ -31,12 +31,16 @@ function setWritten(next: string[]): void {
   listeners.forEach((notify) => notify());
 }
 
-const latestWritten = () => written[written.length - 1] ?? null;
+function latestWritten(): string | null {
+  return written[written.length - 1] ?? null;
+}
 
 /**
  * Changes the view by writing the URL with the history API (`replace` for opening and closing a
- * log's details). `useLogView` readers update at once; Next's router picks the change up too.
- * There is no server round trip, and the logs query fetches what the new view needs.
+ * log's details). `useLogView` readers update at once, in the caller's task; the URL is written in
+ * the next task, once the new view is on screen (Next's router, which picks the write up, does
+ * some work of its own first). There is no server round trip, and the logs query fetches what the
+ * new view needs.
  */
 export function setLogView(
   patch: Partial<LogViewState>,
@@ -45,8 +49,10 @@ export function setLogView(
   const query = serializeLogSearchParams({ ...readLogView(), ...patch });
   const url = `${window.location.pathname}${query ? `?${query}` : ""}`;
   setWritten([...written, query]);
-  if (options.history === "replace") window.history.replaceState(null, "", url);
-  else window.history.pushState(null, "", url);
+  setTimeout(() => {
+    if (options.history === "replace") window.history.replaceState(null, "", url);
+    else window.history.pushState(null, "", url);
+  }, 0);
 }
 
 /** The log view's state, read from the URL (the only copy). Re-renders its caller when the URL changes. */

@@ -122,7 +122,8 @@ export function WebhookLogs({
     <section aria-labelledby="logs-heading" className="min-w-0 space-y-3">
       {/* A boundary of its own: React hydrates the rows after the page's shell, in slices that let
           the browser answer in between, not in one long task (no fallback: nothing here suspends
-          while rendering on the server). */}
+          while rendering on the server). The details dialog stays outside: a ?log= link opens it
+          as soon as the shell has hydrated. */}
       <Suspense fallback={null}>
         <div className="flex flex-wrap items-baseline gap-x-3">
           <h2 id="logs-heading" className="text-base font-semibold">
@@ -193,17 +194,17 @@ export function WebhookLogs({
           onIntent={preloadLogDetails}
         />
         <LogsPagination table={table} total={total} />
-        {view.log ? (
-          <LogDialog
-            key={view.log}
-            logId={view.log}
-            log={openLogData}
-            loading={pageLoading || found.isFetching}
-            missing={found.error?.message ?? null}
-            onClose={() => closeLog(view.log!)}
-          />
-        ) : null}
       </Suspense>
+      {view.log ? (
+        <LogDialog
+          key={view.log}
+          logId={view.log}
+          log={openLogData}
+          loading={pageLoading || found.isFetching}
+          missing={found.error?.message ?? null}
+          onClose={() => closeLog(view.log!)}
+        />
+      ) : null}
     </section>
   );
 }

@@ -4,10 +4,5 @@
  * core), so a count rendered while the page hydrates must not be what pays for it.
  */
 export function formatCount(n: number): string {
-  if (!Number.isSafeInteger(n)) return n.toLocaleString("en");
-  const digits = String(Math.abs(n));
-  let grouped = "";
-  for (let end = digits.length; end > 0; end -= 3)
-    grouped = digits.slice(Math.max(0, end - 3), end) + (grouped ? `,${grouped}` : "");
-  return n < 0 ? `-${grouped}` : grouped;
+  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en");
 }
