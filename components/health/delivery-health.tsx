@@ -17,6 +17,7 @@ import { AttemptsChart } from "@/components/health/attempts-chart";
 import { ScanProgress } from "@/components/history/scan-progress";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { Notice } from "@/components/ui/notice";
+import { formatCount } from "@/lib/domain/format-count";
 
 /** Codes listed under "Failures by status code"; the rest are counted. */
 const TOP_CODES = 5;
@@ -114,7 +115,7 @@ function HealthBody({
   onFilter: (filter: HealthFilter) => void;
 }) {
   if (summary.attempts === 0) {
-    return <p className="text-sm">No delivery attempts in this window ({read.toLocaleString("en")} read).</p>;
+    return <p className="text-sm">No delivery attempts in this window ({formatCount(read)} read).</p>;
   }
   const pickBucket = (bucket: HealthBucket) =>
     onFilter({
@@ -131,7 +132,7 @@ function HealthBody({
             {summary.successRate}%
           </DescriptionItem>
           <DescriptionItem label="Attempts">
-            {summary.attempts.toLocaleString("en")} ({summary.failed.toLocaleString("en")} failed)
+            {formatCount(summary.attempts)} ({formatCount(summary.failed)} failed)
           </DescriptionItem>
           <DescriptionItem label="Last success">
             {summary.lastSuccess ? <Ago iso={summary.lastSuccess.at} /> : "none in this window"}
@@ -201,7 +202,7 @@ function HealthBody({
                 >
                   {statusCodeLabel(statusCode)}
                 </button>
-                <span className="font-medium">{count.toLocaleString("en")}×</span>
+                <span className="font-medium">{formatCount(count)}×</span>
                 <span className="text-zinc-700 dark:text-zinc-300">{statusMeaning(statusCode).cause}</span>
               </li>
             ))}

@@ -2,6 +2,7 @@
 
 import type { Table } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { formatCount } from "@/lib/domain/format-count";
 
 /**
  * First/previous/next/last page (on a phone, arrows only: `.log-pager` in app/globals.css) and
@@ -20,9 +21,7 @@ export function LogsPagination({ table, total }: { table: Table<WebhookLog>; tot
       className="log-pager flex flex-wrap items-center justify-between gap-3 text-sm"
     >
       <p className="text-zinc-700 dark:text-zinc-300">
-        {total === 0
-          ? "No deliveries"
-          : `Showing ${first}–${last} of ${total.toLocaleString("en")} deliveries`}
+        {total === 0 ? "No deliveries" : `Showing ${first}–${last} of ${formatCount(total)} deliveries`}
       </p>
       <div className="flex items-center gap-1.5">
         <button

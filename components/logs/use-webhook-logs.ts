@@ -5,6 +5,7 @@ import { fetchLogPage, logsQueryOptions } from "@/lib/browser/queries";
 import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
 import {
   DEFAULT_LOG_VIEW,
+  isHistoryView,
   LOG_STATUS_FILTERS,
   logsQueryState,
   type LogViewState,
@@ -42,14 +43,30 @@ export function useWebhookLogs(
     },
   );
 
-  // Prefetch the next page, so "Next page" shows it at once.
+  // Prefetch the next page, so "Next page" shows it at once. In a task of its own: after a click
+  // React runs effects in the click's task, and the rows on screen must not wait for this request.
   const { status, limit, page: pageNumber } = view;
   useEffect(() => {
     if (!enabled || !page || query.isPlaceholderData || pageNumber >= totalPages) return;
-    void queryClient.prefetchQuery(
-      logsQueryOptions(webhookId, { ...DEFAULT_LOG_VIEW, status, limit, page: pageNumber + 1 }),
-    );
+    const timer = setTimeout(() => {
+      void queryClient.prefetchQuery(
+        logsQueryOptions(webhookId, { ...DEFAULT_LOG_VIEW, status, limit, page: pageNumber + 1 }),
+      );
+    }, 0);
+    return () => clearTimeout(timer);
   }, [enabled, page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
+
+  /**
+   * Asks for the page a view names now, from the event that changes the view, rather than after
+   * the render that shows it (the query then finds its fetch under way). Views answered by a
+   * history scan are left to the scan.
+   */
+  const fetchView = useCallback(
+    (next: LogViewState) => {
+      if (!isHistoryView(next)) void queryClient.prefetchQuery(logsQueryOptions(webhookId, next));
+    },
+    [queryClient, webhookId],
+  );
 
   // When the pointer or focus reaches the Status filter, fetch the first page of each other
   // status, so choosing one shows its rows at once. Once, not retried, and not while the hub is
@@ -74,5 +91,6 @@ export function useWebhookLogs(
     /** The last failure of this view's fetch, or of a poll since the last success. */
     error: query.error ?? (pollFailure && pollFailure.at > query.dataUpdatedAt ? pollFailure.error : null),
     prefetchStatusViews,
+    fetchView,
   };
 }

@@ -8,7 +8,7 @@ import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { webhookKeys } from "@/lib/domain/query-keys";
-import type { PageSize } from "@/lib/domain/log-view";
+import type { LogViewState, PageSize } from "@/lib/domain/log-view";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
 import { LogDialog, preloadLogDetails } from "@/components/logs/log-dialog";
@@ -17,7 +17,7 @@ import { LogsToolbar } from "@/components/logs/data-table-toolbar";
 import { LogsEmptyState } from "@/components/logs/logs-empty-state";
 import { LogsRefreshFailed } from "@/components/logs/logs-errors";
 import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
-import { setLogView, useLogView } from "@/components/logs/use-log-view";
+import { readLogView, setLogView, useLogView } from "@/components/logs/use-log-view";
 import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
 import { useHistoryLogs } from "@/components/logs/use-history-logs";
 
@@ -62,12 +62,18 @@ export function WebhookLogs({
   const queryClient = useQueryClient();
   const history = useHistoryLogs(webhookId, view);
   const api = useWebhookLogs(webhookId, view, autoRefresh, !history.active);
-  const { query, prefetchStatusViews } = api;
+  const { query, prefetchStatusViews, fetchView } = api;
   const { rows, total, totalPages } = history.active ? history : api;
   const scanning = history.scan.status === "running";
   const error = history.active ? (history.scan.status === "failed" ? history.scan.error : null) : api.error;
   const hasRows = history.active ? history.result !== null : query.data !== undefined;
   const tryAgain = history.active ? history.scan.rerun : () => void query.refetch();
+
+  /** A new page, page size or status: its rows are asked for at once, then the URL says so. */
+  function changeView(patch: Partial<LogViewState>) {
+    fetchView({ ...readLogView(), ...patch });
+    setLogView(patch);
+  }
 
   const openLog = useCallback((logId: string) => setLogView({ log: logId }, { history: "replace" }), []);
   const retryReasonId = useId();
@@ -89,7 +95,7 @@ export function WebhookLogs({
     state: { pagination },
     onPaginationChange: (updater: Updater<PaginationState>) => {
       const next = typeof updater === "function" ? updater(pagination) : updater;
-      setLogView({ page: next.pageIndex + 1, limit: next.pageSize as PageSize, log: null });
+      changeView({ page: next.pageIndex + 1, limit: next.pageSize as PageSize, log: null });
     },
   });
 
@@ -114,75 +120,81 @@ export function WebhookLogs({
 
   return (
     <section aria-labelledby="logs-heading" className="min-w-0 space-y-3">
-      <div className="flex flex-wrap items-baseline gap-x-3">
-        <h2 id="logs-heading" className="text-base font-semibold">
-          Delivery logs
-        </h2>
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">
-          Newest first. Open a row to see the response and what its status means.
-        </p>
-      </div>
-      <LogsToolbar
-        view={view}
-        onStatusChange={(status) => setLogView({ status, page: 1, log: null })}
-        onStatusIntent={prefetchStatusViews}
-        onPageSizeChange={(size) => table.setPageSize(size)}
-        autoRefresh={autoRefresh}
-        onAutoRefreshChange={onAutoRefreshChange}
-        // Everything about this webhook: its header, this view, and (marked stale) the other views in the cache.
-        onRefresh={() => {
-          void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) });
-          if (history.active) history.scan.rerun();
-        }}
-        fetching={history.active ? scanning : query.isFetching}
-      />
-      <details className="card px-3 py-2" open={history.active || undefined}>
-        <summary className="cursor-pointer text-sm font-medium">
-          Filter the whole history (HTTP status, time, response text) and export
-        </summary>
-        <div className="mt-3">
-          {afterLoad ? (
-            <Suspense fallback={<p className="text-sm">Loading the filters…</p>}>
-              <HistoryTools webhookId={webhookId} view={view} />
-            </Suspense>
-          ) : (
-            <p className="text-sm">Loading the filters…</p>
-          )}
+      {/* A boundary of its own: React hydrates the rows after the page's shell, in slices that let
+          the browser answer in between, not in one long task (no fallback: nothing here suspends
+          while rendering on the server). The details dialog stays outside: a ?log= link opens it
+          as soon as the shell has hydrated. */}
+      <Suspense fallback={null}>
+        <div className="flex flex-wrap items-baseline gap-x-3">
+          <h2 id="logs-heading" className="text-base font-semibold">
+            Delivery logs
+          </h2>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            Newest first. Open a row to see the response and what its status means.
+          </p>
         </div>
-      </details>
-      {findBox}
-      {history.active ? (
-        <Suspense fallback={<p className="text-sm">Scanning the history…</p>}>
-          <HistoryCoverage
-            scan={history.scan}
-            result={history.result}
-            onRerun={history.scan.rerun}
-            onCancel={history.scan.cancel}
-          />
-        </Suspense>
-      ) : error && hasRows ? (
-        <LogsRefreshFailed error={error} onTryAgain={tryAgain} />
-      ) : null}
-      <p id={retryReasonId} className="sr-only">
-        {RETRY_UNAVAILABLE_REASON}.
-      </p>
-      <LogsDataTable
-        table={table}
-        onOpen={openLog}
-        highlightIds={highlightIds}
-        busy={history.active ? scanning && hasRows : query.isPlaceholderData && query.isFetching}
-        emptyState={
-          <LogsEmptyState
-            view={view}
-            pending={history.active ? !hasRows && history.scan.status !== "failed" : query.isPending}
-            error={hasRows ? null : error}
-            totalPages={totalPages}
-            onTryAgain={tryAgain}
-          />
-        }
-        onIntent={preloadLogDetails}
-      />
-      <LogsPagination table={table} total={total} />
+        <LogsToolbar
+          view={view}
+          onStatusChange={(status) => changeView({ status, page: 1, log: null })}
+          onStatusIntent={prefetchStatusViews}
+          onPageSizeChange={(size) => table.setPageSize(size)}
+          autoRefresh={autoRefresh}
+          onAutoRefreshChange={onAutoRefreshChange}
+          // Everything about this webhook: its header, this view, and (marked stale) the other views in the cache.
+          onRefresh={() => {
+            void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) });
+            if (history.active) history.scan.rerun();
+          }}
+          fetching={history.active ? scanning : query.isFetching}
+        />
+        <details className="card px-3 py-2" open={history.active || undefined}>
+          <summary className="cursor-pointer text-sm font-medium">
+            Filter the whole history (HTTP status, time, response text) and export
+          </summary>
+          <div className="mt-3">
+            {afterLoad ? (
+              <Suspense fallback={<p className="text-sm">Loading the filters…</p>}>
+                <HistoryTools webhookId={webhookId} view={view} />
+              </Suspense>
+            ) : (
+              <p className="text-sm">Loading the filters…</p>
+            )}
+          </div>
+        </details>
+        {findBox}
+        {history.active ? (
+          <Suspense fallback={<p className="text-sm">Scanning the history…</p>}>
+            <HistoryCoverage
+              scan={history.scan}
+              result={history.result}
+              onRerun={history.scan.rerun}
+              onCancel={history.scan.cancel}
+            />
+          </Suspense>
+        ) : error && hasRows ? (
+          <LogsRefreshFailed error={error} onTryAgain={tryAgain} />
+        ) : null}
+        <p id={retryReasonId} className="sr-only">
+          {RETRY_UNAVAILABLE_REASON}.
+        </p>
+        <LogsDataTable
+          table={table}
+          onOpen={openLog}
+          highlightIds={highlightIds}
+          busy={history.active ? scanning && hasRows : query.isPlaceholderData && query.isFetching}
+          emptyState={
+            <LogsEmptyState
+              view={view}
+              pending={history.active ? !hasRows && history.scan.status !== "failed" : query.isPending}
+              error={hasRows ? null : error}
+              totalPages={totalPages}
+              onTryAgain={tryAgain}
+            />
+          }
+          onIntent={preloadLogDetails}
+        />
+        <LogsPagination table={table} total={total} />
+      </Suspense>
       {view.log ? (
         <LogDialog
           key={view.log}

@@ -14,6 +14,7 @@ import type { FollowState } from "@/components/send/use-follow-deliveries";
 import { useSendMessage } from "@/components/send/use-send-message";
 import { SendError } from "@/components/send/send-error";
 import { Field } from "@/components/ui/field";
+import { formatCount } from "@/lib/domain/format-count";
 
 export interface DemoChannelOption {
   id: string;
@@ -182,7 +183,7 @@ export function SendMessageForm({
         </Field>
         <Field
           label="Text"
-          hint={`Up to ${MESSAGE_TEXT_MAX.toLocaleString("en")} characters.`}
+          hint={`Up to ${formatCount(MESSAGE_TEXT_MAX)} characters.`}
           error={errors.text}
           className="space-y-1 sm:col-span-2 lg:col-span-3 2xl:col-span-1"
         >

@@ -5,6 +5,7 @@ import type { Webhook } from "@/lib/domain/hub-schemas";
 import { rememberWebhook } from "@/lib/browser/local-store";
 import { readLogView } from "@/components/logs/use-log-view";
 import { DescriptionItem } from "@/components/ui/description-item";
+import { formatCount } from "@/lib/domain/format-count";
 
 const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;
 
@@ -52,7 +53,7 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
           label="Errors"
           valueClassName={`font-semibold tabular-nums ${webhook.numberOfErrors > 0 ? "text-red-800 dark:text-red-300" : ""}`}
         >
-          {webhook.numberOfErrors.toLocaleString("en")}
+          {formatCount(webhook.numberOfErrors)}
         </DescriptionItem>
         <DescriptionItem label="ID" className="min-w-0" valueClassName="font-mono text-xs break-all">
           {webhook.id}

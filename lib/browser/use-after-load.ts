@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 
 /**
  * False until the page has loaded and the browser is idle (at most `timeoutMs` after mount):
@@ -8,7 +8,8 @@ import { useEffect, useState } from "react";
 export function useAfterLoad(timeoutMs = 2000): boolean {
   const [ready, setReady] = useState(false);
   useEffect(() => {
-    const ready = () => setReady(true);
+    // A transition: what renders behind it renders in slices, not one long task.
+    const ready = () => startTransition(() => setReady(true));
     if (typeof window.requestIdleCallback !== "function") {
       const timer = window.setTimeout(ready, 200);
       return () => window.clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import { onUnauthorized } from "@/lib/browser/query-client";
 import type { ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
 
@@ -37,7 +37,8 @@ export function useScan(path: string | null): ScanState & { cancel: () => void; 
       .then(
         (result) => {
           last.current = result;
-          setState({ status: "done", result });
+          // A transition: what shows the result (a chart, many rows) renders in slices, not one long task.
+          startTransition(() => setState({ status: "done", result }));
         },
         (error: unknown) => {
           if (abort.signal.aborted) return;

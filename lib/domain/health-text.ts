@@ -3,6 +3,7 @@
  * the failing streak. Times are shown in the viewer's time zone (the region renders after mount).
  */
 import type { HealthSummary } from "@/lib/domain/history/health";
+import { formatCount } from "@/lib/domain/format-count";
 
 const DAY_MS = 86_400_000;
 
@@ -33,7 +34,7 @@ export function formatBucketRange(start: string, bucketMs: number): string {
   return `${formatDay(start)} ${formatClock(start)}–${formatClock(end)}`;
 }
 
-const count = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+const count = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** The chart's text alternative: what it shows, in one sentence. */
 export function chartSummary(summary: HealthSummary): string {

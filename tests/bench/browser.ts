@@ -159,7 +159,7 @@ export async function measurePageWeight(
       timeout: 10_000,
     })
     .then((handle) => handle.jsonValue() as Promise<number>);
-  await page.locator("table").first().hover();
+  await logRows(page).first().hover();
   await page.getByRole("textbox").first().focus();
   await page.waitForLoadState("networkidle");
   await page.waitForTimeout(500);
@@ -210,6 +210,23 @@ function shortName(pathname: string): string {
   return pathname.split("/").pop() ?? pathname;
 }
 
+// ---- the log table ------------------------------------------------------------------------
+
+/**
+ * The page holds more than one table (the Delivery health region's "as a table" view comes first),
+ * so everything the bench watches is found inside the log table: the table whose caption starts
+ * with "Delivery logs". Plain JavaScript (see ARM_IN_PAGE), pasted into the page's scripts.
+ */
+const FIND_LOG_TABLE = `const logTable = () => Array.from(document.querySelectorAll("table")).find(
+  (t) => (t.caption?.textContent || "").trim().startsWith("Delivery logs")) || null;`;
+
+/** The log table's body rows, as a Playwright locator. */
+function logRows(page: Page) {
+  return page
+    .locator("table", { has: page.locator("caption", { hasText: /^\s*Delivery logs/ }) })
+    .locator("tbody tr");
+}
+
 // ---- first paint --------------------------------------------------------------------------
 
 /** Rows inside the `<tbody>` elements of an HTML document (header rows are in `<thead>`). */
@@ -221,12 +238,13 @@ export function countBodyRows(html: string): number {
 }
 
 /**
- * Set before the page's own scripts run: records when the first table body row enters the DOM
+ * Set before the page's own scripts run: records when the log table's first body row enters the DOM
  * (`__benchFirstRowAt`, on the clock of performance.now()). Plain JavaScript, see ARM_IN_PAGE.
  */
 const WATCH_FIRST_ROW = `(() => {
+  ${FIND_LOG_TABLE}
   const mark = () => {
-    if (window.__benchFirstRowAt === undefined && document.querySelector("tbody tr") !== null) {
+    if (window.__benchFirstRowAt === undefined && logTable()?.querySelector("tbody tr")) {
       window.__benchFirstRowAt = performance.now();
     }
   };
@@ -289,32 +307,58 @@ interface BenchWindow {
   __benchDone?: Promise<ActionTiming>;
 }
 
+/** How long an action may take to show its rows before the bench gives up on it (ms). */
+const ACTION_TIMEOUT_MS = 15_000;
+
 /**
  * Arms a watch in the page: the first click/input/change event starts the clock, and the clock
- * stops when the table's body rows differ from what they were and are real rows again (as many
- * cells as the header has, so a one-cell "Loading…" or "No logs" row does not count).
+ * stops when the log table's body rows differ from what they were and are real rows again (as many
+ * cells as its header has, so a one-cell "Loading…" or "No logs" row does not count). After
+ * ACTION_TIMEOUT_MS without that, `__benchDone` rejects with what the table shows.
  * Plain JavaScript in a string: tsx's transform would wrap named functions in a helper the page lacks.
  */
 const ARM_IN_PAGE = `(() => {
-  const rowsText = () => Array.from(document.querySelectorAll("tbody tr"), (tr) => tr.textContent || "").join("\\n");
+  ${FIND_LOG_TABLE}
+  const table = logTable();
+  if (!table) throw new Error("no log table (a table captioned \\"Delivery logs…\\") on the page");
+  const rowsText = () => Array.from(table.querySelectorAll("tbody tr"), (tr) => tr.textContent || "").join("\\n");
   const realRows = () => {
-    const first = document.querySelector("tbody tr");
-    return first !== null && first.children.length === document.querySelectorAll("thead th").length;
+    const first = table.querySelector("tbody tr");
+    return first !== null && first.children.length === table.querySelectorAll("thead th").length;
   };
   const before = rowsText();
   let start = null;
   const begin = (event) => { if (start === null) start = event.timeStamp || performance.now(); };
   for (const type of ["click", "input", "change"]) window.addEventListener(type, begin, { capture: true, once: true });
-  window.__benchDone = new Promise((resolve) => {
+  window.__benchDone = new Promise((resolve, reject) => {
     const observer = new MutationObserver(() => {
       if (start !== null && realRows() && rowsText() !== before) {
         observer.disconnect();
+        clearTimeout(timer);
         resolve({ start, end: performance.now() });
       }
     });
-    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      const shown = rowsText() === before
+        ? "the same rows as before"
+        : "rows that are not log rows: " + JSON.stringify(rowsText().slice(0, 200));
+      const what = start === null ? "the action never reached the page (no click, input or change event)" : "no new log rows";
+      reject(new Error(what + " after ${ACTION_TIMEOUT_MS} ms; the log table shows " + shown));
+    }, ${ACTION_TIMEOUT_MS});
+    observer.observe(table, { subtree: true, childList: true, characterData: true, attributes: true });
   });
 })()`;
+
+/** Waits for the armed watch's answer; an action that never shows its rows fails with the reason, never hangs. */
+async function actionDone(page: Page, what: string): Promise<ActionTiming> {
+  try {
+    return await page.evaluate(() => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>);
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new Error(`${what} on ${page.url()}: ${why}`);
+  }
+}
 
 /**
  * Where an action's time went, from the page's Resource Timing: until the request for the new
@@ -429,7 +473,7 @@ export async function measureInteraction(
   try {
     for (let round = 0; round < input.rounds; round++) {
       await page.goto(input.pageUrl, { waitUntil: "networkidle" });
-      const pageSize = await page.locator("tbody tr").count();
+      const pageSize = await logRows(page).count();
       for (const [name, act] of Object.entries(input.actions)) {
         const url = input.apiFor[name]?.(pageSize);
         if (!url) throw new Error(`no API URL for ${name}`);
@@ -438,9 +482,7 @@ export async function measureInteraction(
         await page.evaluate(ARM_IN_PAGE);
         current = name;
         await act(page);
-        const timing = await page.evaluate(
-          () => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>,
-        );
+        const timing = await actionDone(page, name);
         current = null;
         (phases[name] ??= []).push(await phasesOf(page, timing, url));
         const after = await roundTrip(page, url);
@@ -470,6 +512,9 @@ export async function measureInteraction(
  * rows with one `innerHTML` write: no React, no router, no request. Plain JavaScript, see ARM_IN_PAGE.
  */
 const ADD_SWAP_BUTTON = `((html) => {
+  ${FIND_LOG_TABLE}
+  const body = logTable()?.querySelector("tbody");
+  if (!body) throw new Error("no log table body on the page");
   const next = Array.from(document.querySelectorAll("button")).find((b) => (b.textContent || "").trim().startsWith("Next page"));
   if (!next) throw new Error("no Next page button on the page");
   const swap = document.createElement("button");
@@ -477,7 +522,7 @@ const ADD_SWAP_BUTTON = `((html) => {
   swap.id = "bench-swap";
   swap.textContent = "Swap rows";
   swap.className = next.className;
-  swap.addEventListener("click", () => { document.querySelector("tbody").innerHTML = html; });
+  swap.addEventListener("click", () => { body.innerHTML = html; });
   next.after(swap);
 })`;
 
@@ -496,8 +541,10 @@ export async function measureInteractionFloor(
   const trips: number[] = [];
   try {
     await page.goto(`${input.pageUrl}?page=2`, { waitUntil: "networkidle" });
-    const nextRows = await page.evaluate(() => document.querySelector("tbody")?.innerHTML ?? "");
-    const pageSize = await page.locator("tbody tr").count();
+    const nextRows = await logRows(page)
+      .first()
+      .evaluate((row) => row.parentElement?.innerHTML ?? "");
+    const pageSize = await logRows(page).count();
     if (pageSize === 0) throw new Error("page 2 of the bench webhook has no rows");
     const url = `/api/webhooks/${input.webhookId}/logs?offset=${pageSize}&limit=${pageSize}`;
     for (let round = 0; round < input.rounds; round++) {
@@ -506,9 +553,7 @@ export async function measureInteractionFloor(
       const before = await roundTrip(page, url);
       await page.evaluate(ARM_IN_PAGE);
       await page.getByRole("button", { name: "Swap rows" }).click();
-      const timing = await page.evaluate(
-        () => (window as unknown as BenchWindow).__benchDone as Promise<ActionTiming>,
-      );
+      const timing = await actionDone(page, "the plain DOM swap");
       const after = await roundTrip(page, url);
       swaps.push(timing.end - timing.start);
       trips.push((before + after) / 2);

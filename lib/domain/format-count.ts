@@ -1,0 +1,8 @@
+/**
+ * A count as `1,234,567`: what `n.toLocaleString("en")` gives for a whole number, without Intl.
+ * The first use of Intl in a page loads the browser's locale data (tens of milliseconds on one
+ * core), so a count rendered while the page hydrates must not be what pays for it.
+ */
+export function formatCount(n: number): string {
+  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en");
+}
