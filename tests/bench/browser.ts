@@ -540,7 +540,9 @@ export async function measureInteractionFloor(
   const swaps: number[] = [];
   const trips: number[] = [];
   try {
-    await page.goto(`${input.pageUrl}?page=2`, { waitUntil: "networkidle" });
+    const secondPage = new URL(input.pageUrl);
+    secondPage.searchParams.set("page", "2");
+    await page.goto(secondPage.toString(), { waitUntil: "networkidle" });
     const nextRows = await logRows(page)
       .first()
       .evaluate((row) => row.parentElement?.innerHTML ?? "");
