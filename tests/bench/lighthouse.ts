@@ -134,6 +134,11 @@ export async function runLighthouse(input: {
     if (!fs.existsSync(report)) throw new Error(`Lighthouse wrote no report: ${stderr.slice(-500)}`);
     const lhr = JSON.parse(fs.readFileSync(report, "utf8")) as Lhr & { runtimeError?: { message?: string } };
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message ?? "runtime error"}`);
+    const landed = (lhr as { finalDisplayedUrl?: string }).finalDisplayedUrl ?? input.url;
+    if (new URL(landed).pathname !== new URL(input.url).pathname)
+      throw new Error(
+        `Lighthouse measured ${landed}, not the page asked for (${input.url}): was the session sent?`,
+      );
     const traceFile = fs.readdirSync(dir).find((name) => name.endsWith(".trace.json"));
     const traceTasks = traceFile
       ? longestTasks(JSON.parse(fs.readFileSync(path.join(dir, traceFile), "utf8")))

@@ -367,7 +367,9 @@ async function main(): Promise<void> {
         log(`Lighthouse, ${preset}`);
         const chromePath = playwrightConfig.use?.launchOptions?.executablePath ?? "/usr/bin/chromium";
         const summary = await runLighthouse({
-          url: `${consoleServer.url}/webhooks/${small.id}`,
+          // The page's own address (with its ?app=): the cookie goes as an extra header, which
+          // Chrome does not send again after a redirect (Lighthouse then measured the login page).
+          url: await ownAddress(`${consoleServer.url}/webhooks/${small.id}`, cookie),
           cookie,
           preset,
           port: ports.lighthouse,
