@@ -77,7 +77,7 @@ export function SendMessageForm({
   const [edited, setEdited] = useState<Partial<MessageFormValues>>({});
   const values: MessageFormValues = { ...defaults, ...edited };
   const [errors, setErrors] = useState<MessageFormErrors>({});
-  const mutation = useSendMessage(webhookId, { onSent, onFieldErrors: setErrors });
+  const { send, state: sending } = useSendMessage(webhookId, { onSent, onFieldErrors: setErrors });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -88,7 +88,7 @@ export function SendMessageForm({
       formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
       return;
     }
-    mutation.mutate(values);
+    send(values);
   }
 
   /** The value and change handler of a field's control. */
@@ -199,18 +199,18 @@ export function SendMessageForm({
           )}
         </Field>
         <div className="sm:col-span-2 lg:col-span-3 2xl:col-span-1">
-          <button type="submit" className="btn btn-primary" disabled={mutation.isPending}>
-            {mutation.isPending ? "Sending…" : "Send test message"}
+          <button type="submit" className="btn btn-primary" disabled={sending.status === "pending"}>
+            {sending.status === "pending" ? "Sending…" : "Send test message"}
           </button>
         </div>
       </form>
       <div role="status" className="space-y-2 text-sm">
-        {mutation.isPending ? <p>Sending the message to the Messaging Hub…</p> : null}
-        {mutation.isError ? <SendError error={mutation.error} /> : null}
-        {mutation.isSuccess ? (
+        {sending.status === "pending" ? <p>Sending the message to the Messaging Hub…</p> : null}
+        {sending.status === "error" ? <SendError error={sending.error} /> : null}
+        {sending.status === "success" ? (
           <Suspense fallback={<p>Sent.</p>}>
             <SendResult
-              outcome={mutation.data}
+              outcome={sending.data}
               follow={follow}
               webhookActive={webhookActive}
               onShowDelivery={onShowDelivery}

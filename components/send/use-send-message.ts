@@ -1,5 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { isApiError } from "@/lib/browser/api";
+import { onUnauthorized } from "@/lib/browser/query-client";
 import { rememberChannel } from "@/lib/browser/local-store";
 import { logsQueryOptions } from "@/lib/browser/queries";
 import { sendTestMessage } from "@/lib/browser/send-message";
@@ -32,9 +34,18 @@ function formErrorsOf(error: Error): MessageFormErrors | null {
   return errors;
 }
 
+/** Where one send is: nothing yet, on its way, failed (with why) or sent (with what the hub answered). */
+export type SendState =
+  | { status: "idle" }
+  | { status: "pending" }
+  | { status: "error"; error: Error }
+  | { status: "success"; data: SendOutcome };
+
 /**
  * Sends a test message: first lists the newest logs (to tell the new ones apart when the answer
- * names no message ID), then sends, and hands the send to `onSent` to follow.
+ * names no message ID), then sends, and hands the send to `onSent` to follow. A plain state
+ * machine rather than React Query's useMutation: one form uses it, and useMutation's observer
+ * would cost the page's first load about 0.5 kB gzip that its budget does not have.
  */
 export function useSendMessage(
   webhookId: string,
@@ -44,23 +55,29 @@ export function useSendMessage(
   }: { onSent: (target: FollowTarget) => void; onFieldErrors: (errors: MessageFormErrors) => void },
 ) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: MessageFormValues): Promise<SendOutcome> => {
+  const [state, setState] = useState<SendState>({ status: "idle" });
+
+  async function send(input: MessageFormValues): Promise<void> {
+    setState({ status: "pending" });
+    try {
       const before = await queryClient
         .fetchQuery({ ...logsQueryOptions(webhookId, FOLLOW_VIEW), staleTime: 0 })
         .catch(() => null);
       const sentAt = Date.now();
       const answer = await sendTestMessage(input);
       const knownIds = before ? new Set(before.data.map((log) => log.id)) : null;
-      return { ...answer, target: { messageId: answer.messageId, knownIds, sentAt } };
-    },
-    onSuccess: (result, input) => {
+      const data = { ...answer, target: { messageId: answer.messageId, knownIds, sentAt } };
       rememberChannel({ channelKind: input.channelKind.trim(), from: input.from.trim() });
-      onSent(result.target);
-    },
-    onError: (error) => {
+      onSent(data.target);
+      setState({ status: "success", data });
+    } catch (thrown) {
+      const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+      onUnauthorized(error);
       const errors = formErrorsOf(error);
       if (errors) onFieldErrors(errors);
-    },
-  });
+      setState({ status: "error", error });
+    }
+  }
+
+  return { send: (input: MessageFormValues) => void send(input), state };
 }

@@ -1,4 +1,4 @@
-import { environmentManager, MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { environmentManager, QueryCache, QueryClient } from "@tanstack/react-query";
 import { APPLICATIONS_PATH, endSession, isApiError } from "@/lib/browser/api";
 
 /**
@@ -36,10 +36,8 @@ function makeQueryClient(): QueryClient {
   const server = environmentManager.isServer();
   return new QueryClient({
     queryCache: server ? undefined : new QueryCache({ onError: onUnauthorized }),
-    mutationCache: server ? undefined : new MutationCache({ onError: onUnauthorized }),
     defaultOptions: {
       queries: { staleTime: STALE_TIME_MS, retry: shouldRetry, retryDelay },
-      mutations: { retry: false },
     },
   });
 }
