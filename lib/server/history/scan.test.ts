@@ -309,18 +309,19 @@ describe("history scan", () => {
 
   it("cancellation stops the upstream calls at once; shared, when the last listener leaves", async () => {
     const hub = install(new Hub(20_000));
-    hub.delayMs = 150;
+    // Long enough that calls are on the wire at each cancel, even on a loaded machine.
+    hub.delayMs = 300;
     const first = new AbortController();
     const second = new AbortController();
     const scanA = await beginScan(call(first.signal), WEBHOOK, q(), all);
     const scanB = await beginScan(call(second.signal), WEBHOOK, q(), all);
     const a = scanA.run();
     const b = scanB.run();
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 700));
     first.abort();
     await a;
     const atFirstCancel = listCalls();
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 700));
     expect(listCalls()).toBeGreaterThan(atFirstCancel); // the other listener still reads
     const sentBefore = listCalls();
     second.abort();
