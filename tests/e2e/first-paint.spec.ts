@@ -9,10 +9,16 @@ test.describe("first paint", () => {
   }) => {
     await signInWithDemoKey();
     const webhook = await sandbox.demoWebhook("500");
-    const response = await request.get(`/webhooks/${webhook.id}?status=Failed&limit=10`, {
-      headers: { cookie: await cookieHeader(page) },
+    // A link without ?app= is sent on to the current application's address, which is rendered.
+    const cookie = await cookieHeader(page);
+    const bare = await request.get(`/webhooks/${webhook.id}?status=Failed&limit=10`, {
+      headers: { cookie },
       maxRedirects: 0,
     });
+    expect(bare.status()).toBe(307);
+    const address = bare.headers()["location"] ?? "";
+    expect(address).toMatch(/[?&]app=[0-9a-f]{16}/);
+    const response = await request.get(address, { headers: { cookie }, maxRedirects: 0 });
     expect(response.status()).toBe(200);
     const html = await response.text();
     expect(html).toContain(webhook.endpoint);
