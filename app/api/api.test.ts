@@ -481,7 +481,7 @@ describe("request log and X-Request-Id", () => {
   it("logs one JSON line per request (route pattern, status, duration, upstream status, request id), never the key or the cookie", async () => {
     const cookie = await signIn();
     upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
-    const logs = vi.spyOn(console, "log").mockImplementation(() => {});
+    const logs = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     try {
       const response = await logsRoute.GET(
         request("GET", `/api/webhooks/${WEBHOOK}/logs?limit=5`, { cookie }),
@@ -526,7 +526,7 @@ describe("request log and X-Request-Id", () => {
   });
 
   it("replaces an incoming X-Request-Id that is not a plain token, and logs requests that never reach the hub", async () => {
-    const logs = vi.spyOn(console, "log").mockImplementation(() => {});
+    const logs = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     try {
       const response = await webhookRoute.GET(
         request("GET", `/api/webhooks/not-a-uuid`, { headers: { "x-request-id": 'bad id {"x":1}' } }),

@@ -22,14 +22,16 @@ export function logRequest(line: RequestLogLine): void {
   const { upstreamStatus, upstreamShared, durationMs, ...rest } = line;
   const upstream =
     upstreamStatus === undefined ? {} : { upstreamStatus, upstreamShared: upstreamShared ?? false };
-  console.log(
+  // Straight to stdout, not console.log: in `next start` Next wraps every console call (dimming,
+  // AsyncLocalStorage.exit, formatting), which cost about 0.15 ms of CPU per request (--cpu-prof).
+  process.stdout.write(
     JSON.stringify({
       time: new Date().toISOString(),
       msg: "api request",
       ...rest,
       durationMs: Math.round(durationMs * 10) / 10,
       ...upstream,
-    }),
+    }) + "\n",
   );
 }
 

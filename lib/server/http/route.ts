@@ -302,7 +302,10 @@ class RequestSession implements RouteSession {
   }
 }
 
-/** A JSON answer (no-store is added by the wrapper). */
+/**
+ * A JSON answer (no-store is added by the wrapper). The same answer as `Response.json`, whose
+ * WebIDL conversion and re-encoding cost more CPU on Node 20 for a page of 50 logs.
+ */
 export function json(body: unknown, status = 200): Response {
-  return Response.json(body, { status });
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
