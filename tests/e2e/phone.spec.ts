@@ -244,6 +244,8 @@ for (const viewport of [PHONE, NARROW]) {
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility at 390 px (${colorScheme})`, () => {
     test.use({ viewport: PHONE, colorScheme });
+    // axe reads the whole page twice per test: on a loaded machine that takes longer than 30 s.
+    test.describe.configure({ timeout: 60_000 });
 
     test("a webhook page with its cards, then its details dialog", async ({
       page,
