@@ -14,7 +14,6 @@ import {
 import { applicationId } from "@/lib/server/session/key-hash";
 import {
   SESSION_COOKIE_MAX,
-  apiKeyOf,
   applicationOf,
   openSeal,
   revokeSession,
@@ -92,9 +91,9 @@ describe("the applications of a session", () => {
     const unknown = "0123456789abcdef";
     expect(refusal(() => switchApplication(data, unknown)).status).toBe(404);
     const state = { status: "signed_in" as const, data };
-    expect(refusal(() => apiKeyOf(state, unknown)).code).toBe("not_found");
-    expect(apiKeyOf(state, staging)).toBe(realisticKey(1));
-    expect(apiKeyOf(state)).toBe(FIRST);
+    expect(refusal(() => applicationOf(state, unknown).apiKey).code).toBe("not_found");
+    expect(applicationOf(state, staging).apiKey).toBe(realisticKey(1));
+    expect(applicationOf(state).apiKey).toBe(FIRST);
     expect(refusal(() => applicationOf({ status: "none" })).code).toBe("unauthorized");
     expect(refusal(() => applicationOf({ status: "ended" })).message).toMatch(/session has ended/);
   });

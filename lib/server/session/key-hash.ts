@@ -20,7 +20,7 @@ function hashKey(): Buffer {
 
 /** 43 characters of base64url; equal keys give equal hashes, different keys never collide in practice. */
 export function apiKeyHash(apiKey: string): string {
-  return createHmac("sha256", hashKey()).update(apiKey).digest("base64url");
+  return keyDigest(apiKey).toString("base64url");
 }
 
 /**
@@ -31,5 +31,10 @@ export function apiKeyHash(apiKey: string): string {
  * SESSION_SECRET (or the key) changes it.
  */
 export function applicationId(apiKey: string): string {
-  return createHmac("sha256", hashKey()).update(apiKey).digest("hex").slice(0, 16);
+  return keyDigest(apiKey).toString("hex").slice(0, 16);
+}
+
+/** The HMAC of a key under the key derived from the newest SESSION_SECRET: what both forms above encode. */
+function keyDigest(apiKey: string): Buffer {
+  return createHmac("sha256", hashKey()).update(apiKey).digest();
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { headers } from "next/headers";
 import { PAGE_ADDRESS_HEADER, parsePageAddress } from "@/lib/server/http/page-address";
 import { parseApplicationId, type ApplicationSummary } from "@/lib/domain/applications";
-import type { Application, SessionData } from "@/lib/server/session/session";
+import { currentApplication, type Application, type SessionData } from "@/lib/server/session/session";
 
 /** The page's address as proxy.ts saw it, or null (outside a page request). */
 export async function pageAddress(): Promise<URL | null> {
@@ -15,11 +15,7 @@ export async function pageAddress(): Promise<URL | null> {
  */
 export function shownApplication(data: SessionData, appParam: string | null | undefined): Application {
   const named = parseApplicationId(appParam);
-  return (
-    data.applications.find((app) => app.id === named) ??
-    data.applications.find((app) => app.id === data.current) ??
-    data.applications[0]!
-  );
+  return data.applications.find((app) => app.id === named) ?? currentApplication(data);
 }
 
 /** What of an application a page may hand to the browser: never the key. */

@@ -301,8 +301,7 @@ export function sessionDataOf(state: SessionState): SessionData {
  * is made (it may be another person's application, or a key since replaced).
  */
 export function applicationOf(state: SessionState, appId?: string | null): Application {
-  if (state.status !== "signed_in") throw notSignedIn(state);
-  const { applications, current } = state.data;
+  const { applications, current } = sessionDataOf(state);
   const wanted = appId ?? current;
   const found = applications.find((app) => app.id === wanted);
   if (found) return found;
@@ -315,9 +314,4 @@ export function applicationOf(state: SessionState, appId?: string | null): Appli
 /** The current application of a session (the one pages without `?app=` show). */
 export function currentApplication(data: SessionData): Application {
   return data.applications.find((app) => app.id === data.current) ?? data.applications[0]!;
-}
-
-/** The API key of the application `appId` names (or the current one); see `applicationOf`. */
-export function apiKeyOf(state: SessionState, appId?: string | null): string {
-  return applicationOf(state, appId).apiKey;
 }
