@@ -11,6 +11,13 @@ import { logsQueryState, type LogViewState } from "@/lib/domain/log-view";
  */
 export const AUTO_REFRESH_MS = 5000;
 
+/**
+ * The oldest read an auto-refresh poll may be answered from: half a second less than the
+ * interval, so one viewer's poll never gets its own previous answer back (it would see the same
+ * rows for 10 s), while ten viewers of one webhook still cost about one call per interval.
+ */
+export const POLL_REUSE_MS = AUTO_REFRESH_MS - 500;
+
 export const webhookKeys = {
   webhook: (webhookId: string) => ["webhooks", webhookId] as const,
   logs: (webhookId: string) => ["webhooks", webhookId, "logs"] as const,
@@ -22,6 +29,6 @@ export const webhookKeys = {
 
 /**
  * Sent by the browser on an auto-refresh poll (never on a fetch a person asked for): the server
- * may then answer from a read of the same key at most AUTO_REFRESH_MS old.
+ * may then answer from a read of the same key at most POLL_REUSE_MS old.
  */
 export const POLL_HEADER = "x-console-poll";

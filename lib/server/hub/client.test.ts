@@ -15,7 +15,7 @@ import {
 } from "@/lib/server/hub/client";
 import { fakeLogPage, fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
-import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
+import { POLL_REUSE_MS } from "@/lib/domain/query-keys";
 import {
   MAX_SHARED_READS,
   forgetSharedReadsForTests,
@@ -376,7 +376,7 @@ describe("shared upstream reads", () => {
     expect(upstream.requests).toHaveLength(3);
   });
 
-  it("a poll may reuse a successful read at most AUTO_REFRESH_MS old; an error is never reused", async () => {
+  it("a poll may reuse a successful read at most POLL_REUSE_MS old; an error is never reused", async () => {
     upstream.handle = (_req, res) => sendJson(res, 200, fakeWebhook());
     await getWebhook({ apiKey: KEY }, WEBHOOK);
     expect(await getWebhook({ apiKey: KEY, poll: true }, WEBHOOK)).toEqual(fakeWebhook());
@@ -393,12 +393,12 @@ describe("shared upstream reads", () => {
     expect(upstream.requests).toHaveLength(4);
   });
 
-  it("a poll does not reuse a read older than AUTO_REFRESH_MS", async () => {
+  it("a poll does not reuse a read older than POLL_REUSE_MS (so one viewer's poll never gets its own last answer)", async () => {
     vi.useFakeTimers({ toFake: ["performance"] });
     try {
       upstream.handle = (_req, res) => sendJson(res, 200, fakeWebhook());
       await getWebhook({ apiKey: KEY }, WEBHOOK);
-      vi.advanceTimersByTime(AUTO_REFRESH_MS + 1);
+      vi.advanceTimersByTime(POLL_REUSE_MS + 1);
       await getWebhook({ apiKey: KEY, poll: true }, WEBHOOK);
       expect(upstream.requests).toHaveLength(2);
     } finally {

@@ -1,12 +1,12 @@
 import "server-only";
-import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
+import { POLL_REUSE_MS } from "@/lib/domain/query-keys";
 import { AppError } from "@/lib/server/app-error";
 
 /**
  * Identical upstream reads share one call. A request may use a call that started after it
  * arrived (so a person never gets an answer older than their own request: a key rotated a
  * moment ago still gives 401), and an auto-refresh poll may also use a successful one at most
- * AUTO_REFRESH_MS old. A failed call is forgotten as soon as it settles. The caller's key names
+ * POLL_REUSE_MS old. A failed call is forgotten as soon as it settles. The caller's key names
  * the read (the hub client puts a keyed hash of the API key in it, never the key).
  */
 
@@ -30,7 +30,7 @@ const entries = new Map<string, Entry>();
 export interface SharedReadOptions {
   /** When the asking request arrived (performance.now()): a call started before it is not used. */
   since: number;
-  /** An auto-refresh poll: a successful read at most AUTO_REFRESH_MS old will do. */
+  /** An auto-refresh poll: a successful read at most POLL_REUSE_MS old will do. */
   poll: boolean;
   /** The request's own signal: when it aborts, this request stops waiting (with a 400). */
   signal?: AbortSignal;
@@ -52,7 +52,7 @@ export function sharedRead<T>(
   run: (signal: AbortSignal, onStatus: (status: number) => void) => Promise<T>,
   report?: ReadReport,
 ): Promise<T> {
-  const oldest = options.poll ? Math.min(options.since, performance.now() - AUTO_REFRESH_MS) : options.since;
+  const oldest = options.poll ? Math.min(options.since, performance.now() - POLL_REUSE_MS) : options.since;
   const found = entries.get(key);
   const entry = found && found.startedAt >= oldest ? found : start(key, run, options.keep ?? true);
   return wait(key, entry, options.signal, (status) => report?.(status, entry === found)) as Promise<T>;
@@ -102,7 +102,7 @@ function forget(key: string, entry: Entry): void {
 
 /** Oldest first (insertion order is start order): past the size bound, or settled and too old for any poll. */
 function sweep(): void {
-  const expired = performance.now() - AUTO_REFRESH_MS;
+  const expired = performance.now() - POLL_REUSE_MS;
   for (const [key, entry] of entries) {
     if (entries.size <= MAX_SHARED_READS && !(entry.settled && entry.startedAt < expired)) break;
     entries.delete(key);
