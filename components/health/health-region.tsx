@@ -35,10 +35,11 @@ export function HealthRegion({ webhookId }: { webhookId: string }) {
     </p>
   );
   return (
-    // The body's height is reserved, so the rows below do not move when it fills in.
+    // Its height is reserved (what the chart and numbers take at each width), so the rows below
+    // do not move when it fills in.
     <section
       aria-labelledby="health-heading"
-      className="card min-h-[36rem] space-y-3 p-4 sm:min-h-[30rem] lg:min-h-[22rem]"
+      className="card min-h-[47rem] space-y-3 p-4 sm:min-h-[39rem] lg:min-h-[27rem]"
     >
       <h2 id="health-heading" className="text-base font-semibold">
         Delivery health

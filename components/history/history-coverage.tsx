@@ -3,8 +3,7 @@ import type { ScanResultLine } from "@/lib/domain/scan-answer";
 import { setLogView } from "@/components/logs/use-log-view";
 import { ScanProgress } from "@/components/history/scan-progress";
 import { Notice } from "@/components/ui/notice";
-
-const n = (value: number) => value.toLocaleString("en");
+import { formatCount as n } from "@/lib/domain/format-count";
 
 /**
  * What the filtered table covers: "37 matches in 6,000 deliveries scanned", the progress and

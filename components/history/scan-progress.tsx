@@ -1,4 +1,5 @@
 import type { ScanProgressLine } from "@/lib/domain/scan-answer";
+import { formatCount } from "@/lib/domain/format-count";
 
 /** "Reading 1,200 of 6,000 deliveries… 37 matches" with a Cancel button, while a scan runs. */
 export function ScanProgress({
@@ -13,8 +14,8 @@ export function ScanProgress({
     <span className="inline-flex flex-wrap items-center gap-2 text-xs" role="status">
       <span>
         {progress
-          ? `Reading ${progress.read.toLocaleString("en")} of ${of.toLocaleString("en")} deliveries… ` +
-            `${progress.matches.toLocaleString("en")} ${progress.matches === 1 ? "match" : "matches"} so far`
+          ? `Reading ${formatCount(progress.read)} of ${formatCount(of)} deliveries… ` +
+            `${formatCount(progress.matches)} ${progress.matches === 1 ? "match" : "matches"} so far`
           : "Reading deliveries…"}
       </span>
       {progress ? (

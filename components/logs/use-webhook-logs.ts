@@ -58,13 +58,12 @@ export function useWebhookLogs(
 
   /**
    * Asks for the page a view names now, from the event that changes the view, rather than after
-   * the render that shows it (the query then finds its fetch under way). Views answered by a
-   * history scan are left to the scan.
+   * the render that shows it (the query then finds its fetch under way). Settles when the rows are
+   * there (or failed); views answered by a history scan are left to the scan (undefined).
    */
   const fetchView = useCallback(
-    (next: LogViewState) => {
-      if (!isHistoryView(next)) void queryClient.prefetchQuery(logsQueryOptions(webhookId, next));
-    },
+    (next: LogViewState): Promise<void> | undefined =>
+      isHistoryView(next) ? undefined : queryClient.prefetchQuery(logsQueryOptions(webhookId, next)),
     [queryClient, webhookId],
   );
 

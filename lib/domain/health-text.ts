@@ -17,9 +17,12 @@ export function formatClock(iso: string): string {
   return `${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
-/** `21 Nov`, local date. */
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** `21 Nov`, local date. Without Intl: toLocaleDateString builds a formatter per call (the chart's 24 labels took 30 ms). */
 function formatDay(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short" });
+  const date = new Date(iso);
+  return `${date.getDate()} ${MONTHS[date.getMonth()]}`;
 }
 
 /** An axis label for a bucket: the clock for buckets under a day, else the date. */

@@ -145,6 +145,12 @@ export async function runLighthouse(input: {
       : undefined;
     return { ...summarizeLhr(input.preset, lhr), traceTasks };
   } finally {
+    // BENCH_LIGHTHOUSE_DIR=<dir> keeps each run's report and trace (for Chrome's Performance panel).
+    const keep = process.env.BENCH_LIGHTHOUSE_DIR;
+    if (keep) {
+      fs.rmSync(path.join(dir, "headers.json"), { force: true });
+      fs.cpSync(dir, path.join(keep, input.preset), { recursive: true });
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
