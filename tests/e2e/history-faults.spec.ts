@@ -2,7 +2,8 @@
  * A history scan meeting a slow, rate-limiting or failing hub: the built console in front of its
  * own sandbox, whose fault injection is scoped to the busy demo webhook's log pages. Cancel stops
  * the upstream calls at once; a 429 mid-scan slows the scan down and never reaches the person;
- * a failure mid-scan shows the partial result, what failed, and a way to try again.
+ * a failure mid-scan shows the partial result, what failed, and a way to try again. And the URL
+ * of a view waiting for a slow hub: written once its rows are there, never after the person left.
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { BUSY_LABEL, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
@@ -100,4 +101,42 @@ test("a 429 mid-scan slows the scan down and never becomes an error for the pers
   // (Next's route announcer is an empty alert region of its own.)
   await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
   expect((await stack.faultState()).injected.rateLimited).toBeGreaterThan(0);
+});
+
+test.describe("a new status while the hub is slow", () => {
+  const statusFilter = (page: Page) => page.getByRole("combobox", { name: "Status" });
+
+  test("the URL names it once its rows are shown, not before", async ({ page }) => {
+    await openBusy(page);
+    await stack.setFaults({ latencyMs: 1500, pathPrefix: LOGS_PATH });
+    await statusFilter(page).selectOption("Failed");
+    // The filter already says Failed; the address bar waits for the rows (its write re-renders the route).
+    await page.waitForTimeout(700);
+    expect(page.url()).not.toMatch(/status=Failed/);
+    await expect(page).toHaveURL(/[?&]status=Failed/, { timeout: 10_000 });
+    const rows = page
+      .getByRole("table", { name: /^Delivery logs/ })
+      .getByRole("row")
+      .filter({
+        has: page.getByRole("button", { name: /^Details/ }),
+      });
+    await expect(rows.first()).toBeVisible();
+    // The Status cell reads its icon, then the status.
+    const statuses = await rows.evaluateAll((all) =>
+      all.map((row) => (row as HTMLTableRowElement).cells[0]?.textContent?.replace(/^\W+/, "").trim()),
+    );
+    expect(new Set(statuses)).toEqual(new Set(["Failed"]));
+  });
+
+  test("leaving the page before the rows come keeps the person where they went", async ({ page }) => {
+    await openBusy(page);
+    await stack.setFaults({ latencyMs: 1500, pathPrefix: LOGS_PATH });
+    await statusFilter(page).selectOption("Failed");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+    await expect(page).toHaveURL(/\/webhooks(\?|$)/);
+    // Long after the Failed rows came back: the webhook's URL was not written over the Webhooks page.
+    await page.waitForTimeout(3000);
+    await expect(page).toHaveURL(/\/webhooks(\?|$)/);
+    await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
+  });
 });
