@@ -37,7 +37,6 @@ function latestWritten(): string | null {
 
 /** The history writes not done yet, chained so that they happen in the order they were asked for. */
 let urlWrites: Promise<void> = Promise.resolve();
-const nothing = () => undefined;
 
 /**
  * Changes the view by writing the URL with the history API (`replace` for opening and closing a
@@ -55,7 +54,7 @@ export function setLogView(
   const query = serializeLogSearchParams({ ...readLogView(), ...patch });
   const { pathname } = window.location;
   setWritten([...written, query]);
-  urlWrites = Promise.all([urlWrites, options.rowsReady?.then(nothing, nothing)])
+  urlWrites = Promise.all([urlWrites, options.rowsReady?.catch(() => {})])
     .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
     .then(() => {
       if (window.location.pathname !== pathname || !written.includes(query)) return;

@@ -7,7 +7,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { BUSY_LABEL, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
-import { LoginPage } from "./fixtures/pages";
+import { LoginPage, WebhookPage } from "./fixtures/pages";
 import { startFaultStack, type FaultStack } from "./security/fault-stack";
 
 const CONSOLE_PORT = 3167;
@@ -104,34 +104,23 @@ test("a 429 mid-scan slows the scan down and never becomes an error for the pers
 });
 
 test.describe("a new status while the hub is slow", () => {
-  const statusFilter = (page: Page) => page.getByRole("combobox", { name: "Status" });
-
   test("the URL names it once its rows are shown, not before", async ({ page }) => {
+    const webhookPage = new WebhookPage(page);
     await openBusy(page);
     await stack.setFaults({ latencyMs: 1500, pathPrefix: LOGS_PATH });
-    await statusFilter(page).selectOption("Failed");
+    await webhookPage.statusFilter.selectOption("Failed");
     // The filter already says Failed; the address bar waits for the rows (its write re-renders the route).
     await page.waitForTimeout(700);
     expect(page.url()).not.toMatch(/status=Failed/);
     await expect(page).toHaveURL(/[?&]status=Failed/, { timeout: 10_000 });
-    const rows = page
-      .getByRole("table", { name: /^Delivery logs/ })
-      .getByRole("row")
-      .filter({
-        has: page.getByRole("button", { name: /^Details/ }),
-      });
-    await expect(rows.first()).toBeVisible();
-    // The Status cell reads its icon, then the status.
-    const statuses = await rows.evaluateAll((all) =>
-      all.map((row) => (row as HTMLTableRowElement).cells[0]?.textContent?.replace(/^\W+/, "").trim()),
-    );
-    expect(new Set(statuses)).toEqual(new Set(["Failed"]));
+    await expect(webhookPage.rows.first()).toBeVisible();
+    expect(new Set(await webhookPage.column("Status"))).toEqual(new Set(["✕Failed"]));
   });
 
   test("leaving the page before the rows come keeps the person where they went", async ({ page }) => {
     await openBusy(page);
     await stack.setFaults({ latencyMs: 1500, pathPrefix: LOGS_PATH });
-    await statusFilter(page).selectOption("Failed");
+    await new WebhookPage(page).statusFilter.selectOption("Failed");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
     await expect(page).toHaveURL(/\/webhooks(\?|$)/);
     // Long after the Failed rows came back: the webhook's URL was not written over the Webhooks page.
