@@ -247,7 +247,9 @@ export function lighthouseFigure(summary: LighthouseSummary): Figure {
     const score = summary.scores[c];
     return score !== null && judge(score, { atLeast: goal }) === "yes";
   });
-  const scores = entries.map(([c]) => `${c} ${summary.scores[c] ?? "?"}`).join(", ");
+  const scores = entries
+    .map(([c]) => `${c} ${summary.scores[c] ?? "?"}${c === "performance" ? runsText(summary) : ""}`)
+    .join(", ");
   const goal = entries
     .map(([c, g]) => `${SHORT[c]} ${g === 100 ? "100" : goalText({ atLeast: g })}`)
     .join(", ");
@@ -269,6 +271,31 @@ export function lighthouseFigure(summary: LighthouseSummary): Figure {
     holds: holds ? "yes" : "no",
     details: { ...summary },
   };
+}
+
+/**
+ * For reference, the framework's floor for a page: Lighthouse on the bare Next page (a heading,
+ * a button, 20 rows), measured in turns with the console's page in the same run, and the
+ * console's Total Blocking Time as a multiple of the floor's.
+ */
+export function lighthouseFloorFigure(floor: LighthouseSummary, page: LighthouseSummary): Figure {
+  const tbt = (s: LighthouseSummary) => s.totalBlockingTimeMs ?? Number.NaN;
+  return {
+    figure: `Lighthouse, ${floor.preset}: a bare Next page (reference)`,
+    measured:
+      `performance ${floor.scores.performance ?? "?"}${runsText(floor)}; Total Blocking Time ` +
+      `${formatMs(tbt(floor))}; the console's page ÷ this: ${formatRatio(ratio(tbt(page), tbt(floor)))} ` +
+      `(Total Blocking Time), performance ${page.scores.performance ?? "?"} against ${floor.scores.performance ?? "?"}`,
+    goal: "report",
+    holds: "report",
+    details: { ...floor, totalBlockingTimeRatio: ratio(tbt(page), tbt(floor)) },
+  };
+}
+
+/** ` (runs 70, 74, 81)` when there were several runs, the median one being shown. */
+function runsText(summary: LighthouseSummary): string {
+  if (summary.runs.length < 2) return "";
+  return ` (median of runs ${summary.runs.map((run) => run.performance ?? "?").join(", ")})`;
 }
 
 const SHORT: Record<Category, string> = {

@@ -1,15 +1,17 @@
 /**
  * Lighthouse (the npm package's CLI) on the signed-in webhook page, in the project's Chromium:
  * the mobile preset (Lighthouse's default: a slow phone, simulated) and the desktop preset. The
- * session cookie goes as an extra header. What the JSON report holds that a front-end engineer
- * needs: the category scores, Total Blocking Time, and the main thread's longest tasks while the
- * page loads and hydrates (from the report and from the run's trace), with the scripts that cost
- * the most.
+ * session cookie goes as an extra header. Several runs of a page are summed up as Lighthouse
+ * advises for noisy machines: the run nearest the median (Lighthouse's own computeMedianRun), with
+ * every run's score beside it. What the JSON report holds that a front-end engineer needs: the
+ * category scores, Total Blocking Time, and the main thread's longest tasks while the page loads
+ * and hydrates (from the report and from the run's trace), with the scripts that cost the most.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { ROOT } from "./servers";
 import { longestTasks, type MainThreadTask } from "./trace-tasks";
 
@@ -54,6 +56,14 @@ export interface LighthouseSummary {
    * machine, not the simulated phone), each with what it was made of.
    */
   traceTasks?: MainThreadTask[];
+  /** Every run of the page and preset, in the order they ran (this summary is of the median one). */
+  runs: Array<{ performance: number | null; totalBlockingTimeMs: number | null }>;
+}
+
+/** One Lighthouse run: its result, and the longest tasks of its trace. */
+export interface LighthouseRun {
+  lhr: Lhr;
+  traceTasks?: MainThreadTask[];
 }
 
 const num = (value: unknown): number => (typeof value === "number" ? value : 0);
@@ -75,10 +85,11 @@ export function summarizeLhr(preset: Preset, lhr: Lhr): LighthouseSummary {
       .map((audit) => `${c}: ${audit?.title ?? "?"}`),
   );
   const items = (id: string) => lhr.audits[id]?.details?.items ?? [];
+  const totalBlockingTimeMs = lhr.audits["total-blocking-time"]?.numericValue ?? null;
   return {
     preset,
     scores,
-    totalBlockingTimeMs: lhr.audits["total-blocking-time"]?.numericValue ?? null,
+    totalBlockingTimeMs,
     largestContentfulPaintMs: lhr.audits["largest-contentful-paint"]?.numericValue ?? null,
     missed,
     longTasks: items("long-tasks")
@@ -98,25 +109,46 @@ export function summarizeLhr(preset: Preset, lhr: Lhr): LighthouseSummary {
       group: str(g.groupLabel) || str(g.group),
       durationMs: num(g.duration),
     })),
+    runs: [{ performance: scores.performance, totalBlockingTimeMs }],
   };
 }
 
 /**
- * One Lighthouse run of `url` with `cookie` (`name=value`), Chrome's debugging port on `port`.
- * Headers go through a file, so the cookie is not on a command line.
+ * Runs of one page and preset: the summary of the run nearest the median first paint and time
+ * to interactive (Lighthouse's computeMedianRun: the median of the score itself can still be an
+ * outlier at the start or end of the load), with every run's score and Total Blocking Time.
+ */
+export function summarizeRuns(preset: Preset, runs: LighthouseRun[]): LighthouseSummary {
+  const median = computeMedianRun(
+    runs.map((run) => run.lhr as unknown as Parameters<typeof computeMedianRun>[0][number]),
+  );
+  const run = runs.find((candidate) => (candidate.lhr as unknown) === median);
+  if (!run) throw new Error("Lighthouse's median run is none of the runs");
+  return {
+    ...summarizeLhr(preset, run.lhr),
+    traceTasks: run.traceTasks,
+    runs: runs.map((each) => summarizeLhr(preset, each.lhr).runs[0]!),
+  };
+}
+
+/**
+ * One Lighthouse run of `url` (with `cookie`, `name=value`, when given), Chrome's debugging port
+ * on `port`. Headers go through a file, so the cookie is not on a command line.
  */
 export async function runLighthouse(input: {
   url: string;
-  cookie: string;
+  cookie?: string;
   preset: Preset;
+  /** Where BENCH_LIGHTHOUSE_DIR keeps this run's report and trace, e.g. `mobile/console-1`. */
+  label: string;
   port: number;
   chromePath: string;
-}): Promise<LighthouseSummary> {
+}): Promise<LighthouseRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hub-bench-lighthouse-"));
   try {
     const headers = path.join(dir, "headers.json");
     const report = path.join(dir, "report.json");
-    fs.writeFileSync(headers, JSON.stringify({ Cookie: input.cookie }), { mode: 0o600 });
+    fs.writeFileSync(headers, JSON.stringify(input.cookie ? { Cookie: input.cookie } : {}), { mode: 0o600 });
     const args = [
       CLI,
       input.url,
@@ -143,13 +175,13 @@ export async function runLighthouse(input: {
     const traceTasks = traceFile
       ? longestTasks(JSON.parse(fs.readFileSync(path.join(dir, traceFile), "utf8")))
       : undefined;
-    return { ...summarizeLhr(input.preset, lhr), traceTasks };
+    return { lhr, traceTasks };
   } finally {
     // BENCH_LIGHTHOUSE_DIR=<dir> keeps each run's report and trace (for Chrome's Performance panel).
     const keep = process.env.BENCH_LIGHTHOUSE_DIR;
     if (keep) {
       fs.rmSync(path.join(dir, "headers.json"), { force: true });
-      fs.cpSync(dir, path.join(keep, input.preset), { recursive: true });
+      fs.cpSync(dir, path.join(keep, input.label), { recursive: true });
     }
     fs.rmSync(dir, { recursive: true, force: true });
   }

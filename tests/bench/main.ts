@@ -34,13 +34,14 @@ import {
   historyFigures,
   interactionFigures,
   lighthouseFigure,
+  lighthouseFloorFigure,
   proxyFigures,
   viewersFigure,
   type SideMeasure,
 } from "./figures";
 import { createHistoryWebhooks, measureHistory } from "./history";
 import { createApplication, createChannel, createWebhook, signIn } from "./hub";
-import { runLighthouse } from "./lighthouse";
+import { runLighthouse, summarizeRuns, type LighthouseRun } from "./lighthouse";
 import {
   alternatingLatency,
   closedLoop,
@@ -95,6 +96,7 @@ const PLAN = QUICK
       deepSamples: 10,
       deliveries: 200,
       interactionRounds: 3,
+      lighthouseRuns: 1,
       viewersSeconds: 10,
       history: { finds: 2, findLogs: 10_000 },
     }
@@ -110,6 +112,7 @@ const PLAN = QUICK
       deepSamples: 25,
       deliveries: 2000,
       interactionRounds: 7,
+      lighthouseRuns: 3,
       viewersSeconds: 30,
       history: { finds: 5, findLogs: 30_000 },
     };
@@ -363,19 +366,35 @@ async function main(): Promise<void> {
       await browser?.close();
     }
     for (const preset of ["mobile", "desktop"] as const) {
-      await part("lighthouse", [`Lighthouse, ${preset}`], async () => {
-        log(`Lighthouse, ${preset}`);
+      const floorName = `Lighthouse, ${preset}: a bare Next page (reference)`;
+      await part("lighthouse", [`Lighthouse, ${preset}`, floorName], async () => {
         const chromePath = playwrightConfig.use?.launchOptions?.executablePath ?? "/usr/bin/chromium";
-        const summary = await runLighthouse({
+        const pages = {
           // The page's own address (with its ?app=): the cookie goes as an extra header, which
           // Chrome does not send again after a redirect (Lighthouse then measured the login page).
-          url: await ownAddress(`${consoleServer.url}/webhooks/${small.id}`, cookie),
-          cookie,
-          preset,
-          port: ports.lighthouse,
-          chromePath,
-        });
-        return [lighthouseFigure(summary)];
+          console: { url: await ownAddress(`${consoleServer.url}/webhooks/${small.id}`, cookie), cookie },
+          floor: { url: `${bareNext.url}/`, cookie: undefined },
+        };
+        // The two pages take turns (console, floor, floor, console, ...), so the machine's load
+        // weighs on both alike.
+        const runs: Record<keyof typeof pages, LighthouseRun[]> = { console: [], floor: [] };
+        for (let round = 0; round < PLAN.lighthouseRuns; round++) {
+          const order = round % 2 === 0 ? (["console", "floor"] as const) : (["floor", "console"] as const);
+          for (const side of order) {
+            log(`Lighthouse, ${preset}: ${side} page, run ${round + 1} of ${PLAN.lighthouseRuns}`);
+            runs[side].push(
+              await runLighthouse({
+                ...pages[side],
+                preset,
+                port: ports.lighthouse,
+                chromePath,
+                label: `${preset}/${side}-${round + 1}`,
+              }),
+            );
+          }
+        }
+        const page = summarizeRuns(preset, runs.console);
+        return [lighthouseFigure(page), lighthouseFloorFigure(summarizeRuns(preset, runs.floor), page)];
       });
     }
     await part("scale", ["sandbox scale, first page", "sandbox scale, deep offset"], () => {

@@ -19,7 +19,14 @@ function expectedHealth(logs: SandboxLog[], now: number) {
   let streak = 0;
   while (streak < inWindow.length && inWindow[streak]!.status === "Failed") streak++;
   const rate = Math.round(((inWindow.length - failed.length) / inWindow.length) * 1000) / 10;
-  return { attempts: inWindow.length, failed: failed.length, rate, streak, byCode };
+  return {
+    attempts: inWindow.length,
+    failed: failed.length,
+    rate,
+    streak,
+    byCode,
+    lastFailure: failed[0]?.sendAt,
+  };
 }
 
 let busyId = "";
@@ -65,6 +72,10 @@ test.describe("whole history", () => {
       );
       expect(expected.streak).toBeGreaterThan(0);
       expect(text).toMatch(new RegExp(`Failing since \\d\\d:\\d\\d — ${expected.streak} attempts in a row`));
+      // How long ago, with the exact UTC time on hover, as the table's times.
+      const lastFailure = health.locator("div:has(> dt:text-is('Last failure')) > dd time");
+      await expect(lastFailure).toHaveAttribute("datetime", expected.lastFailure!);
+      await expect(lastFailure).toHaveAttribute("title", /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{3})? UTC$/);
       const [topCode, topCount] = [...expected.byCode].sort((a, b) => b[1] - a[1])[0]!;
       await expect(
         health.getByRole("button", {

@@ -1,6 +1,7 @@
 /**
  * The bench's framework floor: a Next app of one route handler that passes the logs call through
- * to the sandbox. Built by the bench into `.next/` here, with the repository's own Next.
+ * to the sandbox, and one page (a heading, a button and 20 rows) for Lighthouse's floor. Built by
+ * the bench into `.next/` here, with the repository's own Next.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
