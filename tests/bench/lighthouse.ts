@@ -66,17 +66,29 @@ export interface LighthouseRun {
   traceTasks?: MainThreadTask[];
 }
 
+/** A category's score 0..100 as Lighthouse shows it (rounded); null when it could not be scored. */
+function scoreOf(lhr: Lhr, category: Category): number | null {
+  const score = lhr.categories[category]?.score;
+  return typeof score === "number" ? Math.round(score * 100) : null;
+}
+
+/** What the bench lists of each run beside the median one. */
+function runOf(lhr: Lhr): LighthouseSummary["runs"][number] {
+  return {
+    performance: scoreOf(lhr, "performance"),
+    totalBlockingTimeMs: lhr.audits["total-blocking-time"]?.numericValue ?? null,
+  };
+}
+
 const num = (value: unknown): number => (typeof value === "number" ? value : 0);
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
 /** What the bench keeps of a Lighthouse result. */
 export function summarizeLhr(preset: Preset, lhr: Lhr): LighthouseSummary {
-  const scores = Object.fromEntries(
-    CATEGORIES.map((c) => {
-      const score = lhr.categories[c]?.score;
-      return [c, typeof score === "number" ? Math.round(score * 100) : null];
-    }),
-  ) as Record<Category, number | null>;
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, scoreOf(lhr, c)])) as Record<
+    Category,
+    number | null
+  >;
   const missed = CATEGORIES.flatMap((c) =>
     (lhr.categories[c]?.auditRefs ?? [])
       .filter((ref) => ref.weight > 0)
@@ -85,11 +97,11 @@ export function summarizeLhr(preset: Preset, lhr: Lhr): LighthouseSummary {
       .map((audit) => `${c}: ${audit?.title ?? "?"}`),
   );
   const items = (id: string) => lhr.audits[id]?.details?.items ?? [];
-  const totalBlockingTimeMs = lhr.audits["total-blocking-time"]?.numericValue ?? null;
+  const run = runOf(lhr);
   return {
     preset,
     scores,
-    totalBlockingTimeMs,
+    totalBlockingTimeMs: run.totalBlockingTimeMs,
     largestContentfulPaintMs: lhr.audits["largest-contentful-paint"]?.numericValue ?? null,
     missed,
     longTasks: items("long-tasks")
@@ -109,7 +121,7 @@ export function summarizeLhr(preset: Preset, lhr: Lhr): LighthouseSummary {
       group: str(g.groupLabel) || str(g.group),
       durationMs: num(g.duration),
     })),
-    runs: [{ performance: scores.performance, totalBlockingTimeMs }],
+    runs: [run],
   };
 }
 
@@ -127,7 +139,7 @@ export function summarizeRuns(preset: Preset, runs: LighthouseRun[]): Lighthouse
   return {
     ...summarizeLhr(preset, run.lhr),
     traceTasks: run.traceTasks,
-    runs: runs.map((each) => summarizeLhr(preset, each.lhr).runs[0]!),
+    runs: runs.map((each) => runOf(each.lhr)),
   };
 }
 

@@ -78,7 +78,7 @@ import {
   treeTotal,
   type Server,
 } from "./servers";
-import { median } from "./stats";
+import { median, rotationOrder } from "./stats";
 import { watchWithAutoRefresh } from "./viewers";
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -377,21 +377,21 @@ async function main(): Promise<void> {
         };
         // The two pages take turns (console, floor, floor, console, ...), so the machine's load
         // weighs on both alike.
-        const runs: Record<keyof typeof pages, LighthouseRun[]> = { console: [], floor: [] };
-        for (let round = 0; round < PLAN.lighthouseRuns; round++) {
-          const order = round % 2 === 0 ? (["console", "floor"] as const) : (["floor", "console"] as const);
-          for (const side of order) {
-            log(`Lighthouse, ${preset}: ${side} page, run ${round + 1} of ${PLAN.lighthouseRuns}`);
-            runs[side].push(
-              await runLighthouse({
-                ...pages[side],
-                preset,
-                port: ports.lighthouse,
-                chromePath,
-                label: `${preset}/${side}-${round + 1}`,
-              }),
-            );
-          }
+        const sides = ["console", "floor"] as const;
+        const runs: Record<(typeof sides)[number], LighthouseRun[]> = { console: [], floor: [] };
+        for (const index of rotationOrder(sides.length, PLAN.lighthouseRuns)) {
+          const side = sides[index]!;
+          const run = runs[side].length + 1;
+          log(`Lighthouse, ${preset}: ${side} page, run ${run} of ${PLAN.lighthouseRuns}`);
+          runs[side].push(
+            await runLighthouse({
+              ...pages[side],
+              preset,
+              port: ports.lighthouse,
+              chromePath,
+              label: `${preset}/${side}-${run}`,
+            }),
+          );
         }
         const page = summarizeRuns(preset, runs.console);
         return [lighthouseFigure(page), lighthouseFloorFigure(summarizeRuns(preset, runs.floor), page)];
