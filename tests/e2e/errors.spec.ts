@@ -44,6 +44,11 @@ test.describe("errors a person meets", () => {
     await signInWithKey(application.apiKey);
     await webhookPage.goto(webhook.id);
     await expect(page.getByText("No deliveries recorded for this webhook yet")).toBeVisible();
+    // The Delivery health region reads the hub once after load; rotated before that read, the key
+    // would end the session there, before the Refresh this test is about.
+    await expect(
+      page.getByRole("region", { name: "Delivery health" }).getByText(/^No delivery attempts in this window/),
+    ).toBeVisible({ timeout: 15_000 });
     await sandbox.rotateKey(application.id);
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect(page).toHaveURL(/\/login\?reason=key_rejected$/);
