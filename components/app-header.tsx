@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { HoverPrefetchLink } from "@/components/ui/hover-prefetch-link";
 import type { ApplicationSummary } from "@/lib/domain/applications";
 import { SignOutButton } from "@/components/sign-out-button";
 import { ApplicationSwitcher } from "@/components/applications/application-switcher";
@@ -17,9 +17,9 @@ export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Pr
   return (
     <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
       <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-3 gap-y-1.5 px-4 py-2.5 sm:gap-x-4 sm:px-6">
-        <Link href={webhooksHref} className="rounded-sm text-base font-semibold tracking-tight">
+        <HoverPrefetchLink href={webhooksHref} className="rounded-sm text-base font-semibold tracking-tight">
           Webhook Console
-        </Link>
+        </HoverPrefetchLink>
         {/* On a phone: the title and Sign out on the first line, the rest on the second. */}
         <div className="flex w-full flex-wrap items-center gap-x-4 gap-y-1 max-sm:order-1 sm:contents">
           {sandboxMode ? (
@@ -28,12 +28,12 @@ export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Pr
             </span>
           ) : null}
           <nav aria-label="Main" className="flex gap-4 text-sm">
-            <Link
+            <HoverPrefetchLink
               href={webhooksHref}
               className="rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white"
             >
               Webhooks
-            </Link>
+            </HoverPrefetchLink>
             {/* A full page load: the Applications page may show another application than this page (the header is the layout's). */}
             <a
               href="/applications"

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { foundLogQueryOptions } from "@/lib/browser/queries";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
-import { Suspense, useCallback, useId, useMemo, type ReactNode } from "react";
+import { Suspense, useCallback, useEffect, useId, useMemo, useState, type ReactNode } from "react";
 import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
@@ -21,9 +21,10 @@ import { readLogView, setLogView, useLogView } from "@/components/logs/use-log-v
 import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
 import { useHistoryLogs } from "@/components/logs/use-history-logs";
 
-/** Filters over the whole history and Export: their own chunk, loaded after the rows. */
+/** Filters over the whole history and Export: their own chunk, fetched after the rows. */
+const loadHistoryTools = () => import("@/components/history/history-tools");
 const HistoryTools = lazyPart(
-  () => import("@/components/history/history-tools").then((loaded) => loaded.default),
+  () => loadHistoryTools().then((loaded) => loaded.default),
   () => <PartUnavailable what="history filters" />,
 );
 /** What a filtered view covers: its own chunk, loaded when a view has history filters. */
@@ -59,6 +60,12 @@ export function WebhookLogs({
 }) {
   const view = useLogView();
   const afterLoad = useAfterLoad();
+  // The filters render when their section is open (two date inputs cost a long task on a slow
+  // phone); their chunk is fetched after load, so opening the section is immediate.
+  const [toolsOpen, setToolsOpen] = useState(false);
+  useEffect(() => {
+    if (afterLoad) void loadHistoryTools().catch(() => {});
+  }, [afterLoad]);
   const queryClient = useQueryClient();
   const history = useHistoryLogs(webhookId, view);
   const api = useWebhookLogs(webhookId, view, autoRefresh, !history.active);
@@ -144,12 +151,16 @@ export function WebhookLogs({
         }}
         fetching={history.active ? scanning : query.isFetching}
       />
-      <details className="card px-3 py-2" open={history.active || undefined}>
+      <details
+        className="card px-3 py-2"
+        open={history.active || undefined}
+        onToggle={(event) => setToolsOpen(event.currentTarget.open)}
+      >
         <summary className="cursor-pointer text-sm font-medium">
           Filter the whole history (HTTP status, time, response text) and export
         </summary>
         <div className="mt-3">
-          {afterLoad ? (
+          {afterLoad && (toolsOpen || history.active) ? (
             <Suspense fallback={<p className="text-sm">Loading the filters…</p>}>
               <HistoryTools webhookId={webhookId} view={view} />
             </Suspense>

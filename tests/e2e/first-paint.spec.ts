@@ -52,3 +52,30 @@ test.describe("first paint", () => {
     for (const start of apiStarts) expect(start).toBeGreaterThan(rowsAt!);
   });
 });
+
+test("the header's links prefetch their page when pointed at, not while the page loads", async ({
+  page,
+  sandbox,
+  signInWithDemoKey,
+}) => {
+  await signInWithDemoKey();
+  const webhook = await sandbox.demoWebhook("200");
+  // Next's prefetches are requests for the page's server-component payload (an `rsc` header).
+  const prefetches: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["rsc"] && new URL(request.url()).pathname === "/webhooks")
+      prefetches.push(request.url());
+  });
+  await page.goto(`/webhooks/${webhook.id}`);
+  await expect(page.locator("tr[data-log-id]").first()).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(prefetches).toEqual([]);
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).hover();
+  await expect.poll(() => prefetches.length).toBeGreaterThan(0);
+  // The prefetched page opens without a full load: the header stays the same element.
+  const header = await page.locator("header").elementHandle();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+  await expect(page).toHaveURL(/\/webhooks$/);
+  expect(await header!.evaluate((element) => element.isConnected)).toBe(true);
+});

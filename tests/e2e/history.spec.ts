@@ -111,7 +111,12 @@ test.describe("whole history", () => {
     webhookPage,
   }) => {
     await openBusy(page);
+    // The filters render when their section opens (not while the page loads).
+    const filters = page.getByRole("form", { name: "Filter the whole history" });
+    await page.waitForLoadState("networkidle");
+    await expect(filters).toHaveCount(0);
     await page.getByText("Filter the whole history").click();
+    await expect(filters).toBeVisible();
     await page.getByLabel("HTTP status").fill("9xx");
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page.getByText(/HTTP status must be a status code from 0 to 599/)).toBeVisible();
@@ -137,7 +142,7 @@ test.describe("whole history", () => {
     const deep = logs[700]!;
     await openBusy(page, `?log=${deep.id}`);
     await expect(webhookPage.dialog).toBeVisible();
-    await expect(webhookPage.dialog.getByText(deep.id)).toBeVisible();
+    await expect(webhookPage.dialog.getByText(`Log ${deep.id}`)).toBeVisible();
     await expect(
       webhookPage.dialog.getByText(String(deep.statusCode === 0 ? "No connection" : deep.statusCode)).first(),
     ).toBeVisible({
