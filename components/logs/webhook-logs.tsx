@@ -60,9 +60,10 @@ export function WebhookLogs({
 }) {
   const view = useLogView();
   const afterLoad = useAfterLoad();
-  // The filters render when their section is open (two date inputs cost a long task on a slow
-  // phone); their chunk is fetched after load, so opening the section is immediate.
-  const [toolsOpen, setToolsOpen] = useState(false);
+  // The filters render once their section is first opened (two date inputs cost a long task on a
+  // slow phone), and stay, so closing it keeps what was typed; their chunk is fetched after load,
+  // so opening the section is immediate.
+  const [toolsOpened, setToolsOpened] = useState(false);
   useEffect(() => {
     if (afterLoad) void loadHistoryTools().catch(() => {});
   }, [afterLoad]);
@@ -154,13 +155,15 @@ export function WebhookLogs({
       <details
         className="card px-3 py-2"
         open={history.active || undefined}
-        onToggle={(event) => setToolsOpen(event.currentTarget.open)}
+        onToggle={(event) => {
+          if (event.currentTarget.open) setToolsOpened(true);
+        }}
       >
         <summary className="cursor-pointer text-sm font-medium">
           Filter the whole history (HTTP status, time, response text) and export
         </summary>
         <div className="mt-3">
-          {afterLoad && (toolsOpen || history.active) ? (
+          {afterLoad && (toolsOpened || history.active) ? (
             <Suspense fallback={<p className="text-sm">Loading the filters…</p>}>
               <HistoryTools webhookId={webhookId} view={view} />
             </Suspense>

@@ -4,12 +4,17 @@ import Link from "next/link";
 import { useState, type ComponentProps } from "react";
 
 /**
- * A `next/link` that prefetches its page when pointed at or focused, not as soon as it is on
+ * A `next/link` that prefetches its page when pointed at, touched or focused, not as soon as it is on
  * screen (Next's "hover-triggered prefetch"). For the header's links: on every page, they are
  * rarely the next step, and a viewport prefetch decodes a route tree while the page is still
  * becoming interactive.
  */
-export function HoverPrefetchLink({ onMouseEnter, onFocus, ...props }: ComponentProps<typeof Link>) {
+export function HoverPrefetchLink({
+  onMouseEnter,
+  onFocus,
+  onTouchStart,
+  ...props
+}: Omit<ComponentProps<typeof Link>, "prefetch">) {
   const [intent, setIntent] = useState(false);
   return (
     <Link
@@ -22,6 +27,10 @@ export function HoverPrefetchLink({ onMouseEnter, onFocus, ...props }: Component
       onFocus={(event) => {
         setIntent(true);
         onFocus?.(event);
+      }}
+      onTouchStart={(event) => {
+        setIntent(true);
+        onTouchStart?.(event);
       }}
     />
   );

@@ -73,7 +73,7 @@ test("the header's links prefetch their page when pointed at, not while the page
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).hover();
   await expect.poll(() => prefetches.length).toBeGreaterThan(0);
-  // The prefetched page opens without a full load: the header stays the same element.
+  // The link still navigates within the app (no full load): the header stays the same element.
   const header = await page.locator("header").elementHandle();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
   await expect(page).toHaveURL(/\/webhooks$/);

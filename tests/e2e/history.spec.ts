@@ -111,14 +111,24 @@ test.describe("whole history", () => {
     webhookPage,
   }) => {
     await openBusy(page);
-    // The filters render when their section opens (not while the page loads).
-    const filters = page.getByRole("form", { name: "Filter the whole history" });
-    await page.waitForLoadState("networkidle");
+    // The filters render when their section is first opened, not after load inside the closed
+    // section (a locator, not a role: a closed section's content has none). The health region
+    // shows once the page has loaded and idled, which is when the filters' chunk is fetched.
+    const filters = page.locator('form[aria-label="Filter the whole history"]');
+    const health = page.getByRole("region", { name: "Delivery health" });
+    await expect(health.getByText("Success rate")).toBeVisible({ timeout: 15_000 });
     await expect(filters).toHaveCount(0);
-    await page.getByText("Filter the whole history").click();
+    const section = page.getByText("Filter the whole history");
+    await section.click();
     await expect(filters).toBeVisible();
     await page.getByLabel("HTTP status").fill("9xx");
     await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page.getByText(/HTTP status must be a status code from 0 to 599/)).toBeVisible();
+    // Closed and opened again, the section keeps what was typed and what was wrong with it.
+    await section.click();
+    await expect(filters).toBeHidden();
+    await section.click();
+    await expect(page.getByLabel("HTTP status")).toHaveValue("9xx");
     await expect(page.getByText(/HTTP status must be a status code from 0 to 599/)).toBeVisible();
     expect(new URL(page.url()).searchParams.has("code")).toBe(false);
 
