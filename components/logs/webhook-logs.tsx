@@ -22,9 +22,8 @@ import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
 import { useHistoryLogs } from "@/components/logs/use-history-logs";
 
 /** Filters over the whole history and Export: their own chunk, fetched after the rows. */
-const loadHistoryTools = () => import("@/components/history/history-tools");
 const HistoryTools = lazyPart(
-  () => loadHistoryTools().then((loaded) => loaded.default),
+  () => import("@/components/history/history-tools").then((loaded) => loaded.default),
   () => <PartUnavailable what="history filters" />,
 );
 /** What a filtered view covers: its own chunk, loaded when a view has history filters. */
@@ -65,7 +64,7 @@ export function WebhookLogs({
   // so opening the section is immediate.
   const [toolsOpened, setToolsOpened] = useState(false);
   useEffect(() => {
-    if (afterLoad) void loadHistoryTools().catch(() => {});
+    if (afterLoad) HistoryTools.preload();
   }, [afterLoad]);
   const queryClient = useQueryClient();
   const history = useHistoryLogs(webhookId, view);

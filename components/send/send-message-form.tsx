@@ -21,8 +21,6 @@ export interface DemoChannelOption {
   kind: string;
 }
 
-const loadSendResult = () => import("@/components/send/send-result");
-
 /** Shown in place of the result when its chunk could not be loaded (the message was sent all the same). */
 function ResultUnavailable() {
   return (
@@ -35,12 +33,10 @@ function ResultUnavailable() {
 }
 
 /** The view of a sent message, a chunk of its own: loaded when the person reaches the form. */
-const SendResult = lazyPart(() => loadSendResult().then((loaded) => loaded.SendResult), ResultUnavailable);
-
-/** Starts loading the result view; a failure here is ignored (rendering it loads it again). */
-function preloadSendResult(): void {
-  loadSendResult().catch(() => undefined);
-}
+const SendResult = lazyPart(
+  () => import("@/components/send/send-result").then((loaded) => loaded.SendResult),
+  ResultUnavailable,
+);
 
 type FieldName = keyof MessageFormValues;
 const FIELDS: FieldName[] = ["channelKind", "from", "to", "text"];
@@ -107,8 +103,8 @@ export function SendMessageForm({
     <section
       aria-labelledby="send-heading"
       className="card space-y-3 p-4"
-      onPointerEnter={preloadSendResult}
-      onFocus={preloadSendResult}
+      onPointerEnter={SendResult.preload}
+      onFocus={SendResult.preload}
     >
       <div>
         <h2 id="send-heading" className="text-base font-semibold">

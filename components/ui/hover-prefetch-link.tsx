@@ -16,22 +16,20 @@ export function HoverPrefetchLink({
   ...props
 }: Omit<ComponentProps<typeof Link>, "prefetch">) {
   const [intent, setIntent] = useState(false);
+  /** The caller's own handler, after noting the intent. */
+  const noting =
+    <E,>(handler?: (event: E) => void) =>
+    (event: E) => {
+      setIntent(true);
+      handler?.(event);
+    };
   return (
     <Link
       {...props}
       prefetch={intent ? null : false}
-      onMouseEnter={(event) => {
-        setIntent(true);
-        onMouseEnter?.(event);
-      }}
-      onFocus={(event) => {
-        setIntent(true);
-        onFocus?.(event);
-      }}
-      onTouchStart={(event) => {
-        setIntent(true);
-        onTouchStart?.(event);
-      }}
+      onMouseEnter={noting(onMouseEnter)}
+      onFocus={noting(onFocus)}
+      onTouchStart={noting(onTouchStart)}
     />
   );
 }

@@ -3,18 +3,21 @@ import { lazy, type ComponentType } from "react";
 /**
  * A part of the page in a chunk of its own (React.lazy, under a Suspense). When the chunk cannot be
  * loaded (the network failed, or the console was updated since the page was opened), `Unavailable`
- * renders in its place: the rest of the page keeps working.
+ * renders in its place: the rest of the page keeps working. `preload()` starts fetching the chunk
+ * ahead of the render (on a person's intent, or after load); a failure there is ignored, since the
+ * render loads it again and shows `Unavailable` if that fails too.
  */
 export function lazyPart<P extends object>(
   load: () => Promise<ComponentType<P>>,
   Unavailable: ComponentType<P>,
 ) {
-  return lazy(() =>
+  const Part = lazy(() =>
     load().then(
       (Component) => ({ default: Component }),
       () => ({ default: Unavailable }),
     ),
   );
+  return Object.assign(Part, { preload: () => void load().catch(() => undefined) });
 }
 
 /** The usual `Unavailable`: says what could not be loaded, with Reload. */

@@ -71,11 +71,12 @@ test("the header's links prefetch their page when pointed at, not while the page
   await page.waitForLoadState("networkidle");
   expect(prefetches).toEqual([]);
 
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).hover();
+  const webhooksLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" });
+  await webhooksLink.hover();
   await expect.poll(() => prefetches.length).toBeGreaterThan(0);
   // The link still navigates within the app (no full load): the header stays the same element.
   const header = await page.locator("header").elementHandle();
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+  await webhooksLink.click();
   await expect(page).toHaveURL(/\/webhooks$/);
   expect(await header!.evaluate((element) => element.isConnected)).toBe(true);
 });
