@@ -57,6 +57,7 @@ test("the header's links prefetch their page when pointed at, not while the page
   page,
   sandbox,
   signInWithDemoKey,
+  webhookPage,
 }) => {
   await signInWithDemoKey();
   const webhook = await sandbox.demoWebhook("200");
@@ -66,8 +67,8 @@ test("the header's links prefetch their page when pointed at, not while the page
     if (request.headers()["rsc"] && new URL(request.url()).pathname === "/webhooks")
       prefetches.push(request.url());
   });
-  await page.goto(`/webhooks/${webhook.id}`);
-  await expect(page.locator("tr[data-log-id]").first()).toBeVisible();
+  await webhookPage.goto(webhook.id);
+  await expect(webhookPage.rows.first()).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(prefetches).toEqual([]);
 
