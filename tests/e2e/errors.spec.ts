@@ -26,6 +26,13 @@ test.describe("errors a person meets", () => {
     await signInWithKey(application.apiKey);
     await webhookPage.goto(webhook.id);
     await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    // The page's own reads after load (the health scan) are done first: one answering 401 after the
+    // rotation would send the page to sign-in itself and abort the reload (a flake seen in CI).
+    await expect(
+      page
+        .getByRole("region", { name: "Delivery health" })
+        .getByText(/Success rate|No delivery attempts in this window/),
+    ).toBeVisible({ timeout: 15_000 });
     await sandbox.rotateKey(application.id);
     await page.reload();
     await expect(page).toHaveURL(/\/login\?reason=key_rejected$/);
