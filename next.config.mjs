@@ -1,22 +1,4 @@
-/**
- * Security headers for every answer. The page CSP carries a per-request nonce, so it is set by
- * `proxy.ts`, not here; JSON answers get a CSP that allows nothing. See SECURITY.md.
- */
-const production = process.env.NODE_ENV === "production";
-
-const everywhere = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "same-origin" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-  { key: "Cross-Origin-Resource-Policy", value: "same-origin" },
-  {
-    key: "Permissions-Policy",
-    value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
-  },
-  // Ignored by browsers over plain http; over https, keeps them there.
-  ...(production ? [{ key: "Strict-Transport-Security", value: "max-age=31536000" }] : []),
-];
+import { securityHeaders } from "./lib/server/http/security-headers.mjs";
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -31,7 +13,9 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: process.env.NEXT_SKIP_TYPECHECK === "1" },
   async headers() {
     return [
-      { source: "/:path*", headers: everywhere },
+      { source: "/:path*", headers: securityHeaders },
+      // JSON answers get a CSP that allows nothing; the page CSP carries a per-request nonce, so
+      // `proxy.ts` sets it.
       {
         source: "/api/:path*",
         headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }],

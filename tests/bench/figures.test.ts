@@ -12,6 +12,7 @@ import {
 } from "./figures";
 import type { HistoryMeasures } from "./history";
 import {
+  isWorthRunningAgain,
   summarizeLhr,
   summarizeRuns,
   type LighthouseRun,
@@ -332,7 +333,7 @@ describe("lighthouseFloorFigure", () => {
   it("reports the bare page's score and the console's Total Blocking Time as a multiple of its", () => {
     const floor = summarizeRuns("mobile", [timedRun(0.88, 700, 2500, 400), timedRun(0.92, 700, 2400, 350)]);
     const page = summarizeRuns("mobile", [timedRun(0.8, 1000, 3900, 875)]);
-    const f = lighthouseFloorFigure(floor, page);
+    const f = lighthouseFloorFigure("bare", floor, page);
     expect(f).toMatchObject({
       figure: "Lighthouse, mobile: a bare Next page (reference)",
       goal: "report",
@@ -341,6 +342,33 @@ describe("lighthouseFloorFigure", () => {
     expect(f.measured).toContain(`performance ${floor.scores.performance} (median of runs 88, 92)`);
     expect(f.details.totalBlockingTimeRatio).toBeCloseTo(875 / (floor.totalBlockingTimeMs ?? 0));
     expect(f.measured).toContain(`performance 80 against ${floor.scores.performance}`);
+  });
+
+  it("names the floor measured: the bare page, or the same page with the console's headers", () => {
+    const floor = summarizeRuns("desktop", [timedRun(0.99, 300, 600, 20)]);
+    const page = summarizeRuns("desktop", [timedRun(0.97, 300, 900, 80)]);
+    expect(lighthouseFloorFigure("secured", floor, page).figure).toBe(
+      "Lighthouse, desktop: the bare page with the console's security headers (reference)",
+    );
+    expect(lighthouseFloorFigure("secured", floor, page).details.totalBlockingTimeRatio).toBeCloseTo(
+      80 / (floor.totalBlockingTimeMs ?? 0),
+    );
+  });
+});
+
+describe("isWorthRunningAgain", () => {
+  it("runs again only what Lighthouse itself says to run again", () => {
+    const noNavstart = new Error(
+      "Lighthouse exited 1: Runtime error encountered: Something went wrong with recording the trace " +
+        "over your page load. Please run Lighthouse again. (NO_NAVSTART)",
+    );
+    expect(isWorthRunningAgain(noNavstart)).toBe(true);
+    expect(isWorthRunningAgain(new Error("Lighthouse wrote no report: "))).toBe(false);
+    expect(
+      isWorthRunningAgain(
+        new Error("Lighthouse measured http://x/login, not the page asked for (http://x/w)"),
+      ),
+    ).toBe(false);
   });
 });
 

@@ -274,15 +274,35 @@ export function lighthouseFigure(summary: LighthouseSummary): Figure {
 }
 
 /**
- * For reference, the framework's floor for a page: Lighthouse on the bare Next page (a heading,
- * a button, 20 rows), measured in turns with the console's page in the same run, and the
- * console's Total Blocking Time as a multiple of the floor's.
+ * The floors Lighthouse measures the console's page against: the bare Next page (a heading, a
+ * button, 20 rows), and the same page sent with the console's security headers (what those cost
+ * a fresh tab: Cross-Origin-Opener-Policy makes Chrome load the page in a new browsing context
+ * group, in a new process).
  */
-export function lighthouseFloorFigure(floor: LighthouseSummary, page: LighthouseSummary): Figure {
+export const LIGHTHOUSE_FLOORS = {
+  bare: "a bare Next page",
+  secured: "the bare page with the console's security headers",
+} as const;
+export type LighthouseFloor = keyof typeof LIGHTHOUSE_FLOORS;
+
+/** The row of a floor: `Lighthouse, mobile: a bare Next page (reference)`. */
+export function lighthouseFloorName(preset: LighthouseSummary["preset"], floor: LighthouseFloor): string {
+  return `Lighthouse, ${preset}: ${LIGHTHOUSE_FLOORS[floor]} (reference)`;
+}
+
+/**
+ * For reference, a floor for a page (LIGHTHOUSE_FLOORS), measured in turns with the console's page
+ * in the same run, and the console's Total Blocking Time as a multiple of the floor's.
+ */
+export function lighthouseFloorFigure(
+  which: LighthouseFloor,
+  floor: LighthouseSummary,
+  page: LighthouseSummary,
+): Figure {
   const tbt = (s: LighthouseSummary) => s.totalBlockingTimeMs ?? Number.NaN;
   const totalBlockingTimeRatio = ratio(tbt(page), tbt(floor));
   return {
-    figure: `Lighthouse, ${floor.preset}: a bare Next page (reference)`,
+    figure: lighthouseFloorName(floor.preset, which),
     measured:
       `performance ${floor.scores.performance ?? "?"}${runsText(floor)}; Total Blocking Time ` +
       `${formatMs(tbt(floor))}; the console's page ÷ this: ${formatRatio(totalBlockingTimeRatio)} ` +

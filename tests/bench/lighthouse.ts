@@ -143,11 +143,7 @@ export function summarizeRuns(preset: Preset, runs: LighthouseRun[]): Lighthouse
   };
 }
 
-/**
- * One Lighthouse run of `url` (with `cookie`, `name=value`, when given), Chrome's debugging port
- * on `port`. Headers go through a file, so the cookie is not on a command line.
- */
-export async function runLighthouse(input: {
+interface LighthouseInput {
   url: string;
   cookie?: string;
   preset: Preset;
@@ -155,7 +151,34 @@ export async function runLighthouse(input: {
   label: string;
   port: number;
   chromePath: string;
-}): Promise<LighthouseRun> {
+}
+
+/** Runs of one page after a failure that Lighthouse itself says to run again. */
+const ATTEMPTS = 3;
+
+/**
+ * One Lighthouse run of `url` (with `cookie`, `name=value`, when given), Chrome's debugging port
+ * on `port`. A run that fails with an error Lighthouse says is worth running again (a trace
+ * recorded without its navigation start, NO_NAVSTART, on a busy machine) runs again, up to
+ * ATTEMPTS times; any other failure is the bench's.
+ */
+export async function runLighthouse(input: LighthouseInput): Promise<LighthouseRun> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runLighthouseOnce(input);
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !isWorthRunningAgain(error)) throw error;
+    }
+  }
+}
+
+/** Lighthouse's runtime errors that end with its own advice: "Please run Lighthouse again." */
+export function isWorthRunningAgain(error: unknown): boolean {
+  return error instanceof Error && /run Lighthouse again/i.test(error.message);
+}
+
+/** One run. Headers go through a file, so the cookie is not on a command line. */
+async function runLighthouseOnce(input: LighthouseInput): Promise<LighthouseRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hub-bench-lighthouse-"));
   try {
     const headers = path.join(dir, "headers.json");

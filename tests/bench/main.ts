@@ -35,6 +35,7 @@ import {
   interactionFigures,
   lighthouseFigure,
   lighthouseFloorFigure,
+  lighthouseFloorName,
   proxyFigures,
   viewersFigure,
   type SideMeasure,
@@ -366,19 +367,21 @@ async function main(): Promise<void> {
       await browser?.close();
     }
     for (const preset of ["mobile", "desktop"] as const) {
-      const floorName = `Lighthouse, ${preset}: a bare Next page (reference)`;
-      await part("lighthouse", [`Lighthouse, ${preset}`, floorName], async () => {
+      const floors = ["bare", "secured"] as const;
+      const names = [`Lighthouse, ${preset}`, ...floors.map((floor) => lighthouseFloorName(preset, floor))];
+      await part("lighthouse", names, async () => {
         const chromePath = playwrightConfig.use?.launchOptions?.executablePath ?? "/usr/bin/chromium";
         const pages = {
           // The page's own address (with its ?app=): the cookie goes as an extra header, which
           // Chrome does not send again after a redirect (Lighthouse then measured the login page).
           console: { url: await ownAddress(`${consoleServer.url}/webhooks/${small.id}`, cookie), cookie },
-          floor: { url: `${bareNext.url}/`, cookie: undefined },
+          bare: { url: `${bareNext.url}/`, cookie: undefined },
+          secured: { url: `${bareNext.url}/secured`, cookie: undefined },
         };
-        // The two pages take turns (console, floor, floor, console, ...), so the machine's load
-        // weighs on both alike.
-        const sides = ["console", "floor"] as const;
-        const runs: Record<(typeof sides)[number], LighthouseRun[]> = { console: [], floor: [] };
+        // The pages take turns (console, bare, secured, secured, bare, console, ...), so the
+        // machine's load weighs on all alike.
+        const sides = ["console", ...floors] as const;
+        const runs: Record<(typeof sides)[number], LighthouseRun[]> = { console: [], bare: [], secured: [] };
         for (const index of rotationOrder(sides.length, PLAN.lighthouseRuns)) {
           const side = sides[index]!;
           const run = runs[side].length + 1;
@@ -394,7 +397,10 @@ async function main(): Promise<void> {
           );
         }
         const page = summarizeRuns(preset, runs.console);
-        return [lighthouseFigure(page), lighthouseFloorFigure(summarizeRuns(preset, runs.floor), page)];
+        return [
+          lighthouseFigure(page),
+          ...floors.map((floor) => lighthouseFloorFigure(floor, summarizeRuns(preset, runs[floor]), page)),
+        ];
       });
     }
     await part("scale", ["sandbox scale, first page", "sandbox scale, deep offset"], () => {

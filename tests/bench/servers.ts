@@ -211,6 +211,8 @@ export function ensureBareNextBuild(log: (line: string) => void): void {
   const builtAt = fs.statSync(buildId, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const inputs = [
     path.join(ROOT, "node_modules/next/package.json"),
+    // The console's security headers, which its `/secured` page sends.
+    path.join(ROOT, "lib/server/http/security-headers.mjs"),
     ...filesUnder(BARE_NEXT_DIR, [".next", "next-env.d.ts"]),
   ];
   if (builtAt > 0 && inputs.every((file) => fs.statSync(file).mtimeMs <= builtAt)) return;

@@ -1,8 +1,9 @@
 /**
  * Security in a real browser against the built console: the session cookie's attributes (and that
  * Chrome keeps a Secure `__Host-` cookie on http://127.0.0.1), sign-out, the security headers,
- * the nonce CSP (no violations while browsing; injected inline handlers blocked), framing, CSRF
- * from another origin on the same machine, the sign-in rate limit, and the plain-http switch.
+ * the nonce CSP (no violations while browsing; injected inline handlers blocked), framing, the
+ * handle of a page that opened the console (COOP), CSRF from another origin on the same machine,
+ * the sign-in rate limit, and the plain-http switch.
  */
 import { createServer, type Server } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
@@ -96,6 +97,7 @@ test("security headers on pages, API answers and static assets; no X-Powered-By;
     expect(headers["x-content-type-options"], name).toBe("nosniff");
     expect(headers["referrer-policy"], name).toBe("same-origin");
     expect(headers["x-frame-options"], name).toBe("DENY");
+    expect(headers["cross-origin-opener-policy"], name).toBe("same-origin");
     expect(headers["x-powered-by"], name).toBeUndefined();
   }
   expect(html.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
@@ -180,6 +182,25 @@ test("another site cannot frame the console", async ({ page }) => {
     : 0;
   expect(signInInFrame).toBe(0);
   expect(refusal).not.toBeNull();
+});
+
+test("a page on another origin that opens the console gets no handle on its window", async ({
+  page,
+  context,
+}) => {
+  // The opener could otherwise, later, send the console's tab to a look-alike sign-in form.
+  attackerPage = `<!doctype html><button id="open" onclick="window.opened = window.open('${consoleServer.url}/login')">Open</button>`;
+  await page.goto(`http://127.0.0.1:${ATTACKER_PORT}/`);
+  const popup = context.waitForEvent("page");
+  await page.click("#open");
+  const consolePage = await popup;
+  await expect(consolePage.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
+  // Cross-Origin-Opener-Policy: same-origin put the console in its own browsing context group,
+  // so the opener's handle reads as a closed window.
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { opened: Window | null }).opened?.closed))
+    .toBe(true);
+  await consolePage.close();
 });
 
 test("a page on another origin cannot make the signed-in browser send, sign out or sign in (CSRF)", async ({
