@@ -151,6 +151,8 @@ interface LighthouseInput {
   label: string;
   port: number;
   chromePath: string;
+  /** Told of a run that failed and runs again. */
+  log?: (line: string) => void;
 }
 
 /** Runs of one page after a failure that Lighthouse itself says to run again. */
@@ -168,6 +170,9 @@ export async function runLighthouse(input: LighthouseInput): Promise<LighthouseR
       return await runLighthouseOnce(input);
     } catch (error) {
       if (attempt >= ATTEMPTS || !isWorthRunningAgain(error)) throw error;
+      input.log?.(
+        `Lighthouse ${input.label}, attempt ${attempt} of ${ATTEMPTS} failed, running again: ${String(error)}`,
+      );
     }
   }
 }

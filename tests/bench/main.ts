@@ -393,6 +393,7 @@ async function main(): Promise<void> {
               port: ports.lighthouse,
               chromePath,
               label: `${preset}/${side}-${run}`,
+              log,
             }),
           );
         }
