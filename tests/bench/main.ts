@@ -366,8 +366,8 @@ async function main(): Promise<void> {
     } finally {
       await browser?.close();
     }
+    const floors = ["bare", "secured"] as const;
     for (const preset of ["mobile", "desktop"] as const) {
-      const floors = ["bare", "secured"] as const;
       const names = [`Lighthouse, ${preset}`, ...floors.map((floor) => lighthouseFloorName(preset, floor))];
       await part("lighthouse", names, async () => {
         const chromePath = playwrightConfig.use?.launchOptions?.executablePath ?? "/usr/bin/chromium";
