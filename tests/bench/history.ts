@@ -14,9 +14,10 @@
 import http from "node:http";
 import type { LogFill } from "./fill";
 import { failedCount } from "./fill";
-import { createWebhook, signIn } from "./hub";
+import { createWebhook, signIn } from "../support/hub";
 import { get, keepAliveAgent, type Target } from "./load";
-import { cpuMs, rssBytes, startConsoleProcess, treeTotal, type Server } from "./servers";
+import { startConsoleProcess, type Server } from "../support/server-process";
+import { cpuMs, rssBytes, treeTotal } from "./servers";
 import { callsFor, upstreamCalls } from "./viewers";
 
 /** The log a find looks for is the 5,000th newest of its webhook. */

@@ -25,7 +25,6 @@ import {
   measureInteraction,
   measureInteractionFloor,
   measurePageWeight,
-  signedInContext,
 } from "./browser";
 import { measureDelivery } from "./delivery";
 import { fillLogs } from "./fill";
@@ -41,7 +40,9 @@ import {
   type SideMeasure,
 } from "./figures";
 import { createHistoryWebhooks, measureHistory } from "./history";
-import { createApplication, createChannel, createWebhook, signIn } from "./hub";
+import { createApplication, createChannel, createWebhook, signIn } from "../support/hub";
+import { startConsoleProcess, startSandboxProcess, stopAll, type Server } from "../support/server-process";
+import { signedInContext } from "../support/signed-in-context";
 import { runLighthouse, summarizeRuns, type LighthouseRun } from "./lighthouse";
 import {
   alternatingLatency,
@@ -73,11 +74,7 @@ import {
   ROOT,
   startBareNextProcess,
   startBareProxyProcess,
-  startConsoleProcess,
-  startSandboxProcess,
-  stopAll,
   treeTotal,
-  type Server,
 } from "./servers";
 import { median, rotationOrder } from "./stats";
 import { watchWithAutoRefresh } from "./viewers";

@@ -9,7 +9,6 @@ import {
   splitFirstLoad,
 } from "./browser";
 import { failedCount, FAILED_SHARE } from "./fill";
-import { sessionCookie } from "./hub";
 import { parseCpuMs, parseStatusBytes } from "./servers";
 
 describe("countBodyRows", () => {
@@ -50,16 +49,6 @@ describe("failedCount", () => {
     expect(failedCount(0)).toBe(0);
     expect(failedCount(1)).toBe(0);
     expect(failedCount(3)).toBe(1);
-  });
-});
-
-describe("sessionCookie", () => {
-  it("takes name=value of the first cookie with a value", () => {
-    expect(sessionCookie(["__Host-hub_console=abc.def; Path=/; HttpOnly; Secure; SameSite=Lax"])).toBe(
-      "__Host-hub_console=abc.def",
-    );
-    expect(sessionCookie(["gone=; Max-Age=0", "hub_console=x=y; Path=/"])).toBe("hub_console=x=y");
-    expect(sessionCookie([])).toBeNull();
   });
 });
 
