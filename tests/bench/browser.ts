@@ -6,8 +6,8 @@
 import zlib from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import playwrightConfig from "../../playwright.config";
-import type { ActionMeasure } from "./figures";
-import { formatKb, type Figure } from "./report";
+import type { ActionMeasure, PageWeight } from "./figures";
+import type { Figure } from "./report";
 import { median } from "./stats";
 
 /** Chromium as the e2e tests launch it (playwright.config.ts: Debian's binary or PLAYWRIGHT_CHROMIUM, same flags). */
@@ -22,14 +22,6 @@ export interface ScriptWeight {
   raw: number;
   gzip: number;
   brotli: number;
-  zod: boolean;
-}
-
-/** Signatures zod leaves in any bundle it is part of: its class names are strings, so they survive minifying. */
-const ZOD_SIGNATURE = /\$Zod[A-Z][A-Za-z]+|ZodError\b|\bZodType\b/;
-
-export function hasZod(source: string): boolean {
-  return ZOD_SIGNATURE.test(source);
 }
 
 export function compressedSizes(body: Buffer): { gzip: number; brotli: number } {
@@ -103,11 +95,7 @@ export function splitFirstLoad(
  * intent as a person would (pointer over the log table, focus into the send form) and waits for
  * network idle again, so chunks loaded on intent count under "after first load".
  */
-export async function measurePageWeight(
-  context: BrowserContext,
-  pageUrl: string,
-  goalBytes: number,
-): Promise<Figure> {
+export async function measurePageWeight(context: BrowserContext, pageUrl: string): Promise<PageWeight> {
   const page = await context.newPage();
   await page.addInitScript(HYDRATION_WATCH);
   const pending: Array<Promise<ScriptWeight | null>> = [];
@@ -130,7 +118,6 @@ export async function measurePageWeight(
         url: new URL(response.url()).pathname,
         raw: body.length,
         ...compressedSizes(body),
-        zod: hasZod(body.toString("utf8")),
       })),
     );
   });
@@ -159,36 +146,7 @@ export async function measurePageWeight(
     .map((s) => ({ ...s, requestedAt: requestedAt.get(s.url) ?? null }));
   const namedInHtml = scriptsNamedIn(documentHtml, pageUrl);
   const { firstLoad, later } = splitFirstLoad(scripts, namedInHtml, hydratedAt);
-  const sum = (list: ScriptWeight[], key: "raw" | "gzip" | "brotli") => list.reduce((n, s) => n + s[key], 0);
-  const gzip = sum(firstLoad, "gzip");
-  const withZod = scripts.filter((s) => s.zod).map((s) => s.url);
-  const largest = firstLoad.slice(0, 3).map((s) => `${shortName(s.url)} ${formatKb(s.gzip)}`);
-  const afterList = later.map((s) => `${shortName(s.url)} ${formatKb(s.gzip)}`);
-  return {
-    figure: "page weight",
-    measured:
-      `first-load JS ${formatKb(gzip)} gzip (${formatKb(sum(firstLoad, "brotli"))} brotli, ${formatKb(sum(firstLoad, "raw"))} raw) ` +
-      `in ${firstLoad.length} scripts; largest: ${largest.join(", ")}; ` +
-      `loaded after first load: ${formatKb(sum(later, "gzip"))} gzip in ${later.length} scripts${afterList.length ? ` (${afterList.join(", ")})` : ""}; ` +
-      `zod in any script: ${withZod.length ? withZod.map(shortName).join(", ") : "none"}`,
-    goal: `first-load ≤ ${formatKb(goalBytes)} gzip, no zod`,
-    holds: gzip <= goalBytes && withZod.length === 0 ? "yes" : "no",
-    details: {
-      gzip,
-      brotli: sum(firstLoad, "brotli"),
-      raw: sum(firstLoad, "raw"),
-      afterFirstLoadGzip: sum(later, "gzip"),
-      hydratedAtMs: hydratedAt,
-      documentGzip,
-      firstLoad,
-      afterFirstLoad: later,
-      zodChunks: withZod,
-    },
-  };
-}
-
-function shortName(pathname: string): string {
-  return pathname.split("/").pop() ?? pathname;
+  return { firstLoad, afterFirstLoad: later, hydratedAtMs: hydratedAt, documentGzip };
 }
 
 // ---- the log table ------------------------------------------------------------------------

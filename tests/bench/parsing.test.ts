@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   compressedSizes,
   countBodyRows,
-  hasZod,
   medianPhases,
   sameRequest,
   scriptsNamedIn,
@@ -22,15 +21,6 @@ describe("countBodyRows", () => {
   it("does not take <track> or <tref> for rows, and finds none without a tbody", () => {
     expect(countBodyRows("<tbody><track></track></tbody>")).toBe(0);
     expect(countBodyRows("<table><tr><td>x</td></tr></table>")).toBe(0);
-  });
-});
-
-describe("hasZod", () => {
-  it("finds zod's class-name strings that survive minifying", () => {
-    expect(hasZod('a=r("$ZodType",(e,t)=>{})')).toBe(true);
-    expect(hasZod('class s extends Error{name="ZodError"}')).toBe(true);
-    expect(hasZod("function n(){return 1}")).toBe(false);
-    expect(hasZod("const zodiac = 1")).toBe(false);
   });
 });
 
@@ -131,7 +121,6 @@ describe("first-load split", () => {
       raw: 1,
       gzip: 1,
       brotli: 1,
-      zod: false,
       requestedAt,
     });
     const { firstLoad, later } = splitFirstLoad(
