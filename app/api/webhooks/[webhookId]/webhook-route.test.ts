@@ -1,7 +1,7 @@
 /**
  * GET /api/webhooks/{id}, called directly against a fake hub: the answer, the session and input
  * checks before anything goes upstream, and every upstream fault mapped to its documented answer
- * (README, "The console's API").
+ * (docs/api.md).
  */
 import { describe, expect, it, vi } from "vitest";
 import { stubEnv } from "@/tests/support/env";
