@@ -52,6 +52,20 @@ const HYDRATION_WATCH = `(() => {
   requestAnimationFrame(check);
 })();`;
 
+/**
+ * Loads `url` in a page that runs HYDRATION_WATCH (`addInitScript`) and waits until React has
+ * hydrated it, so that DOM the bench adds is not thrown away by hydration; returns when that was.
+ */
+async function gotoHydrated(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: "networkidle" });
+  const handle = await page.waitForFunction(
+    () => (window as unknown as { __benchHydratedAt?: number }).__benchHydratedAt,
+    null,
+    { timeout: ACTION_TIMEOUT_MS },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
 /** Script URLs the first HTML names: `<script src>` and `<link rel=preload|modulepreload as=script>`. */
 export function scriptsNamedIn(html: string, base: string): Set<string> {
   const found = new Set<string>();
@@ -121,12 +135,7 @@ export async function measurePageWeight(context: BrowserContext, pageUrl: string
       })),
     );
   });
-  await page.goto(pageUrl, { waitUntil: "networkidle" });
-  const hydratedAt = await page
-    .waitForFunction(() => (window as unknown as { __benchHydratedAt?: number }).__benchHydratedAt, null, {
-      timeout: 10_000,
-    })
-    .then((handle) => handle.jsonValue() as Promise<number>);
+  const hydratedAt = await gotoHydrated(page, pageUrl);
   await logRows(page).first().hover();
   await page.getByRole("textbox").first().focus();
   await page.waitForLoadState("networkidle");
@@ -394,6 +403,7 @@ export async function measureInteraction(
   input: InteractionInput,
 ): Promise<ActionMeasure[]> {
   const page = await context.newPage();
+  await page.addInitScript(HYDRATION_WATCH);
   const times: Record<string, { action: number[]; trip: number[] }> = {};
   const phases: Record<string, Phases[]> = {};
   // What each action asked the server for: API calls, or React Server Component payloads (a navigation).
@@ -411,7 +421,7 @@ export async function measureInteraction(
   });
   try {
     for (let round = 0; round < input.rounds; round++) {
-      await page.goto(input.pageUrl, { waitUntil: "networkidle" });
+      await gotoHydrated(page, input.pageUrl);
       const pageSize = await logRows(page).count();
       for (const [name, act] of Object.entries(input.actions)) {
         const url = input.apiFor[name]?.(pageSize);
@@ -476,6 +486,7 @@ export async function measureInteractionFloor(
   input: { pageUrl: string; webhookId: string; rounds: number },
 ): Promise<{ swapMs: number; tripMs: number; samples: { swaps: number[]; trips: number[] } }> {
   const page = await context.newPage();
+  await page.addInitScript(HYDRATION_WATCH);
   const swaps: number[] = [];
   const trips: number[] = [];
   try {
@@ -489,7 +500,7 @@ export async function measureInteractionFloor(
     if (pageSize === 0) throw new Error("page 2 of the bench webhook has no rows");
     const url = `/api/webhooks/${input.webhookId}/logs?offset=${pageSize}&limit=${pageSize}`;
     for (let round = 0; round < input.rounds; round++) {
-      await page.goto(input.pageUrl, { waitUntil: "networkidle" });
+      await gotoHydrated(page, input.pageUrl);
       await page.evaluate(`${ADD_SWAP_BUTTON}(${JSON.stringify(nextRows)})`);
       const before = await roundTrip(page, url);
       await page.evaluate(ARM_IN_PAGE);

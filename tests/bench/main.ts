@@ -558,6 +558,8 @@ async function browserPart(
 ): Promise<Figure[]> {
   const pageUrl = await ownAddress(`${consoleServer.url}/webhooks/${webhookId}`, cookie);
   const context = await signedInContext(browser, consoleServer.url, cookie);
+  const app = new URL(pageUrl).searchParams.get("app");
+  const appParam = app ? `&app=${app}` : "";
   try {
     log("page weight");
     const weight = pageWeightFigures(await measurePageWeight(context, pageUrl));
@@ -572,9 +574,11 @@ async function browserPart(
         "Next page": (page) => page.getByRole("button", { name: "Next page" }).click(),
         "Status filter": (page) => chooseStatus(page, "Failed"),
       },
+      // With the page's own ?app=, as the page asks, so the request an action made is recognised.
       apiFor: {
-        "Next page": (size) => `/api/webhooks/${webhookId}/logs?offset=${size}&limit=${size}`,
-        "Status filter": (size) => `/api/webhooks/${webhookId}/logs?offset=0&limit=${size}&status=Failed`,
+        "Next page": (size) => `/api/webhooks/${webhookId}/logs?offset=${size}&limit=${size}${appParam}`,
+        "Status filter": (size) =>
+          `/api/webhooks/${webhookId}/logs?offset=0&limit=${size}&status=Failed${appParam}`,
       },
     });
     log(`interaction floor: ${PLAN.interactionRounds} rounds`);
