@@ -6,32 +6,13 @@
 import zlib from "node:zlib";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import playwrightConfig from "../../playwright.config";
-import type { ActionMeasure } from "./figures";
-import { formatKb, type Figure } from "./report";
+import type { ActionMeasure, PageWeight } from "./figures";
+import type { Figure } from "./report";
 import { median } from "./stats";
 
 /** Chromium as the e2e tests launch it (playwright.config.ts: Debian's binary or PLAYWRIGHT_CHROMIUM, same flags). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch(playwrightConfig.use?.launchOptions);
-}
-
-/** A browser context that carries the session cookie (`name=value`) for the console at `consoleUrl`. */
-export async function signedInContext(
-  browser: Browser,
-  consoleUrl: string,
-  cookie: string,
-): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: consoleUrl });
-  const eq = cookie.indexOf("=");
-  const name = cookie.slice(0, eq);
-  // A __Host-/__Secure- cookie must be Secure; Chromium sends Secure cookies to http://127.0.0.1.
-  // (Given a `url`, Playwright marks an http cookie not Secure and Chromium refuses the prefix.)
-  const secure = name.startsWith("__Host-") || name.startsWith("__Secure-");
-  const domain = new URL(consoleUrl).hostname;
-  await context.addCookies([
-    { name, value: cookie.slice(eq + 1), domain, path: "/", secure, httpOnly: true, sameSite: "Lax" },
-  ]);
-  return context;
 }
 
 // ---- page weight --------------------------------------------------------------------------
@@ -41,14 +22,6 @@ export interface ScriptWeight {
   raw: number;
   gzip: number;
   brotli: number;
-  zod: boolean;
-}
-
-/** Signatures zod leaves in any bundle it is part of: its class names are strings, so they survive minifying. */
-const ZOD_SIGNATURE = /\$Zod[A-Z][A-Za-z]+|ZodError\b|\bZodType\b/;
-
-export function hasZod(source: string): boolean {
-  return ZOD_SIGNATURE.test(source);
 }
 
 export function compressedSizes(body: Buffer): { gzip: number; brotli: number } {
@@ -78,6 +51,20 @@ const HYDRATION_WATCH = `(() => {
   };
   requestAnimationFrame(check);
 })();`;
+
+/**
+ * Loads `url` in a page that runs HYDRATION_WATCH (`addInitScript`) and waits until React has
+ * hydrated it, so that DOM the bench adds is not thrown away by hydration; returns when that was.
+ */
+async function gotoHydrated(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: "networkidle" });
+  const handle = await page.waitForFunction(
+    () => (window as unknown as { __benchHydratedAt?: number }).__benchHydratedAt,
+    null,
+    { timeout: ACTION_TIMEOUT_MS },
+  );
+  return (await handle.jsonValue()) as number;
+}
 
 /** Script URLs the first HTML names: `<script src>` and `<link rel=preload|modulepreload as=script>`. */
 export function scriptsNamedIn(html: string, base: string): Set<string> {
@@ -122,11 +109,7 @@ export function splitFirstLoad(
  * intent as a person would (pointer over the log table, focus into the send form) and waits for
  * network idle again, so chunks loaded on intent count under "after first load".
  */
-export async function measurePageWeight(
-  context: BrowserContext,
-  pageUrl: string,
-  goalBytes: number,
-): Promise<Figure> {
+export async function measurePageWeight(context: BrowserContext, pageUrl: string): Promise<PageWeight> {
   const page = await context.newPage();
   await page.addInitScript(HYDRATION_WATCH);
   const pending: Array<Promise<ScriptWeight | null>> = [];
@@ -149,16 +132,10 @@ export async function measurePageWeight(
         url: new URL(response.url()).pathname,
         raw: body.length,
         ...compressedSizes(body),
-        zod: hasZod(body.toString("utf8")),
       })),
     );
   });
-  await page.goto(pageUrl, { waitUntil: "networkidle" });
-  const hydratedAt = await page
-    .waitForFunction(() => (window as unknown as { __benchHydratedAt?: number }).__benchHydratedAt, null, {
-      timeout: 10_000,
-    })
-    .then((handle) => handle.jsonValue() as Promise<number>);
+  const hydratedAt = await gotoHydrated(page, pageUrl);
   await logRows(page).first().hover();
   await page.getByRole("textbox").first().focus();
   await page.waitForLoadState("networkidle");
@@ -178,36 +155,7 @@ export async function measurePageWeight(
     .map((s) => ({ ...s, requestedAt: requestedAt.get(s.url) ?? null }));
   const namedInHtml = scriptsNamedIn(documentHtml, pageUrl);
   const { firstLoad, later } = splitFirstLoad(scripts, namedInHtml, hydratedAt);
-  const sum = (list: ScriptWeight[], key: "raw" | "gzip" | "brotli") => list.reduce((n, s) => n + s[key], 0);
-  const gzip = sum(firstLoad, "gzip");
-  const withZod = scripts.filter((s) => s.zod).map((s) => s.url);
-  const largest = firstLoad.slice(0, 3).map((s) => `${shortName(s.url)} ${formatKb(s.gzip)}`);
-  const afterList = later.map((s) => `${shortName(s.url)} ${formatKb(s.gzip)}`);
-  return {
-    figure: "page weight",
-    measured:
-      `first-load JS ${formatKb(gzip)} gzip (${formatKb(sum(firstLoad, "brotli"))} brotli, ${formatKb(sum(firstLoad, "raw"))} raw) ` +
-      `in ${firstLoad.length} scripts; largest: ${largest.join(", ")}; ` +
-      `loaded after first load: ${formatKb(sum(later, "gzip"))} gzip in ${later.length} scripts${afterList.length ? ` (${afterList.join(", ")})` : ""}; ` +
-      `zod in any script: ${withZod.length ? withZod.map(shortName).join(", ") : "none"}`,
-    goal: `first-load ≤ ${formatKb(goalBytes)} gzip, no zod`,
-    holds: gzip <= goalBytes && withZod.length === 0 ? "yes" : "no",
-    details: {
-      gzip,
-      brotli: sum(firstLoad, "brotli"),
-      raw: sum(firstLoad, "raw"),
-      afterFirstLoadGzip: sum(later, "gzip"),
-      hydratedAtMs: hydratedAt,
-      documentGzip,
-      firstLoad,
-      afterFirstLoad: later,
-      zodChunks: withZod,
-    },
-  };
-}
-
-function shortName(pathname: string): string {
-  return pathname.split("/").pop() ?? pathname;
+  return { firstLoad, afterFirstLoad: later, hydratedAtMs: hydratedAt, documentGzip };
 }
 
 // ---- the log table ------------------------------------------------------------------------
@@ -455,6 +403,7 @@ export async function measureInteraction(
   input: InteractionInput,
 ): Promise<ActionMeasure[]> {
   const page = await context.newPage();
+  await page.addInitScript(HYDRATION_WATCH);
   const times: Record<string, { action: number[]; trip: number[] }> = {};
   const phases: Record<string, Phases[]> = {};
   // What each action asked the server for: API calls, or React Server Component payloads (a navigation).
@@ -472,7 +421,7 @@ export async function measureInteraction(
   });
   try {
     for (let round = 0; round < input.rounds; round++) {
-      await page.goto(input.pageUrl, { waitUntil: "networkidle" });
+      await gotoHydrated(page, input.pageUrl);
       const pageSize = await logRows(page).count();
       for (const [name, act] of Object.entries(input.actions)) {
         const url = input.apiFor[name]?.(pageSize);
@@ -537,6 +486,7 @@ export async function measureInteractionFloor(
   input: { pageUrl: string; webhookId: string; rounds: number },
 ): Promise<{ swapMs: number; tripMs: number; samples: { swaps: number[]; trips: number[] } }> {
   const page = await context.newPage();
+  await page.addInitScript(HYDRATION_WATCH);
   const swaps: number[] = [];
   const trips: number[] = [];
   try {
@@ -550,7 +500,7 @@ export async function measureInteractionFloor(
     if (pageSize === 0) throw new Error("page 2 of the bench webhook has no rows");
     const url = `/api/webhooks/${input.webhookId}/logs?offset=${pageSize}&limit=${pageSize}`;
     for (let round = 0; round < input.rounds; round++) {
-      await page.goto(input.pageUrl, { waitUntil: "networkidle" });
+      await gotoHydrated(page, input.pageUrl);
       await page.evaluate(`${ADD_SWAP_BUTTON}(${JSON.stringify(nextRows)})`);
       const before = await roundTrip(page, url);
       await page.evaluate(ARM_IN_PAGE);

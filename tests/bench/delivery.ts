@@ -5,7 +5,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApplication, createChannel, createWebhook } from "./hub";
+import { createApplication, createChannel, createWebhook } from "../support/hub";
 import { formatCount, type Figure } from "./report";
 
 async function listTotal(

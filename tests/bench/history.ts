@@ -1,5 +1,5 @@
 /**
- * The history scan (issue 11), measured through the console's HTTP surface:
+ * The history scan, measured through the console's HTTP surface:
  *
  * - Find a delivery 5,000 deep (`GET /api/webhooks/{id}/history/find?q=<log id>`) ÷ the bench
  *   walking the same pages itself, one after another, straight from the upstream: with the
@@ -14,9 +14,10 @@
 import http from "node:http";
 import type { LogFill } from "./fill";
 import { failedCount } from "./fill";
-import { createWebhook, signIn } from "./hub";
+import { createWebhook, signIn } from "../support/hub";
 import { get, keepAliveAgent, type Target } from "./load";
-import { cpuMs, rssBytes, startConsoleProcess, treeTotal, type Server } from "./servers";
+import { startConsoleProcess, type Server } from "../support/server-process";
+import { cpuMs, rssBytes, treeTotal } from "./servers";
 import { callsFor, upstreamCalls } from "./viewers";
 
 /** The log a find looks for is the 5,000th newest of its webhook. */
@@ -25,13 +26,13 @@ const PAGE = 50;
 /** Logs of each scan webhook (the calls figures), of the memory figures' scan and of their exports' webhook. */
 const SCAN_LOGS = 10_000;
 const MEMORY_SCAN_LOGS = 20_000;
-/** The exports' sizes, smallest first: the issue's 5,000 and 20,000, and 80,000 where a growth with size shows. */
+/** The exports' sizes, smallest first: a growth that follows the file's size would show across them. */
 const EXPORT_ROWS = [5000, 20_000, 80_000] as const;
 
 export interface HistoryPlan {
   /** Finds per side (each on its own webhook). */
   finds: number;
-  /** Logs of each find webhook (the issue: 30,000 or more). */
+  /** Logs of each find webhook: more than the find's depth, so the find never reaches the end. */
   findLogs: number;
 }
 

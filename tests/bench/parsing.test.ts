@@ -2,14 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   compressedSizes,
   countBodyRows,
-  hasZod,
   medianPhases,
   sameRequest,
   scriptsNamedIn,
   splitFirstLoad,
 } from "./browser";
 import { failedCount, FAILED_SHARE } from "./fill";
-import { sessionCookie } from "./hub";
 import { parseCpuMs, parseStatusBytes } from "./servers";
 
 describe("countBodyRows", () => {
@@ -23,15 +21,6 @@ describe("countBodyRows", () => {
   it("does not take <track> or <tref> for rows, and finds none without a tbody", () => {
     expect(countBodyRows("<tbody><track></track></tbody>")).toBe(0);
     expect(countBodyRows("<table><tr><td>x</td></tr></table>")).toBe(0);
-  });
-});
-
-describe("hasZod", () => {
-  it("finds zod's class-name strings that survive minifying", () => {
-    expect(hasZod('a=r("$ZodType",(e,t)=>{})')).toBe(true);
-    expect(hasZod('class s extends Error{name="ZodError"}')).toBe(true);
-    expect(hasZod("function n(){return 1}")).toBe(false);
-    expect(hasZod("const zodiac = 1")).toBe(false);
   });
 });
 
@@ -50,16 +39,6 @@ describe("failedCount", () => {
     expect(failedCount(0)).toBe(0);
     expect(failedCount(1)).toBe(0);
     expect(failedCount(3)).toBe(1);
-  });
-});
-
-describe("sessionCookie", () => {
-  it("takes name=value of the first cookie with a value", () => {
-    expect(sessionCookie(["__Host-hub_console=abc.def; Path=/; HttpOnly; Secure; SameSite=Lax"])).toBe(
-      "__Host-hub_console=abc.def",
-    );
-    expect(sessionCookie(["gone=; Max-Age=0", "hub_console=x=y; Path=/"])).toBe("hub_console=x=y");
-    expect(sessionCookie([])).toBeNull();
   });
 });
 
@@ -142,7 +121,6 @@ describe("first-load split", () => {
       raw: 1,
       gzip: 1,
       brotli: 1,
-      zod: false,
       requestedAt,
     });
     const { firstLoad, later } = splitFirstLoad(

@@ -1,40 +1,16 @@
 /**
- * Starting and stopping the processes the benchmark (and the scale-out e2e spec) measures: the
- * sandbox hub (`lib/sandbox/main.ts`, run by node with tsx's loader, so the pid is the sandbox's
- * own) and a console instance (`next start` of a production build). Also: making sure a build
- * exists, free ports, and CPU time and peak RSS from /proc.
+ * The benchmark's own processes and readings: making sure the console's and the bare Next app's
+ * builds exist, the reference servers (the bare node:http hop, the bare Next app), free ports,
+ * and CPU time and peak RSS from /proc. The sandbox and the console start through
+ * tests/support/server-process.ts, as the e2e specs start them.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import {
-  NEXT_BIN,
-  ROOT,
-  SANDBOX_ARGS,
-  answers,
-  spawnServer,
-  waitUntilReady,
-} from "../support/server-process";
+import { NEXT_BIN, ROOT, startServer, type Server } from "../support/server-process";
 
 export { ROOT };
-
-export interface Server {
-  name: string;
-  url: string;
-  port: number;
-  pid: number;
-  /** Everything the process printed, for error messages. */
-  output(): string;
-  stop(): Promise<void>;
-}
-
-const running = new Set<Server>();
-
-/** Stops every process this module started that is still running (on error or Ctrl-C). */
-export async function stopAll(): Promise<void> {
-  await Promise.all([...running].map((s) => s.stop()));
-}
 
 /** The build directory `next start` will serve: NEXT_DIST_DIR, as next.config.mjs reads it. */
 export function distDir(): string {
@@ -101,20 +77,6 @@ function newestSource(): number {
   return newest;
 }
 
-/** A port nothing listens on right now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
 export async function assertPortFree(port: number, what: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const server = net.createServer();
@@ -127,60 +89,6 @@ export async function assertPortFree(port: number, what: string): Promise<void> 
   });
 }
 
-export interface SandboxStart {
-  port: number;
-  dbPath: string;
-  seed: "demo" | "none";
-  deliveryTimeoutMs?: number;
-}
-
-export async function startSandboxProcess(options: SandboxStart): Promise<Server> {
-  return startProcess({
-    name: "sandbox",
-    port: options.port,
-    args: SANDBOX_ARGS,
-    env: {
-      SANDBOX_HOST: "127.0.0.1",
-      SANDBOX_PORT: String(options.port),
-      SANDBOX_DB: options.dbPath,
-      SANDBOX_SEED: options.seed,
-      SANDBOX_DELIVERY_TIMEOUT_MS: String(options.deliveryTimeoutMs ?? 5000),
-    },
-    readyPath: "/_sandbox/health",
-    ready: (status) => status === 200,
-  });
-}
-
-export interface ConsoleStart {
-  port: number;
-  hubBaseUrl: string;
-  sessionSecret: string;
-  name?: string;
-  /** Options for node itself, before next's script (e.g. `--cpu-prof`). */
-  nodeArgs?: string[];
-  /** More environment variables for the console. */
-  env?: Record<string, string>;
-}
-
-/** `next start` of the existing build, on loopback, talking to `hubBaseUrl` in sandbox mode. */
-export async function startConsoleProcess(options: ConsoleStart): Promise<Server> {
-  return startProcess({
-    name: options.name ?? "console",
-    port: options.port,
-    args: [...(options.nodeArgs ?? []), NEXT_BIN, "start", "-p", String(options.port), "-H", "127.0.0.1"],
-    env: {
-      NODE_ENV: "production",
-      HUB_BASE_URL: options.hubBaseUrl,
-      HUB_SANDBOX: "1",
-      SESSION_SECRET: options.sessionSecret,
-      NEXT_TELEMETRY_DISABLED: "1",
-      ...options.env,
-    },
-    readyPath: "/login",
-    ready: (status) => status === 200,
-  });
-}
-
 /** The pass-through proxy (bare-proxy.ts) in front of `upstream`, holding each request `delayMs` first. */
 export async function startBareProxyProcess(options: {
   port: number;
@@ -188,7 +96,7 @@ export async function startBareProxyProcess(options: {
   delayMs?: number;
   name?: string;
 }): Promise<Server> {
-  return startProcess({
+  return startServer({
     name: options.name ?? "bare proxy",
     port: options.port,
     args: ["--import", "tsx", path.join(ROOT, "tests/bench/bare-proxy.ts")],
@@ -228,7 +136,7 @@ export function ensureBareNextBuild(log: (line: string) => void): void {
 
 /** `next start` of the bare Next app, passing the logs call through to `upstream`. */
 export async function startBareNextProcess(options: { port: number; upstream: string }): Promise<Server> {
-  return startProcess({
+  return startServer({
     name: "bare Next",
     port: options.port,
     args: [NEXT_BIN, "start", BARE_NEXT_DIR, "-p", String(options.port), "-H", "127.0.0.1"],
@@ -245,34 +153,6 @@ function filesUnder(dir: string, skip: readonly string[]): string[] {
     const full = path.join(dir, entry.name);
     return entry.isDirectory() ? filesUnder(full, skip) : [full];
   });
-}
-
-interface ProcessSpec {
-  name: string;
-  port: number;
-  args: string[];
-  env: Record<string, string>;
-  readyPath: string;
-  ready: (status: number) => boolean;
-}
-
-async function startProcess(spec: ProcessSpec): Promise<Server> {
-  const child = spawnServer(spec.name, spec.args, spec.env);
-  const url = `http://127.0.0.1:${spec.port}`;
-  const server: Server = {
-    name: spec.name,
-    url,
-    port: spec.port,
-    pid: child.pid,
-    output: child.output,
-    stop: async () => {
-      running.delete(server);
-      await child.stop();
-    },
-  };
-  running.add(server);
-  await waitUntilReady(child, answers(url + spec.readyPath, spec.ready), 90_000);
-  return server;
 }
 
 /** A process and its descendants, from /proc (Linux). */

@@ -4,8 +4,8 @@
  * proxy in front of the hub, which counts what it forwards by path).
  */
 import type { Browser, BrowserContext } from "playwright-core";
-import { signedInContext } from "./browser";
-import { signIn } from "./hub";
+import { signedInContext } from "../support/signed-in-context";
+import { signIn } from "../support/hub";
 
 export interface ViewerGroup {
   webhookId: string;

@@ -7,7 +7,7 @@
 import net from "node:net";
 import { expect, test } from "@playwright/test";
 import { fakeWebhook, sendJson, startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
-import { signIn } from "../bench/hub";
+import { signIn } from "../support/hub";
 import { startConsole, type ServerProcess } from "./security/support";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 80;

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
-import { freePort } from "../bench/servers";
+import { freePort } from "./server-process";
 
 export interface RedisServer {
   port: number;

@@ -2,9 +2,11 @@
  * A server that a test or the bench starts as a child process (the sandbox, or `next start` of a
  * build): run by this node, in its own process group (so stopping it, or a SIGKILL for a crash
  * test, takes whatever it started too), with everything it prints kept for assertions and errors.
- * One implementation for the sandbox tests, the security e2e specs and the bench.
+ * One implementation for the sandbox tests, the e2e specs that start their own servers and the
+ * bench.
  */
 import { spawn } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 
 export const ROOT = path.resolve(__dirname, "../..");
@@ -97,4 +99,121 @@ export function answers(
     await response.arrayBuffer();
     return ok(response.status);
   };
+}
+
+// ---- servers started for a test or the bench, stopped together -------------------------
+
+export interface Server {
+  name: string;
+  url: string;
+  port: number;
+  pid: number;
+  /** Everything the process printed, for error messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const running = new Set<Server>();
+
+/** Stops every process this module started that is still running (on error or Ctrl-C). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((s) => s.stop()));
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/** How to start a server, and the path whose answer says it is ready. */
+export interface ServerSpec {
+  name: string;
+  port: number;
+  args: string[];
+  env: Record<string, string>;
+  readyPath: string;
+  ready: (status: number) => boolean;
+}
+
+/** Starts a server and waits until `readyPath` answers as `ready` wants; `stopAll` stops it with the rest. */
+export async function startServer(spec: ServerSpec): Promise<Server> {
+  const child = spawnServer(spec.name, spec.args, spec.env);
+  const url = `http://127.0.0.1:${spec.port}`;
+  const server: Server = {
+    name: spec.name,
+    url,
+    port: spec.port,
+    pid: child.pid,
+    output: child.output,
+    stop: async () => {
+      running.delete(server);
+      await child.stop();
+    },
+  };
+  running.add(server);
+  await waitUntilReady(child, answers(url + spec.readyPath, spec.ready), 90_000);
+  return server;
+}
+
+export interface SandboxStart {
+  port: number;
+  dbPath: string;
+  seed: "demo" | "none";
+  deliveryTimeoutMs?: number;
+}
+
+export async function startSandboxProcess(options: SandboxStart): Promise<Server> {
+  return startServer({
+    name: "sandbox",
+    port: options.port,
+    args: SANDBOX_ARGS,
+    env: {
+      SANDBOX_HOST: "127.0.0.1",
+      SANDBOX_PORT: String(options.port),
+      SANDBOX_DB: options.dbPath,
+      SANDBOX_SEED: options.seed,
+      SANDBOX_DELIVERY_TIMEOUT_MS: String(options.deliveryTimeoutMs ?? 5000),
+    },
+    readyPath: "/_sandbox/health",
+    ready: (status) => status === 200,
+  });
+}
+
+export interface ConsoleStart {
+  port: number;
+  hubBaseUrl: string;
+  sessionSecret: string;
+  name?: string;
+  /** Options for node itself, before next's script (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+  /** More environment variables for the console. */
+  env?: Record<string, string>;
+}
+
+/** `next start` of the existing build, on loopback, talking to `hubBaseUrl` in sandbox mode. */
+export async function startConsoleProcess(options: ConsoleStart): Promise<Server> {
+  return startServer({
+    name: options.name ?? "console",
+    port: options.port,
+    args: [...(options.nodeArgs ?? []), NEXT_BIN, "start", "-p", String(options.port), "-H", "127.0.0.1"],
+    env: {
+      NODE_ENV: "production",
+      HUB_BASE_URL: options.hubBaseUrl,
+      HUB_SANDBOX: "1",
+      SESSION_SECRET: options.sessionSecret,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...options.env,
+    },
+    readyPath: "/login",
+    ready: (status) => status === 200,
+  });
 }

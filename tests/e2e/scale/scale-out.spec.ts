@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { E2E_SESSION_SECRET } from "../../../playwright.config";
-import { signedInContext } from "../../bench/browser";
-import { demo, signIn } from "../../bench/hub";
-import { freePort, startConsoleProcess, type Server } from "../../bench/servers";
+import { signedInContext } from "../../support/signed-in-context";
+import { demo, signIn } from "../../support/hub";
+import { freePort, startConsoleProcess, type Server } from "../../support/server-process";
 import { SANDBOX_URL } from "../fixtures/sandbox";
 
 /**

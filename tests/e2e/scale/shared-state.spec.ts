@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { E2E_SESSION_SECRET } from "../../../playwright.config";
-import { demo } from "../../bench/hub";
-import { freePort, startConsoleProcess, type Server } from "../../bench/servers";
+import { demo } from "../../support/hub";
+import { freePort, startConsoleProcess, type Server } from "../../support/server-process";
 import { redisServer, type RedisServer } from "../../support/redis-server";
 import { NEXT_BIN, spawnServer } from "../../support/server-process";
 import { SANDBOX_URL } from "../fixtures/sandbox";

@@ -8,7 +8,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { DEMO_CHANNELS } from "../../../lib/sandbox/seed";
-import { signIn } from "../../bench/hub";
+import { signIn } from "../../support/hub";
 import { DEMO_KEY, DEMO_WEBHOOK as WEBHOOK, startFaultStack, type FaultStack } from "./fault-stack";
 import { sandboxAdmin } from "./support";
 

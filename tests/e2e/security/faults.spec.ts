@@ -15,7 +15,7 @@ import {
   startFakeUpstream,
   type FakeUpstream,
 } from "../../support/fake-upstream";
-import { signIn } from "../../bench/hub";
+import { signIn } from "../../support/hub";
 import { spawnConsole, startConsole, type ServerProcess } from "./support";
 
 const CONSOLE_PORT = 3162;

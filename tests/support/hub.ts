@@ -1,6 +1,7 @@
 /**
- * Talking to the sandbox's admin routes (to make applications, channels and webhooks) and signing
- * in to a console instance. Used by the benchmark and the scale-out e2e spec.
+ * TEST ONLY. Talking to the sandbox's admin routes (to make applications, channels and webhooks)
+ * and signing in to a console instance, for the e2e specs that start their own servers and for
+ * the benchmark.
  */
 
 export interface CreatedApplication {

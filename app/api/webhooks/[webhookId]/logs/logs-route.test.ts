@@ -1,0 +1,61 @@
+/** GET /api/webhooks/{id}/logs, called directly against a fake hub: what goes upstream, and the 400s that send nothing. */
+import { describe, expect, it } from "vitest";
+import { fakeLogPage, sendJson } from "@/tests/support/fake-upstream";
+import { ctx, errorOf, fakeHubForRoutes, request, signIn, WEBHOOK } from "@/tests/support/route-requests";
+import * as logsRoute from "@/app/api/webhooks/[webhookId]/logs/route";
+
+const upstream = fakeHubForRoutes();
+
+describe("GET /api/webhooks/{id}/logs", () => {
+  it("answers { data, pagination } and passes offset, limit and status upstream", async () => {
+    upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
+    const cookie = await signIn();
+    const response = await logsRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}/logs?offset=40&limit=20&status=Failed`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toEqual(fakeLogPage());
+    expect(upstream.requests[0]!.url).toBe(
+      `/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=40&limit=20&status=Failed`,
+    );
+  });
+
+  it("applies the spec's defaults (offset 0, limit 20)", async () => {
+    upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
+    const cookie = await signIn();
+    await logsRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}/logs`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
+    expect(upstream.requests[0]!.url).toBe(
+      `/v1/organization/webhook/${WEBHOOK}/webhook-log?offset=0&limit=20`,
+    );
+  });
+
+  it.each([
+    ["limit over 50", "limit=51", "limit"],
+    ["limit 0", "limit=0", "limit"],
+    ["negative limit", "limit=-1", "limit"],
+    ["fractional limit", "limit=1.5", "limit"],
+    ["non-numeric limit", "limit=abc", "limit"],
+    ["infinite limit", "limit=1e999", "limit"],
+    ["negative offset", "offset=-20", "offset"],
+    ["huge offset", "offset=99999999999999999999", "offset"],
+    ["unknown status", "status=Pending", "status"],
+    ["lower-case status", "status=failed", "status"],
+    ["a status that is a URL", "status=https%3A%2F%2Fevil.example", "status"],
+    ["an unknown parameter", "apiKey=x", "apiKey"],
+    ["a repeated parameter", "status=Failed&status=Success", "status"],
+  ])("refuses %s: 400 naming the field, nothing upstream", async (_name, query, field) => {
+    const cookie = await signIn();
+    const response = await logsRoute.GET(
+      request("GET", `/api/webhooks/${WEBHOOK}/logs?${query}`, { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.[field]).toBeDefined();
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
