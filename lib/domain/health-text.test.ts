@@ -48,7 +48,9 @@ describe("health text", () => {
   });
 
   it("words a streak, open-ended when it runs past what was read", () => {
-    expect(streakText({ since: "x", length: 1, atLeast: false })).toBe("1 attempt in a row");
-    expect(streakText({ since: "x", length: 37, atLeast: true })).toBe("at least 37 attempts in a row");
+    expect(streakText({ since: "x", length: 1, atLeast: false, codes: [] })).toBe("1 attempt in a row");
+    expect(streakText({ since: "x", length: 37, atLeast: true, codes: [] })).toBe(
+      "at least 37 attempts in a row",
+    );
   });
 });
