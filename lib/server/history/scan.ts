@@ -68,8 +68,8 @@ class SharedRefresh {
 
 function pagesOf(call: ScanCall, webhookId: WebhookId): PageReader {
   return (offset, signal) =>
-    // The history keeps its logs itself: the pages are shared only while in flight (bench: an
-    // 80,000-row export grew 88 MiB with the pages kept for polls, 37 MiB without).
+    // The history keeps its logs itself: the pages are shared only while in flight, never kept
+    // for polls (a long export would otherwise hold them twice).
     listWebhookLogs({ apiKey: call.apiKey, signal, keep: false }, webhookId, { offset, limit: PAGE_SIZE });
 }
 
@@ -110,9 +110,14 @@ export async function openHistory(
     const idle = history;
     let refresh = refreshes.get(idle);
     if (!refresh || refresh.cancelled) {
-      refresh = new SharedRefresh(idle, pages);
-      refreshes.set(idle, refresh);
-      void refresh.done.finally(() => refreshes.delete(idle)).catch(() => {});
+      const started = new SharedRefresh(idle, pages);
+      refreshes.set(idle, started);
+      void started.done
+        .finally(() => {
+          if (refreshes.get(idle) === started) refreshes.delete(idle);
+        })
+        .catch(() => {});
+      refresh = started;
     }
     let current = false;
     try {
