@@ -1,12 +1,20 @@
 "use client";
 
 import { useState } from "react";
+import { useNow } from "@/lib/browser/use-now";
 import { useScan } from "@/lib/browser/use-scan";
 import { formatAgo, formatUtc } from "@/lib/domain/format-time";
-import { chartSummary, formatBucketRange, formatClock, streakText } from "@/lib/domain/health-text";
+import {
+  chartSummary,
+  formatBucketRange,
+  streakCodesText,
+  streakSinceText,
+  streakText,
+} from "@/lib/domain/health-text";
 import {
   DEFAULT_HEALTH_WINDOW,
   HEALTH_WINDOWS,
+  type FailingStreak,
   type HealthBucket,
   type HealthSummary,
   type HealthWindow,
@@ -115,7 +123,12 @@ function HealthBody({
   onFilter: (filter: HealthFilter) => void;
 }) {
   if (summary.attempts === 0) {
-    return <p className="text-sm">No delivery attempts in this window ({formatCount(read)} read).</p>;
+    return (
+      <div className="space-y-2">
+        <p className="text-sm">No delivery attempts in this window ({formatCount(read)} read).</p>
+        {summary.failingStreak ? <FailingSince streak={summary.failingStreak} withCodes /> : null}
+      </div>
+    );
   }
   const pickBucket = (bucket: HealthBucket) =>
     onFilter({
@@ -141,15 +154,7 @@ function HealthBody({
             {summary.lastFailure ? <Ago iso={summary.lastFailure.at} /> : "none in this window"}
           </DescriptionItem>
         </dl>
-        {summary.failingStreak ? (
-          <p className="text-sm">
-            <strong>Failing since</strong>{" "}
-            <time dateTime={summary.failingStreak.since} title={formatUtc(summary.failingStreak.since)}>
-              {formatClock(summary.failingStreak.since)}
-            </time>{" "}
-            — {streakText(summary.failingStreak)}
-          </p>
-        ) : null}
+        {summary.failingStreak ? <FailingSince streak={summary.failingStreak} /> : null}
         <AttemptsChart
           buckets={summary.buckets}
           bucketMs={summary.bucketMs}
@@ -213,11 +218,44 @@ function HealthBody({
               see them.
             </p>
           ) : null}
+          {summary.failingStreak ? <StreakCodes streak={summary.failingStreak} /> : null}
         </div>
       ) : (
-        <p className="text-sm">No failures in this window.</p>
+        <div className="space-y-1">
+          <p className="text-sm">No failures in this window.</p>
+          {summary.failingStreak ? <StreakCodes streak={summary.failingStreak} /> : null}
+        </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Where the webhook's current failing streak began (read past the window when it began earlier),
+ * in the viewer's zone, with the date whenever it is not today.
+ */
+function FailingSince({ streak, withCodes = false }: { streak: FailingStreak; withCodes?: boolean }) {
+  const now = useNow();
+  return (
+    <div className="space-y-1">
+      <p className="text-sm">
+        <strong>Failing since</strong>{" "}
+        <time dateTime={streak.since} title={formatUtc(streak.since)}>
+          {streakSinceText(streak, now)}
+        </time>{" "}
+        — {streakText(streak)}
+      </p>
+      {withCodes ? <StreakCodes streak={streak} /> : null}
+    </div>
+  );
+}
+
+/** Which codes make up the current streak (the list above it counts the window's). */
+function StreakCodes({ streak }: { streak: FailingStreak }) {
+  return (
+    <p className="text-sm">
+      <span className="font-medium">In the current streak:</span> {streakCodesText(streak)}
+    </p>
   );
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { chartSummary, formatBucketLabel, streakText } from "@/lib/domain/health-text";
+import {
+  chartSummary,
+  formatBucketLabel,
+  formatMoment,
+  streakCodesText,
+  streakSinceText,
+  streakText,
+} from "@/lib/domain/health-text";
 import type { HealthSummary } from "@/lib/domain/history/health";
 
 const HOUR = 3_600_000;
@@ -48,7 +55,45 @@ describe("health text", () => {
   });
 
   it("words a streak, open-ended when it runs past what was read", () => {
-    expect(streakText({ since: "x", length: 1, atLeast: false })).toBe("1 attempt in a row");
-    expect(streakText({ since: "x", length: 37, atLeast: true })).toBe("at least 37 attempts in a row");
+    expect(streakText({ since: "x", length: 1, atLeast: false, codes: [] })).toBe("1 attempt in a row");
+    expect(streakText({ since: "x", length: 37, atLeast: true, codes: [] })).toBe(
+      "at least 37 attempts in a row",
+    );
+  });
+
+  it("gives a streak's start the date whenever it is not today, in the viewer's zone", () => {
+    const now = new Date(2026, 10, 25, 4, 13).getTime();
+    expect(formatMoment(new Date(2026, 10, 25, 4, 10).toISOString(), now)).toBe("04:10");
+    // Yesterday's 04:17 is not "04:17", which would read as a time 4 minutes ahead.
+    expect(formatMoment(new Date(2026, 10, 24, 4, 17).toISOString(), now)).toBe("24 Nov 04:17");
+    expect(formatMoment(new Date(2025, 11, 30, 19, 54).toISOString(), now)).toBe("30 Dec 2025 19:54");
+  });
+
+  it("reads the day in the viewer's zone, not in UTC", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/Sao_Paulo";
+    try {
+      // 01:30 UTC on the 25th is 22:30 on the 24th in São Paulo (UTC-3), where it is now the 25th.
+      expect(formatMoment("2026-11-25T01:30:00.000Z", Date.parse("2026-11-25T12:00:00.000Z"))).toBe(
+        "24 Nov 22:30",
+      );
+      expect(formatMoment("2026-11-25T04:30:00.000Z", Date.parse("2026-11-25T12:00:00.000Z"))).toBe("01:30");
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
+
+  it("says 'before' when the scan's cap came before the streak's start, and names its codes", () => {
+    const now = new Date(2026, 10, 25, 12, 0).getTime();
+    const since = new Date(2026, 10, 23, 19, 54).toISOString();
+    const codes = [
+      { statusCode: 500, count: 1200 },
+      { statusCode: 0, count: 3 },
+    ];
+    expect(streakSinceText({ since, length: 20, atLeast: false, codes }, now)).toBe("23 Nov 19:54");
+    expect(streakSinceText({ since, length: 20_000, atLeast: true, codes }, now)).toBe("before 23 Nov 19:54");
+    expect(streakCodesText({ since, length: 1203, atLeast: false, codes })).toBe(
+      "500 × 1,200, No connection × 3",
+    );
   });
 });

@@ -2,8 +2,9 @@
  * Words and labels of the Delivery health region: bucket labels, the chart's text alternative,
  * the failing streak. Times are shown in the viewer's time zone (the region renders after mount).
  */
-import type { HealthSummary } from "@/lib/domain/history/health";
+import type { FailingStreak, HealthSummary } from "@/lib/domain/history/health";
 import { formatCount } from "@/lib/domain/format-count";
+import { statusCodeLabel } from "@/lib/domain/reason-phrase";
 
 const DAY_MS = 86_400_000;
 
@@ -55,7 +56,34 @@ export function chartSummary(summary: HealthSummary): string {
   );
 }
 
+/**
+ * A moment in the viewer's zone, as short as stays unambiguous on `now`'s day: `09:12` today,
+ * `23 Nov 19:54` another day of the year, `23 Nov 2025 19:54` another year.
+ */
+export function formatMoment(iso: string, now: number): string {
+  const date = new Date(iso);
+  const today = new Date(now);
+  if (date.toDateString() === today.toDateString()) return formatClock(iso);
+  const year = date.getFullYear() === today.getFullYear() ? "" : ` ${date.getFullYear()}`;
+  return `${formatDay(iso)}${year} ${formatClock(iso)}`;
+}
+
+/**
+ * When the streak began, after "Failing since": `04:17`, `24 Nov 19:54`, or `before 24 Nov 19:54`
+ * when the scan stopped (its cap) before reaching the streak's start.
+ */
+export function streakSinceText(streak: FailingStreak, now: number): string {
+  return `${streak.atLeast ? "before " : ""}${formatMoment(streak.since, now)}`;
+}
+
 /** "37 attempts in a row" (or "at least 37…" when the run goes past what was read). */
-export function streakText(streak: NonNullable<HealthSummary["failingStreak"]>): string {
+export function streakText(streak: FailingStreak): string {
   return `${streak.atLeast ? "at least " : ""}${count(streak.length, "attempt", "attempts")} in a row`;
+}
+
+/** The streak's codes: `500 × 30, 503 × 5, No connection × 2`. */
+export function streakCodesText(streak: FailingStreak): string {
+  return streak.codes
+    .map(({ statusCode, count }) => `${statusCodeLabel(statusCode)} × ${formatCount(count)}`)
+    .join(", ");
 }

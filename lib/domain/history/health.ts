@@ -1,7 +1,9 @@
 /**
  * The health of a run of deliveries (newest first, as the API lists them): attempts per time
- * bucket, success rate, last success and failure, the current failing streak, failures by code.
- * Built one log at a time so a scan never holds more than two numbers per log for it.
+ * bucket, success rate, last success and failure, failures by code; and the webhook's current
+ * failing streak, which is a fact about the webhook, not about the window: it is followed past
+ * the window's start until the success that ended it. Built one log at a time so a scan never
+ * holds more than two numbers per log for it.
  */
 
 /** The quick picks of the "Delivery health" window. */
@@ -41,13 +43,29 @@ export interface HealthSummary {
   successRate: number | null;
   lastSuccess: { at: string; logId: string } | null;
   lastFailure: { at: string; logId: string; statusCode: number } | null;
-  /**
-   * The failures in a row since the newest success, when the newest attempt failed.
-   * `since` is when the oldest of them was sent; `atLeast` says the run goes past what was read.
-   */
-  failingStreak: { since: string; length: number; atLeast: boolean } | null;
+  /** The webhook's current failing streak, read past the window when it began earlier. */
+  failingStreak: FailingStreak | null;
   /** Failed attempts by status code, most frequent first. */
-  failuresByCode: Array<{ statusCode: number; count: number }>;
+  failuresByCode: CodeCount[];
+}
+
+export interface CodeCount {
+  statusCode: number;
+  count: number;
+}
+
+/** The failures in a row since the newest success, when the newest attempt failed. */
+export interface FailingStreak {
+  /** When the oldest failure read of the streak was sent. */
+  since: string;
+  length: number;
+  /**
+   * The streak goes on past what was read (the scan's cap, or a read that failed): it began
+   * before `since`, and `length` is a lower bound.
+   */
+  atLeast: boolean;
+  /** The streak's failures by status code, most frequent first. */
+  codes: CodeCount[];
 }
 
 export interface HealthLog {
@@ -63,9 +81,6 @@ export class HealthBuilder {
   private readonly codes = new Map<number, number>();
   private lastSuccess: HealthSummary["lastSuccess"] = null;
   private lastFailure: HealthSummary["lastFailure"] = null;
-  private streak = 0;
-  private streakSince: string | null = null;
-  private streakOpen = true;
 
   /** Logs must come newest first. */
   add(log: HealthLog): void {
@@ -76,22 +91,16 @@ export class HealthBuilder {
     if (failed) {
       this.codes.set(log.statusCode, (this.codes.get(log.statusCode) ?? 0) + 1);
       this.lastFailure ??= { at: log.sendAt, logId: log.id, statusCode: log.statusCode };
-      if (this.streakOpen) {
-        this.streak++;
-        this.streakSince = log.sendAt;
-      }
     } else {
       this.lastSuccess ??= { at: log.sendAt, logId: log.id };
-      this.streakOpen = false;
     }
   }
 
-  /**
-   * The summary over [from, to] (epoch ms; when null: the oldest and newest attempt read).
-   * `readAll`: every log of the range was read (no cap, no failure), so a streak that reaches the
-   * oldest log read is complete.
-   */
-  summary(range: { from: number | null; to: number | null; readAll: boolean }): HealthSummary {
+  /** The summary over [from, to] (epoch ms; when null: the oldest and newest attempt read). */
+  summary(
+    range: { from: number | null; to: number | null },
+    failingStreak: FailingStreak | null,
+  ): HealthSummary {
     const n = this.times.length;
     const failed = this.failedFlags.filter(Boolean).length;
     let newest: number | null = null;
@@ -128,13 +137,56 @@ export class HealthBuilder {
       successRate: n === 0 ? null : Math.round(((n - failed) / n) * 1000) / 10,
       lastSuccess: this.lastSuccess,
       lastFailure: this.lastFailure,
-      failingStreak:
-        this.streak > 0 && this.streakSince
-          ? { since: this.streakSince, length: this.streak, atLeast: this.streakOpen && !range.readAll }
-          : null,
-      failuresByCode: [...this.codes]
-        .map(([statusCode, count]) => ({ statusCode, count }))
-        .sort((a, b) => b.count - a.count || a.statusCode - b.statusCode),
+      failingStreak,
+      failuresByCode: byCount(this.codes),
+    };
+  }
+}
+
+/** Counts by status code, most frequent first. */
+function byCount(codes: Map<number, number>): CodeCount[] {
+  return [...codes]
+    .map(([statusCode, count]) => ({ statusCode, count }))
+    .sort((a, b) => b.count - a.count || a.statusCode - b.statusCode);
+}
+
+/**
+ * The webhook's current failing streak, from logs given newest first (all of them, whatever a
+ * question filters): it grows with each failure until the first success, which settles it.
+ */
+export class StreakBuilder {
+  private length = 0;
+  private since: string | null = null;
+  private ended = false;
+  private readonly codes = new Map<number, number>();
+
+  add(log: HealthLog): void {
+    if (this.ended) return;
+    if (log.status === "Success") {
+      this.ended = true;
+      return;
+    }
+    this.length++;
+    this.since = log.sendAt;
+    this.codes.set(log.statusCode, (this.codes.get(log.statusCode) ?? 0) + 1);
+  }
+
+  /** A success was read: the streak is known whole, and older logs do not change it. */
+  get settled(): boolean {
+    return this.ended;
+  }
+
+  /**
+   * The streak, or null when the newest attempt read succeeded (or nothing was read).
+   * `readToStart`: the history was read to its oldest log, so a streak reaching it began there.
+   */
+  result(readToStart: boolean): FailingStreak | null {
+    if (this.length === 0 || this.since === null) return null;
+    return {
+      since: this.since,
+      length: this.length,
+      atLeast: !this.ended && !readToStart,
+      codes: byCount(this.codes),
     };
   }
 }

@@ -5,7 +5,7 @@ import {
   serializeQuestion,
   isPastWindow,
 } from "@/lib/domain/history/question";
-import { HealthBuilder } from "@/lib/domain/history/health";
+import { HealthBuilder, StreakBuilder } from "@/lib/domain/history/health";
 import {
   csvCell,
   csvHeader,
@@ -94,15 +94,16 @@ describe("question", () => {
   });
 });
 
-describe("health", () => {
-  const log = (minute: number, status: "Success" | "Failed", statusCode: number) => ({
-    id: `log-${minute}`,
-    status,
-    statusCode,
-    sendAt: new Date(Date.UTC(2025, 0, 31, 9, minute)).toISOString(),
-  });
+/** A health log sent at 09:`minute` on 31 Jan 2025 (UTC). */
+const log = (minute: number, status: "Success" | "Failed", statusCode: number) => ({
+  id: `log-${minute}`,
+  status,
+  statusCode,
+  sendAt: new Date(Date.UTC(2025, 0, 31, 9, minute)).toISOString(),
+});
 
-  it("counts buckets, rate, last success/failure, the failing streak and failures by code", () => {
+describe("health", () => {
+  it("counts buckets, rate, last success/failure and failures by code", () => {
     const builder = new HealthBuilder();
     // Newest first: three failures (0, 500, 500) after a success.
     for (const entry of [
@@ -113,11 +114,10 @@ describe("health", () => {
       log(10, "Failed", 404),
     ])
       builder.add(entry);
-    const summary = builder.summary({
-      from: Date.UTC(2025, 0, 31, 9, 0),
-      to: Date.UTC(2025, 0, 31, 10, 0),
-      readAll: true,
-    });
+    const summary = builder.summary(
+      { from: Date.UTC(2025, 0, 31, 9, 0), to: Date.UTC(2025, 0, 31, 10, 0) },
+      null,
+    );
     expect(summary).toMatchObject({
       attempts: 5,
       success: 1,
@@ -125,7 +125,6 @@ describe("health", () => {
       successRate: 20,
       lastSuccess: { at: "2025-01-31T09:20:00.000Z", logId: "log-20" },
       lastFailure: { at: "2025-01-31T09:50:00.000Z", logId: "log-50", statusCode: 500 },
-      failingStreak: { since: "2025-01-31T09:30:00.000Z", length: 3, atLeast: false },
       failuresByCode: [
         { statusCode: 500, count: 2 },
         { statusCode: 0, count: 1 },
@@ -136,23 +135,60 @@ describe("health", () => {
     expect(summary.buckets).toHaveLength(13);
     expect(summary.buckets.reduce((n, b) => n + b.success + b.failed, 0)).toBe(5);
     expect(summary.buckets[6]).toEqual({ start: "2025-01-31T09:30:00.000Z", success: 0, failed: 1 });
-  });
-
-  it("a streak that runs past what was read is 'at least'; no failure, no streak; nothing read, no rate", () => {
-    const failing = new HealthBuilder();
-    failing.add(log(5, "Failed", 500));
-    expect(failing.summary({ from: null, to: null, readAll: false }).failingStreak).toMatchObject({
-      length: 1,
-      atLeast: true,
-    });
-    const healthy = new HealthBuilder();
-    healthy.add(log(5, "Success", 200));
-    expect(healthy.summary({ from: null, to: null, readAll: true }).failingStreak).toBeNull();
-    expect(new HealthBuilder().summary({ from: null, to: null, readAll: true })).toMatchObject({
+    expect(new HealthBuilder().summary({ from: null, to: null }, null)).toMatchObject({
       attempts: 0,
       successRate: null,
       buckets: [],
     });
+  });
+});
+
+describe("failing streak", () => {
+  const streakOf = (logs: ReturnType<typeof log>[], readToStart: boolean) => {
+    const streak = new StreakBuilder();
+    for (const entry of logs) streak.add(entry);
+    return { streak, result: streak.result(readToStart) };
+  };
+
+  it("runs from the newest failure back to the success that ended it, with its codes", () => {
+    const { streak, result } = streakOf(
+      [
+        log(50, "Failed", 500),
+        log(40, "Failed", 0),
+        log(30, "Failed", 500),
+        log(20, "Success", 200),
+        log(10, "Failed", 404),
+      ],
+      false,
+    );
+    expect(streak.settled).toBe(true);
+    // The 404 before the success is no part of it, and the streak is known whole without the start.
+    expect(result).toEqual({
+      since: "2025-01-31T09:30:00.000Z",
+      length: 3,
+      atLeast: false,
+      codes: [
+        { statusCode: 500, count: 2 },
+        { statusCode: 0, count: 1 },
+      ],
+    });
+  });
+
+  it("is open while no success was read: 'at least', unless the history was read to its start", () => {
+    const logs = [log(50, "Failed", 503), log(40, "Failed", 503)];
+    const open = streakOf(logs, false);
+    expect(open.streak.settled).toBe(false);
+    expect(open.result).toMatchObject({ since: "2025-01-31T09:40:00.000Z", length: 2, atLeast: true });
+    // Every delivery the webhook ever had failed: the streak began with the first.
+    expect(streakOf(logs, true).result).toMatchObject({ length: 2, atLeast: false });
+  });
+
+  it("is none when the newest attempt succeeded, or nothing was read", () => {
+    const healthy = streakOf([log(50, "Success", 200), log(40, "Failed", 500)], false);
+    expect(healthy.streak.settled).toBe(true);
+    expect(healthy.result).toBeNull();
+    expect(streakOf([], true).result).toBeNull();
+    expect(streakOf([], false).streak.settled).toBe(false);
   });
 });
 

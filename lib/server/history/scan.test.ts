@@ -377,6 +377,84 @@ describe("history scan", () => {
     expect(most).toBe(2);
   });
 
+  it("follows the failing streak past the time range to the success that ended it", async () => {
+    const hub = install(new Hub(300));
+    // The newest 120 logs (minutes 180..299) failed, with a 503 or no connection; 179 succeeded.
+    hub.logs.forEach((log, i) => {
+      if (i < 120) Object.assign(log, { status: "Failed", statusCode: i % 4 === 0 ? 0 : 503 });
+      else if (i === 120) Object.assign(log, { status: "Success", statusCode: 200 });
+    });
+    const since = T0 + 270 * 60_000;
+    const health = await scanHistory(call(), WEBHOOK, q({ since }), { ...all, followStreak: true });
+    // The window's own figures stay the window's: its 30 attempts, all failed.
+    expect(health.summary).toMatchObject({ attempts: 30, failed: 30 });
+    expect(health.partial).toBeNull();
+    expect(health.summary.failingStreak).toEqual({
+      since: hub.logs[119]!.sendAt,
+      length: 120,
+      atLeast: false,
+      codes: [
+        { statusCode: 503, count: 90 },
+        { statusCode: 0, count: 30 },
+      ],
+    });
+    // Without following, the streak stops at the range's start and says it goes on.
+    const inRange = await scanHistory(call(), WEBHOOK, q({ since }), all);
+    expect(inRange.summary.failingStreak).toMatchObject({ length: 30, atLeast: true });
+  });
+
+  it("a streak longer than the cap is 'at least', from the oldest failure read", async () => {
+    const hub = install(new Hub(300));
+    hub.logs.forEach((log) => Object.assign(log, { status: "Failed", statusCode: 500 }));
+    const since = T0 + 270 * 60_000;
+    const capped = await scanHistory(call(), WEBHOOK, q({ since }), { ...all, cap: 100, followStreak: true });
+    expect(capped.summary.failingStreak).toMatchObject({
+      since: hub.logs[99]!.sendAt,
+      length: 100,
+      atLeast: true,
+    });
+    // Read to the first delivery ever: the streak began there.
+    const whole = await scanHistory(call(), WEBHOOK, q({ since }), { ...all, followStreak: true });
+    expect(whole.summary.failingStreak).toMatchObject({
+      since: hub.logs[299]!.sendAt,
+      length: 300,
+      atLeast: false,
+    });
+  });
+
+  it("a request cancelled while it shares a refresh is no error for the others", async () => {
+    const hub = install(new Hub(100));
+    await scanHistory(call(), WEBHOOK, q(), all);
+    const before = listCalls();
+    hub.delayMs = 300;
+    const leaving = new AbortController();
+    const a = scanHistory(call(leaving.signal), WEBHOOK, q(), all);
+    const b = scanHistory(call(), WEBHOOK, q({ status: "Failed" }), all);
+    await new Promise((r) => setTimeout(r, 50));
+    leaving.abort();
+    expect((await appErrorOf(() => a)).message).toContain("cancelled");
+    expect(await b).toMatchObject({ read: 100, matches: 10, partial: null });
+    // One refresh call served both, and was not cut short by the one that left.
+    expect(listCalls() - before).toBe(1);
+    expect(upstream.requests.at(-1)?.aborted).toBe(false);
+  });
+
+  it("a shared refresh is cancelled when every request waiting for it has left", async () => {
+    const hub = install(new Hub(100));
+    await scanHistory(call(), WEBHOOK, q(), all);
+    hub.delayMs = 300;
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = scanHistory(call(first.signal), WEBHOOK, q(), all);
+    const b = scanHistory(call(second.signal), WEBHOOK, q(), all);
+    await new Promise((r) => setTimeout(r, 50));
+    first.abort();
+    second.abort();
+    await Promise.allSettled([a, b]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(upstream.requests.at(-1)?.aborted).toBe(true);
+  });
+
   it("an export stream keeps only what it has not written: no window is kept after it", async () => {
     install(new Hub(400));
     const stream = await streamMatches(call(), WEBHOOK, q({ status: "Failed" }), 20_000);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { HealthBuilder } from "@/lib/domain/history/health";
+import { HealthBuilder, StreakBuilder } from "@/lib/domain/history/health";
 import { matchesTarget, type FindTarget } from "@/lib/domain/history/find-input";
 import { isPastWindow, matchesQuestion, type HistoryQuestion } from "@/lib/domain/history/question";
 import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
@@ -8,14 +8,17 @@ import { listWebhookLogs } from "@/lib/server/hub/client";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import { apiKeyHash } from "@/lib/server/session/key-hash";
 import { serverConfig } from "@/lib/server/config";
-import { HistoryWindow, PAGE_SIZE, type PageReader, type WindowReader } from "@/lib/server/history/window";
+import { cancelledByClient } from "@/lib/server/hub/shared-reads";
+import { PAGE_SIZE } from "@/lib/server/history/placement";
+import type { HistoryReader } from "@/lib/server/history/reader";
+import { SharedHistory, type PageReader } from "@/lib/server/history/shared-history";
 
 /**
  * Answers "which logs of webhook W match this question" over its whole history (up to a cap),
- * on windows shared per (API key hash, webhook): identical questions asked at once share one set
- * of upstream calls, and a finished window is kept HISTORY_CACHE_SECONDS so the next question
- * costs one call (the newest page, which also re-checks the key). Nothing is shared between
- * keys, and the key itself is never stored: only its keyed hash names a window.
+ * on histories shared per (API key hash, webhook): identical questions asked at once share one
+ * set of upstream calls, and a finished history is kept HISTORY_CACHE_SECONDS so the next
+ * question costs one call (the newest page, which also re-checks the key). Nothing is shared
+ * between keys, and the key itself is never stored: only its keyed hash names a history.
  */
 
 export interface ScanCall {
@@ -24,30 +27,67 @@ export interface ScanCall {
   signal: AbortSignal;
 }
 
-const windows = new Map<string, HistoryWindow>();
-const refreshes = new WeakMap<HistoryWindow, Promise<boolean>>();
+const histories = new Map<string, SharedHistory>();
+const refreshes = new WeakMap<SharedHistory, SharedRefresh>();
+
+/**
+ * The refresh of an idle history, shared by every request that asks meanwhile. It runs on its
+ * own signal, aborted only when the last of them has left: one request cancelled is no error for
+ * the others.
+ */
+class SharedRefresh {
+  private waiters = 0;
+  private readonly controller = new AbortController();
+  readonly done: Promise<boolean>;
+
+  constructor(history: SharedHistory, pages: PageReader) {
+    this.done = history.refresh(pages, this.controller.signal);
+    // Each waiter gets the rejection; with none left, the cancelled refresh's is nobody's.
+    this.done.catch(() => {});
+  }
+
+  /** Every request that waited for it left: a new request starts another. */
+  get cancelled(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  async wait(signal: AbortSignal): Promise<boolean> {
+    this.waiters++;
+    try {
+      return await new Promise<boolean>((resolve, reject) => {
+        const onAbort = () => reject(cancelledByClient(signal.reason));
+        if (signal.aborted) return onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.done.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+      });
+    } finally {
+      if (--this.waiters === 0 && signal.aborted) this.controller.abort();
+    }
+  }
+}
 
 function pagesOf(call: ScanCall, webhookId: WebhookId): PageReader {
   return (offset, signal) =>
-    // The window keeps its logs itself: the pages are shared only while in flight (bench: an
-    // 80,000-row export grew 88 MiB with the pages kept for polls, 37 MiB without).
+    // The history keeps its logs itself: the pages are shared only while in flight, never kept
+    // for polls (a long export would otherwise hold them twice).
     listWebhookLogs({ apiKey: call.apiKey, signal, keep: false }, webhookId, { offset, limit: PAGE_SIZE });
 }
 
-/** Drops expired idle windows, then the least recently used idle ones while over the memory budget. */
+/** Drops expired idle histories, then the least recently used idle ones while over the memory budget. */
 function sweep(): void {
   const { cacheSeconds, cacheBytes } = serverConfig().history;
   const now = Date.now();
   let bytes = 0;
-  for (const [key, window] of windows) {
-    if (!window.joinable || (window.idle && now - window.lastUsed > cacheSeconds * 1000)) windows.delete(key);
-    else bytes += window.size;
+  for (const [key, history] of histories) {
+    if (!history.joinable || (history.idle && now - history.lastUsed > cacheSeconds * 1000))
+      histories.delete(key);
+    else bytes += history.size;
   }
-  for (const [key, window] of windows) {
+  for (const [key, history] of histories) {
     if (bytes <= cacheBytes) break;
-    if (!window.idle) continue;
-    windows.delete(key);
-    bytes -= window.size;
+    if (!history.idle) continue;
+    histories.delete(key);
+    bytes -= history.size;
   }
 }
 
@@ -60,48 +100,56 @@ export async function openHistory(
   call: ScanCall,
   webhookId: WebhookId,
   options: { cap: number; retain: boolean },
-): Promise<WindowReader> {
+): Promise<HistoryReader> {
   const config = serverConfig().history;
   const key = `${apiKeyHash(call.apiKey)}:${webhookId}`;
   const pages = pagesOf(call, webhookId);
   sweep();
-  let window = windows.get(key);
-  if (window?.idle) {
-    let refresh = refreshes.get(window);
-    if (!refresh) {
-      refresh = window.refresh(pages, call.signal).finally(() => refreshes.delete(window!));
-      refreshes.set(window, refresh);
+  let history = histories.get(key);
+  if (history?.idle) {
+    const idle = history;
+    let refresh = refreshes.get(idle);
+    if (!refresh || refresh.cancelled) {
+      const started = new SharedRefresh(idle, pages);
+      refreshes.set(idle, started);
+      void started.done
+        .finally(() => {
+          if (refreshes.get(idle) === started) refreshes.delete(idle);
+        })
+        .catch(() => {});
+      refresh = started;
     }
     let current = false;
     try {
-      current = await refresh;
+      current = await refresh.wait(call.signal);
     } catch (error) {
-      if (windows.get(key) === window) windows.delete(key);
+      if (call.signal.aborted) throw error;
+      if (histories.get(key) === history) histories.delete(key);
       throw error;
     }
-    if (!current && windows.get(key) === window) windows.delete(key);
-    window = windows.get(key);
+    if (!current && histories.get(key) === history) histories.delete(key);
+    history = histories.get(key);
   }
-  if (!window) {
-    const created: HistoryWindow = new HistoryWindow({
+  if (!history) {
+    const created: SharedHistory = new SharedHistory({
       concurrency: config.concurrency,
       retain: options.retain,
       maxBytes: config.cacheBytes / 2,
       onStopRetaining: () => {
-        if (windows.get(key) === created) windows.delete(key);
+        if (histories.get(key) === created) histories.delete(key);
       },
     });
-    window = created;
+    history = created;
   }
-  if (window.joinable) {
-    windows.delete(key);
-    windows.set(key, window);
+  if (history.joinable) {
+    histories.delete(key);
+    histories.set(key, history);
   }
-  return window.addReader(options.cap, pages, call.signal);
+  return history.addReader(options.cap, pages, call.signal);
 }
 
 /** Why a reader stopped, said for a person. */
-function partialOf(reader: WindowReader, cap: number): ScanPartial {
+function partialOf(reader: HistoryReader, cap: number): ScanPartial {
   const stop = reader.stop;
   if (stop.reason === "complete") return null;
   if (stop.reason === "cap") {
@@ -125,6 +173,11 @@ export interface ScanOptions {
   /** Matched rows to skip and to return (paging over the matches). */
   offset: number;
   limit: number;
+  /**
+   * Reads on past the question's time range (within the cap) until the webhook's current failing
+   * streak is known: where it began is a fact about the webhook, not about the range.
+   */
+  followStreak?: boolean;
   /** Called after each batch read. */
   onProgress?: (progress: ScanProgressLine) => void;
 }
@@ -156,25 +209,31 @@ export async function scanHistory(
 }
 
 async function runScan(
-  reader: WindowReader,
+  reader: HistoryReader,
   question: HistoryQuestion,
   options: ScanOptions,
   now: number,
 ): Promise<ScanResultLine> {
   const health = new HealthBuilder();
+  const streak = new StreakBuilder();
   const rows: WebhookLog[] = [];
   let read = 0;
   let matches = 0;
   let pastWindow = false;
+  /** The reader handed out all it could (not stopped early by this loop). */
+  let exhausted = false;
   try {
     outer: for (;;) {
       const batch = await reader.next();
-      if (!batch) break;
+      if (!batch) {
+        exhausted = true;
+        break;
+      }
       for (const log of batch) {
-        if (isPastWindow(question, log)) {
-          pastWindow = true;
-          break outer;
-        }
+        pastWindow ||= isPastWindow(question, log);
+        if (pastWindow && (!options.followStreak || streak.settled)) break outer;
+        streak.add(log);
+        if (pastWindow) continue;
         read++;
         if (!matchesQuestion(question, log)) continue;
         if (matches >= options.offset && rows.length < options.limit) rows.push(log);
@@ -196,7 +255,10 @@ async function runScan(
     offset: options.offset,
     limit: options.limit,
     rows,
-    summary: health.summary({ from: question.since, to: question.until ?? now, readAll: partial === null }),
+    summary: health.summary(
+      { from: question.since, to: question.until ?? now },
+      streak.result(exhausted && reader.stop.reason === "complete"),
+    ),
     partial,
     arrivedMeanwhile: reader.arrivedMeanwhile,
   };
@@ -239,7 +301,7 @@ export interface MatchStream {
 
 /**
  * The matched logs one batch at a time, for an export: nothing is kept beyond the batch being
- * written (unless a shared window already keeps it). Opens (and so reads the first page) before
+ * written (unless a shared history already keeps it). Opens (and so reads the first page) before
  * returning, so a refused key or an unknown webhook is an ordinary error answer.
  */
 export async function streamMatches(
@@ -281,7 +343,7 @@ export async function streamMatches(
   };
 }
 
-/** For tests: forget every window. */
+/** For tests: forget every history. */
 export function resetHistoryForTests(): void {
-  windows.clear();
+  histories.clear();
 }

@@ -159,7 +159,11 @@ export function defineRoute<
         hub,
       });
     } catch (error) {
-      response = await errorResponse(error, request, session, requestId);
+      // Cancelling reaches here as an AppError (an unexpected error stays one, logged, even then).
+      response =
+        request.signal.aborted && isAppError(error)
+          ? clientClosedRequest()
+          : await errorResponse(error, request, session, requestId);
     }
     response = finish(response, session, requestId);
     logRequest({
@@ -197,6 +201,14 @@ async function errorResponse(
     "internal",
     `Something went wrong in the console (reference ${reference}). Try again; if it keeps happening, report the reference.`,
   ).toResponse();
+}
+
+/**
+ * The answer to a request its client cancelled (a scan the person stopped, a page left): nobody
+ * reads it, and cancelling is no error. 499 is nginx's "client closed request".
+ */
+function clientClosedRequest(): Response {
+  return new Response(null, { status: 499 });
 }
 
 /** The path only (a query could carry anything); never throws. */

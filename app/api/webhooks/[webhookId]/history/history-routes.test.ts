@@ -2,7 +2,7 @@
  * The history routes, handlers called directly with `new Request(...)` against a fake hub that
  * serves a list of logs: NDJSON scan and health, find, export, and the 400s that send nothing.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
@@ -153,6 +153,39 @@ describe("GET …/history (scan)", () => {
     const cookie = await signIn();
     const result = (await lines(await scanRoute.GET(get("?cap=120", cookie), ctx))).at(-1)!;
     expect(result).toMatchObject({ read: 120, cap: 120, partial: { reason: "cap" } });
+  });
+});
+
+describe("a cancelled scan", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it.each([
+    ["scan", scanRoute.GET, ""],
+    ["health", healthRoute.GET, "/health?window=1h"],
+    ["find", findRoute.GET, `/find?q=${id(9999)}`],
+    ["export", exportRoute.GET, "/export?format=csv"],
+  ])("%s: is no error, neither a 400 nor an error line in the log", async (_name, route, path) => {
+    const cookie = await signIn();
+    const serve = upstream.handle;
+    // The hub is slow: the browser cancels before its first page is in.
+    upstream.handle = async (req, res, recorded) => {
+      await new Promise((r) => setTimeout(r, 300));
+      if (!res.destroyed) await serve(req, res, recorded);
+    };
+    const logged: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((line) => logged.push(String(line)) > 0);
+    const errors = vi.spyOn(console, "error");
+    const cancel = new AbortController();
+    const request = new Request(get(path, cookie), { signal: cancel.signal });
+    setTimeout(() => cancel.abort(), 50);
+    const response = await route(request, ctx);
+    expect(response.status).toBe(499);
+    expect(errors).not.toHaveBeenCalled();
+    const line = JSON.parse(logged.find((text) => text.includes('"api request"'))!) as { status: number };
+    expect(line.status).toBe(499);
+    // The upstream call was closed, not answered.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(upstream.requests.every((r) => r.aborted)).toBe(true);
   });
 });
 

@@ -22,7 +22,7 @@ export const GET = defineRoute({
       { apiKey, signal },
       params.webhookId,
       question,
-      { cap: query.cap, offset: 0, limit: 5 },
+      { cap: query.cap, offset: 0, limit: 5, followStreak: true },
       now,
     );
     return ndjsonResponse(

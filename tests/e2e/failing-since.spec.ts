@@ -1,0 +1,173 @@
+/**
+ * "Failing since" in the Delivery health region is a fact about the webhook, not about the chosen
+ * window: read past the window to the streak's start, dated whenever it is not today in the
+ * viewer's zone, with the codes that make up the streak. Checked against the sandbox's own logs.
+ * And a scan cancelled (or replaced by another window) is no error in the browser.
+ */
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
+import { SANDBOX_URL, type DemoWebhookKind, type Sandbox, type SandboxLog } from "./fixtures/sandbox";
+
+/** Far from UTC, so a date in UTC and in the viewer's zone often differ. */
+const ZONE = "Pacific/Kiritimati";
+test.use({ timezoneId: ZONE });
+test.describe.configure({ timeout: 90_000 });
+
+const dayIn = (time: number) =>
+  new Intl.DateTimeFormat("en-CA", {
+    timeZone: ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(time);
+
+/** How the region should word a moment in ZONE: `04:17` today, `24 Nov 04:17` another day, with the year if not this one. */
+function moment(iso: string, now: number): string {
+  const time = Date.parse(iso);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: ZONE,
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .formatToParts(time)
+      .map((part) => [part.type, part.value]),
+  );
+  const clock = `${parts.hour}:${parts.minute}`;
+  if (dayIn(time) === dayIn(now)) return clock;
+  const year = dayIn(time).slice(0, 4) === dayIn(now).slice(0, 4) ? "" : ` ${parts.year}`;
+  return `${parts.day} ${parts.month}${year} ${clock}`;
+}
+
+/** The webhook's current failing streak, from its whole history (newest first), as the region words it. */
+function expectedStreak(logs: SandboxLog[], now: number) {
+  let length = 0;
+  while (length < logs.length && logs[length]!.status === "Failed") length++;
+  const streak = logs.slice(0, length);
+  const codes = new Map<number, number>();
+  for (const log of streak) codes.set(log.statusCode, (codes.get(log.statusCode) ?? 0) + 1);
+  const codesText = [...codes]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .map(([code, count]) => `${code === 0 ? "No connection" : code} × ${count.toLocaleString("en")}`)
+    .join(", ");
+  return {
+    length,
+    line: `Failing since ${moment(streak.at(-1)!.sendAt, now)} — ${length.toLocaleString("en")} attempts in a row`,
+    codes: `In the current streak: ${codesText}`,
+  };
+}
+
+const health = (page: Page) => page.getByRole("region", { name: "Delivery health" });
+const windowButton = (page: Page, name: string) =>
+  health(page).getByRole("group", { name: "Health window" }).getByRole("button", { name, exact: true });
+
+/** Picks a window ("1 h", "24 h", "7 d") and waits for its scan's whole answer. */
+async function pickWindow(page: Page, name: string): Promise<void> {
+  const answered = page.waitForResponse((response) =>
+    response.url().includes(`/history/health?window=${name.replace(" ", "")}`),
+  );
+  await windowButton(page, name).click();
+  await (await answered).finished();
+  await expect(health(page).getByRole("status")).toHaveCount(0);
+}
+
+/**
+ * Opens a demo webhook and checks, in each window, the streak its whole history gives (at least
+ * `atLeast` attempts long). Other specs may deliver to it meanwhile: a fresh read of both is
+ * compared until they agree.
+ */
+async function expectStreakShown(
+  page: Page,
+  sandbox: Sandbox,
+  kind: DemoWebhookKind,
+  windows: string[],
+  atLeast = 1,
+) {
+  const { id } = await sandbox.demoWebhook(kind);
+  const { apiKey } = await sandbox.demo();
+  await expect(async () => {
+    await page.goto(`/webhooks/${id}`);
+    const expected = expectedStreak(await sandbox.allLogs(id, apiKey), Date.now());
+    expect(expected.length).toBeGreaterThanOrEqual(atLeast);
+    for (const name of windows) {
+      await pickWindow(page, name);
+      await expect(health(page), `window ${name}`).toContainText(expected.line, { timeout: 2_000 });
+      await expect(health(page), `window ${name}`).toContainText(expected.codes, { timeout: 2_000 });
+    }
+  }).toPass({ timeout: 90_000 });
+}
+
+test.describe("Failing since", () => {
+  test.beforeEach(async ({ signInWithDemoKey }) => {
+    await signInWithDemoKey();
+  });
+
+  test("is where the streak really began, the same in every window, dated when not today", async ({
+    page,
+    sandbox,
+  }) => {
+    await expectStreakShown(page, sandbox, "Timeout", ["1 h", "7 d", "24 h"]);
+  });
+
+  test("on the busy webhook, 1 h shows the whole streak of the last 90 minutes", async ({
+    page,
+    sandbox,
+  }) => {
+    await expectStreakShown(page, sandbox, "Busy", ["1 h"], 37);
+  });
+});
+
+test.describe("A cancelled scan", () => {
+  /** The sandbox answers this webhook's log pages slowly while a test runs (its fault injection). */
+  let slowPath = "";
+
+  test.beforeEach(async ({ sandbox, signInWithDemoKey }) => {
+    slowPath = `/v1/organization/webhook/${(await sandbox.demoWebhook("Connection refused")).id}/webhook-log`;
+    await signInWithDemoKey();
+  });
+
+  test.afterEach(async ({ request }) => {
+    await request.delete(`${SANDBOX_URL}/_sandbox/faults`);
+  });
+
+  test("is no error: nothing in the console, no error answer, and the next window reads", async ({
+    page,
+    request,
+    sandbox,
+  }) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    });
+    page.on("response", (response) => {
+      if (response.url().includes("/api/") && response.status() >= 400)
+        problems.push(`${response.status()} ${response.url()}`);
+    });
+    const { id } = await sandbox.demoWebhook("Connection refused");
+    await page.goto(`/webhooks/${id}`);
+    await expect(health(page).getByText("Success rate")).toBeVisible({ timeout: 15_000 });
+
+    const slow = await request.put(`${SANDBOX_URL}/_sandbox/faults`, {
+      data: { latencyMs: 5000, pathPrefix: slowPath },
+    });
+    expect(slow.ok()).toBe(true);
+    // Cancelled by asking for another window while the first one's reading is on the wire.
+    await windowButton(page, "1 h").click();
+    await pickWindow(page, "24 h");
+    await expect(health(page).getByText("Success rate")).toBeVisible();
+    // Cancelled by its button, then read again.
+    await windowButton(page, "7 d").click();
+    await health(page).getByRole("button", { name: "Cancel" }).click();
+    await expect(health(page).getByText("Cancelled.")).toBeVisible();
+    await health(page).getByRole("button", { name: "Read again" }).click();
+    await expect(health(page).getByText("Cancelled.")).toHaveCount(0);
+    await expect(health(page).getByRole("status")).toHaveCount(0, { timeout: 30_000 });
+    await expect(health(page).getByText("Success rate")).toBeVisible();
+    await expect(health(page).getByRole("alert")).toHaveCount(0);
+    expect(problems).toEqual([]);
+  });
+});
