@@ -81,11 +81,17 @@ test("malformed query parameters and pasted Find links: the webhook page answers
   page,
   baseURL,
   sandbox,
-  signInWithDemoKey,
 }) => {
-  await signInWithDemoKey();
-  const { webhooks } = await sandbox.demo();
+  // Some forty page renders.
+  test.setTimeout(180_000);
+  const { apiKey, webhooks } = await sandbox.demo();
   const webhook = webhooks[0]!.id;
+  // page.request shares the page's cookies: the session it signs in is the page's.
+  const signedIn = await page.request.post("/api/session", {
+    data: { apiKey },
+    headers: { origin: baseURL! },
+  });
+  expect(signedIn.status()).toBe(200);
   await page.goto(`/webhooks/${webhook}`);
   await expect(page).toHaveURL(/\?app=/);
   const own = new URL(page.url());
