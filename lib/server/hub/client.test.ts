@@ -33,6 +33,10 @@ const call = { apiKey: KEY };
 describe("hub client against a scripted upstream", () => {
   const fake = fakeUpstreamPerTest({ HUB_TIMEOUT_MS: "500" });
   let upstream: FakeUpstream;
+  // Node loads its fetch on the first call: not inside a test's 0.5 s hub timeout.
+  beforeAll(async () => {
+    await fetch("data:,");
+  });
   beforeEach(() => {
     upstream = fake.current;
   });
@@ -168,6 +172,8 @@ describe("hub client against a scripted upstream", () => {
   });
 
   it("refuses an oversized answer, declared or streamed, without buffering it all", async () => {
+    // Megabytes to stream: more time than the other cases' 0.5 s on a loaded machine.
+    stubEnv({ HUB_TIMEOUT_MS: "10000" });
     upstream.handle = (_req, res) => {
       res.writeHead(200, {
         "content-type": "application/json",
