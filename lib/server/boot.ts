@@ -1,11 +1,12 @@
 import "server-only";
 import { serverConfig, validateServerConfig } from "@/lib/server/config";
+import { noteArrivals } from "@/lib/server/http/arrival";
 import { markStopping } from "@/lib/server/stopping";
 
 /**
  * A console server on Node.js, starting (from `register`, before it takes requests): checks the
- * configuration and exits with a message naming the variable when one is wrong, and bounds how
- * long a stop may take.
+ * configuration and exits with a message naming the variable when one is wrong, notes when each
+ * request arrives (arrival.ts), and bounds how long a stop may take.
  */
 export function startNodeServer(): void {
   try {
@@ -15,6 +16,7 @@ export function startNodeServer(): void {
     console.error(`[console] Refusing to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+  noteArrivals();
   boundTheStop();
 }
 

@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { addApplication } from "@/lib/server/session/applications";
 import { summaryOf } from "@/lib/server/session/page-application";
@@ -10,7 +10,7 @@ import { checkNewKey } from "@/app/api/applications/check-key";
 export const GET = defineRoute({
   async handle({ session }) {
     const data = sessionDataOf(await session.state());
-    return json({ current: data.current, applications: data.applications.map(summaryOf) });
+    return Response.json({ current: data.current, applications: data.applications.map(summaryOf) });
   },
 });
 
@@ -27,6 +27,6 @@ export const POST = defineRoute({
     const next = addApplication(sessionDataOf(await session.state()), body);
     await checkNewKey(hub(body.apiKey));
     await session.save(next);
-    return json({ application: summaryOf(next.applications.at(-1)!) }, 201);
+    return Response.json({ application: summaryOf(next.applications.at(-1)!) }, { status: 201 });
   },
 });

@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { currentApplication, revokeSession } from "@/lib/server/session/session";
 import { signInSchema, signedInAnswer, type SessionAnswer } from "@/app/api/session/schema";
@@ -8,7 +8,7 @@ export const POST = defineRoute({
   body: signInSchema,
   rateLimit: signInLimiter,
   async handle({ body, session }) {
-    return json(signedInAnswer(currentApplication(await session.signIn(body.apiKey))));
+    return Response.json(signedInAnswer(currentApplication(await session.signIn(body.apiKey))));
   },
 });
 
@@ -16,9 +16,9 @@ export const POST = defineRoute({
 export const GET = defineRoute({
   async handle({ session }) {
     const state = await session.state();
-    if (state.status === "signed_in") return json(signedInAnswer(currentApplication(state.data)));
+    if (state.status === "signed_in") return Response.json(signedInAnswer(currentApplication(state.data)));
     if (state.status === "ended") session.end();
-    return json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
+    return Response.json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
   },
 });
 
@@ -31,6 +31,6 @@ export const DELETE = defineRoute({
     const state = await session.state();
     if (state.status === "signed_in") await revokeSession(state.data);
     session.end();
-    return json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
+    return Response.json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
   },
 });

@@ -3,6 +3,7 @@
  * match), or a console link to a delivery (`…/webhooks/<webhookId>?log=<logId>`).
  */
 import { isUuidShape } from "@/lib/domain/api-limits";
+import { decodedOrNull } from "@/lib/domain/percent-decoding";
 
 /** Longest text the Find box reads (a console link with its query fits easily). */
 export const FIND_INPUT_MAX = 2048;
@@ -31,9 +32,10 @@ export function parseFindInput(raw: string): FindInputResult {
   if (!url || !path || !(/^https?:\/\//i.test(value) || value.startsWith("/"))) {
     return { ok: false, message: "is not a message ID, a log ID (UUIDs) or a console link to a delivery" };
   }
-  const webhookId = decodeURIComponent(path[1]!);
+  const webhookId = decodedOrNull(path[1]!);
   const log = url.searchParams.get("log");
-  if (!isUuidShape(webhookId)) return { ok: false, message: "is a link whose webhook ID is not a UUID" };
+  if (webhookId === null || !isUuidShape(webhookId))
+    return { ok: false, message: "is a link whose webhook ID is not a UUID" };
   if (!log) return { ok: false, message: "is a link to a webhook, not to a delivery (it has no ?log=…)" };
   if (!isUuidShape(log)) return { ok: false, message: "is a link whose log ID is not a UUID" };
   return { ok: true, target: { kind: "log", id: log.toLowerCase(), webhookId: webhookId.toLowerCase() } };

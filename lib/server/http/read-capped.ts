@@ -1,8 +1,8 @@
 /**
  * Reads a body as UTF-8 text, refusing more than `limitBytes`: checked on the declared
  * Content-Length first, then while reading (the body is cancelled, never buffered whole).
- * Used for requests coming in (413, a web ReadableStream) and hub answers coming back (502,
- * undici's body stream): both are async iterables of bytes, cancelled by their iterator's return().
+ * Used for requests coming in (413) and hub answers coming back (502): both are web
+ * ReadableStreams, async iterables of bytes, cancelled by their iterator's return().
  */
 export async function readCapped(
   body: AsyncIterable<Uint8Array> | null,

@@ -16,6 +16,7 @@ import {
   warnIfCookieWillBeDropped,
 } from "@/lib/server/http/same-origin";
 import { clientAddress, type RateLimiter } from "@/lib/server/http/rate-limit";
+import { arrivedAt } from "@/lib/server/http/arrival";
 import { logRequest, requestIdOf, routePattern } from "@/lib/server/http/request-log";
 import { isStopping } from "@/lib/server/stopping";
 import type { HubCall } from "@/lib/server/hub/client";
@@ -107,7 +108,7 @@ export function defineRoute<
   BS extends z.ZodType | undefined = undefined,
 >(spec: RouteSpec<PS, QS, BS>): RouteHandler {
   return async (request, context) => {
-    const since = performance.now();
+    const since = arrivedAt();
     const requestId = requestIdOf(request);
     const session = new RequestSession(request);
     const upstream: { status?: number; shared?: boolean } = {};
@@ -159,13 +160,10 @@ export function defineRoute<
         hub,
       });
     } catch (error) {
-      // Cancelling reaches here as an AppError (an unexpected error stays one, logged, even then).
-      response =
-        request.signal.aborted && isAppError(error)
-          ? clientClosedRequest()
-          : await errorResponse(error, request, session, requestId);
+      response = await errorResponse(error, request, session, requestId);
     }
     response = finish(response, session, requestId);
+    const clientAborted = response.status === CLIENT_ABORTED;
     logRequest({
       requestId,
       method: request.method,
@@ -174,10 +172,17 @@ export function defineRoute<
       durationMs: performance.now() - since,
       upstreamStatus: upstream.status,
       upstreamShared: upstream.shared,
+      clientAborted,
     });
     return response;
   };
 }
+
+/**
+ * The status logged for a request whose client went away before its answer (nginx's 499): no
+ * one reads the answer, and it is the client's doing, not an error of the console.
+ */
+const CLIENT_ABORTED = 499;
 
 async function errorResponse(
   error: unknown,
@@ -185,6 +190,7 @@ async function errorResponse(
   session: RequestSession,
   requestId: string,
 ): Promise<Response> {
+  if (await clientWentAway(request, error)) return new Response(null, { status: CLIENT_ABORTED });
   if (isAppError(error)) {
     if (error.code === "unauthorized" && hasSessionCookie(request))
       return (await session.rejected(error)).toResponse();
@@ -204,11 +210,15 @@ async function errorResponse(
 }
 
 /**
- * The answer to a request its client cancelled (a scan the person stopped, a page left): nobody
- * reads it, and cancelling is no error. 499 is nginx's "client closed request".
+ * Whether the request failed because its client left: its signal aborted (a cancelled fetch, a
+ * closed connection), or its body broke off mid-upload. Node reports the latter on the body a
+ * moment before it aborts the signal, hence the wait for the next turn of the event loop.
  */
-function clientClosedRequest(): Response {
-  return new Response(null, { status: 499 });
+async function clientWentAway(request: Request, error: unknown): Promise<boolean> {
+  if (request.signal.aborted) return true;
+  if (isAppError(error)) return false;
+  await new Promise((resolve) => setImmediate(resolve));
+  return request.signal.aborted;
 }
 
 /** The path only (a query could carry anything); never throws. */
@@ -220,7 +230,7 @@ function pathOf(request: Request): string {
   }
 }
 
-/** Handlers answer with mutable headers (`json()`, `new Response`), never `Response.redirect`. */
+/** Handlers answer with mutable headers (`Response.json`, `new Response`), never `Response.redirect`. */
 function finish(response: Response, session: RequestSession, requestId: string): Response {
   response.headers.set("Cache-Control", "no-store");
   response.headers.set("X-Request-Id", requestId);
@@ -312,12 +322,4 @@ class RequestSession implements RouteSession {
     for (const secret of this.secrets) out = out.split(secret).join("[api key]");
     return out;
   }
-}
-
-/**
- * A JSON answer (no-store is added by the wrapper). The same answer as `Response.json`, whose
- * WebIDL conversion and re-encoding cost more CPU on Node 20 for a page of 50 logs.
- */
-export function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }

@@ -1,9 +1,9 @@
 import "server-only";
-import { Agent, request, type Dispatcher } from "undici";
 import { z } from "zod";
 import { parseRetryAfter } from "@/lib/domain/retry-after";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
+import { arrivedAt } from "@/lib/server/http/arrival";
 import { readCapped } from "@/lib/server/http/read-capped";
 import type { ChannelKind, WebhookId } from "@/lib/server/hub/path-params";
 import { cancelledByClient, sharedRead, type ReadReport } from "@/lib/server/hub/shared-reads";
@@ -31,7 +31,7 @@ export interface HubCall {
   apiKey: string;
   /** Aborted when the browser goes away: the upstream call is cancelled too (once no other request shares it). */
   signal?: AbortSignal;
-  /** When the request arrived (performance.now()); a shared read started before it is not used. Default: now. */
+  /** When the request arrived (performance.now()); a shared read started before it is not used. Default: arrivedAt(). */
   since?: number;
   /** An auto-refresh poll: a GET may be answered from the same read at most POLL_REUSE_MS old. */
   poll?: boolean;
@@ -237,7 +237,7 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
   if (method === "GET" && call.apiKey) {
     const key = `${apiKeyHash(call.apiKey)} ${url.href}`;
     const options = {
-      since: call.since ?? performance.now(),
+      since: call.since ?? arrivedAt(),
       poll: call.poll ?? false,
       signal: call.signal,
       keep: call.keep,
@@ -252,55 +252,32 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
   }
 }
 
-/** An upstream answer: what statusError and parseAnswer need of it. */
-interface UpstreamAnswer {
-  status: number;
-  ok: boolean;
-  headers: { get(name: string): string | null };
-  text: string;
-}
-
-/**
- * Keep-alive connections to the hub, shared by every call of this process, used through undici's
- * own `request` (the client under Node's fetch, without its WHATWG streams and Response). With
- * fetch the proxy's throughput was 0.59-0.70 x the framework floor, with this 0.82-0.83 (CPU per
- * request 4.3-5.2 ms against 4.1 ms; `npm run bench -- --only proxy`, both builds side by side).
- */
-const hubAgent = new Agent({ keepAliveTimeout: 4_000 });
-
 /**
  * One request: the answer's status, headers and body as UTF-8 text, refusing a body past
  * MAX_UPSTREAM_BODY_BYTES. Redirects are not followed. `signal` aborts it and closes the connection.
- * A GET whose connection closed before any answer (a kept-alive one the hub had just dropped)
- * is sent once more; a POST is never repeated.
  */
 async function send(
   url: URL,
   init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string; signal: AbortSignal },
   onStatus: (status: number) => void,
 ): Promise<UpstreamAnswer> {
-  const options = { ...init, dispatcher: hubAgent };
-  let response: Dispatcher.ResponseData;
-  try {
-    response = await request(url, options);
-  } catch (error) {
-    if (init.method !== "GET" || init.signal.aborted || !closedUnanswered(error)) throw error;
-    response = await request(url, options);
-  }
-  const { statusCode, headers } = response;
-  onStatus(statusCode);
-  const header = (name: string): string | null => {
-    const value = headers[name];
-    return Array.isArray(value) ? value.join(", ") : (value ?? null);
-  };
-  const text = await readCapped(response.body, header("content-length"), MAX_UPSTREAM_BODY_BYTES, tooLarge);
-  return { status: statusCode, ok: statusCode >= 200 && statusCode < 300, headers: { get: header }, text };
+  const response = await fetch(url, { ...init, redirect: "manual", cache: "no-store" });
+  onStatus(response.status);
+  const text = await readCapped(
+    response.body,
+    response.headers.get("content-length"),
+    MAX_UPSTREAM_BODY_BYTES,
+    tooLarge,
+  );
+  return { status: response.status, ok: response.ok, headers: response.headers, text };
 }
 
-/** undici's error when the other side closed the connection without answering. */
-function closedUnanswered(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE";
+/** An upstream answer: what statusError and parseAnswer need of it. */
+interface UpstreamAnswer {
+  status: number;
+  ok: boolean;
+  headers: Headers;
+  text: string;
 }
 
 function tooLarge(): AppError {

@@ -4,8 +4,8 @@ import { AppError } from "@/lib/server/app-error";
 
 /**
  * Identical upstream reads share one call. A request may use a call that started after it
- * arrived (so a person never gets an answer older than their own request: a key rotated a
- * moment ago still gives 401), and an auto-refresh poll may also use a successful one at most
+ * reached the server (arrival.ts; so a person never gets an answer older than their own
+ * request: a key rotated a moment ago still gives 401), and an auto-refresh poll may also use a successful one at most
  * POLL_REUSE_MS old. A failed call is forgotten as soon as it settles. The caller's key names
  * the read (the hub client puts a keyed hash of the API key in it, never the key).
  */

@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { renameApplication } from "@/lib/server/session/applications";
 import { summaryOf } from "@/lib/server/session/page-application";
 import { sessionDataOf } from "@/lib/server/session/session";
@@ -10,6 +10,6 @@ export const POST = defineRoute({
   async handle({ body, session }) {
     const next = renameApplication(sessionDataOf(await session.state()), body.app, body.name);
     await session.save(next);
-    return json({ application: summaryOf(next.applications.find((app) => app.id === body.app)!) });
+    return Response.json({ application: summaryOf(next.applications.find((app) => app.id === body.app)!) });
   },
 });

@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { sharedRedis } from "@/lib/server/shared-state/redis";
 
 /**
@@ -12,6 +12,9 @@ export const GET = defineRoute({
     const redis = sharedRedis();
     const redisCheck = redis === null ? "not configured" : (await redis.ping()) ? "ok" : "unreachable";
     const ready = redisCheck !== "unreachable";
-    return json({ status: ready ? "ready" : "not ready", checks: { redis: redisCheck } }, ready ? 200 : 503);
+    return Response.json(
+      { status: ready ? "ready" : "not ready", checks: { redis: redisCheck } },
+      { status: ready ? 200 : 503 },
+    );
   },
 });

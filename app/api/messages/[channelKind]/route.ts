@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { sendMessage } from "@/lib/server/hub/client";
 import { sendMessageSchema } from "@/lib/domain/hub-schemas";
 import { channelKindParamSchema } from "@/lib/server/hub/path-params";
@@ -17,6 +17,6 @@ export const POST = defineRoute({
   async handle({ params, body, session, hub }) {
     const apiKey = await session.apiKey();
     const message = { from: body.from, to: body.to, content: { text: body.content.text } };
-    return json(await sendMessage(hub(apiKey), params.channelKind, message), 202);
+    return Response.json(await sendMessage(hub(apiKey), params.channelKind, message), { status: 202 });
   },
 });

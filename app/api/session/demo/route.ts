@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/server/app-error";
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { serverConfig } from "@/lib/server/config";
 import { fetchSandboxDemo } from "@/lib/server/hub/client";
@@ -17,6 +17,6 @@ export const POST = defineRoute({
       );
     }
     const { apiKey } = await fetchSandboxDemo(signal);
-    return json(signedInAnswer(currentApplication(await session.signIn(apiKey))));
+    return Response.json(signedInAnswer(currentApplication(await session.signIn(apiKey))));
   },
 });

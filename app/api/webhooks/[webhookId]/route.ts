@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { getWebhook } from "@/lib/server/hub/client";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 
@@ -7,6 +7,6 @@ export const GET = defineRoute({
   params: webhookParamsSchema,
   async handle({ params, session, poll, hub }) {
     const apiKey = await session.apiKey();
-    return json(await getWebhook({ ...hub(apiKey), poll }, params.webhookId));
+    return Response.json(await getWebhook({ ...hub(apiKey), poll }, params.webhookId));
   },
 });

@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { listWebhookLogs } from "@/lib/server/hub/client";
 import { webhookLogQuerySchema } from "@/lib/domain/hub-schemas";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
@@ -9,6 +9,6 @@ export const GET = defineRoute({
   query: webhookLogQuerySchema,
   async handle({ params, query, session, poll, hub }) {
     const apiKey = await session.apiKey();
-    return json(await listWebhookLogs({ ...hub(apiKey), poll }, params.webhookId, query));
+    return Response.json(await listWebhookLogs({ ...hub(apiKey), poll }, params.webhookId, query));
   },
 });

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/server/app-error";
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { findInHistory } from "@/lib/server/history/scan";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 import { findQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schemas";
@@ -24,7 +24,12 @@ export const GET = defineRoute({
     const apiKey = await session.apiKey();
     const result = await findInHistory({ apiKey, signal }, params.webhookId, target, cap);
     if (result.found) {
-      return json({ log: result.log, position: result.position, read: result.read, total: result.total });
+      return Response.json({
+        log: result.log,
+        position: result.position,
+        read: result.read,
+        total: result.total,
+      });
     }
     if (result.partial?.reason === "failed") throw new AppError(result.partial.code, result.partial.message);
     const what =
