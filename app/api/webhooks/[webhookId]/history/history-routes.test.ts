@@ -181,7 +181,7 @@ describe("a cancelled scan", () => {
     const response = await route(request, ctx);
     expect(response.status).toBe(499);
     expect(errors).not.toHaveBeenCalled();
-    const line = JSON.parse(logged.find((text) => text.includes('"api request"'))!) as { status: number };
+    const line = JSON.parse(logged.find((text) => text.includes('"client abort"'))!) as { status: number };
     expect(line.status).toBe(499);
     // The upstream call was closed, not answered.
     await new Promise((r) => setTimeout(r, 50));
