@@ -41,6 +41,20 @@ function dialectOf(target: DatabaseTarget) {
 }
 
 /**
+ * Runs the migrations. Two processes starting on one SQLite file at once may collide (SQLite
+ * answers "busy" to one instead of making it wait): the loser tries again, and finds them done.
+ * PostgreSQL needs no second try: Kysely's migrator takes a lock there.
+ */
+async function migrate(db: WatchDb): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const { error } = await new Migrator({ db, provider: migrations }).migrateToLatest();
+    if (!error) return;
+    if (attempt >= 5) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+  }
+}
+
+/**
  * Opens the database and runs the migrations. Throws an Error naming DATABASE_URL (or WATCH_DB)
  * when it cannot be reached or migrated; the URL itself is never repeated (it may hold a password).
  */
@@ -49,8 +63,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
   try {
     db = new Kysely({ dialect: dialectOf(target) });
     await ping(db);
-    const { error } = await new Migrator({ db, provider: migrations }).migrateToLatest();
-    if (error) throw error;
+    await migrate(db);
     return { db, kind: target.kind };
   } catch (error) {
     await db?.destroy().catch(() => undefined);
