@@ -194,6 +194,23 @@ export function createWatcher(
 
 const SHARED = Symbol.for("hub-console.watcher");
 
+/** The sandbox's demo watched, tried again a few times: a sandbox still starting answers late. */
+async function watchDemoSoon(ctx: StoreContext): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await watchSandboxDemo(ctx);
+    } catch (error) {
+      if (attempt === 5) {
+        log(
+          `the sandbox's demo webhooks could not be watched: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2000 * attempt));
+    }
+  }
+}
+
 /**
  * Starts this process's watcher once: opens the store (throwing the Error that names
  * DATABASE_URL when it cannot), seals stored keys again under the newest secret, then polls.
@@ -203,11 +220,7 @@ export async function startWatcher(): Promise<Watcher> {
   shared[SHARED] ??= (async () => {
     const ctx = await sharedStoreContext();
     await refreshKeys(ctx);
-    await watchSandboxDemo(ctx).catch((error: unknown) =>
-      log(
-        `the sandbox's demo webhooks could not be watched: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-    );
+    void watchDemoSoon(ctx);
     return createWatcher(ctx, serverConfig().watch);
   })();
   return shared[SHARED];
