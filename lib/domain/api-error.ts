@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   upstream_unreachable: 502,
   upstream_invalid: 502,
   upstream_timeout: 504,
+  /** The watch's database does not answer; the live API still does. */
+  store_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
