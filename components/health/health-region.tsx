@@ -1,23 +1,28 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { useHydrated } from "@/lib/browser/use-hydrated";
 import { useLogView } from "@/components/logs/use-log-view";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import type { HealthFilter } from "@/components/health/delivery-health";
 
+const loading = (
+  <p role="status" className="text-sm">
+    Reading recent deliveries…
+  </p>
+);
+
 /** The chart and its numbers: their own chunk (d3-scale included), rendered in the browser only. */
 const DeliveryHealth = dynamic(() => import("@/components/health/delivery-health"), {
   ssr: false,
-  loading: () => (
-    <p role="status" className="text-sm">
-      Reading recent deliveries…
-    </p>
-  ),
+  loading: () => loading,
 });
 
 /** "Delivery health" at the top of the webhook page: a region that fills in after the rows. */
 export function HealthRegion({ webhookId }: { webhookId: string }) {
   const [, setView] = useLogView();
+  // Asked for once the page has hydrated, so its chunk is not part of the first load.
+  const hydrated = useHydrated();
 
   function showInTable({ code, since, until }: HealthFilter) {
     void setView({
@@ -43,9 +48,13 @@ export function HealthRegion({ webhookId }: { webhookId: string }) {
       <h2 id="health-heading" className="text-base font-semibold">
         Delivery health
       </h2>
-      <PartBoundary fallback={<PartUnavailable what="Delivery health view" />}>
-        <DeliveryHealth webhookId={webhookId} onFilter={showInTable} />
-      </PartBoundary>
+      {hydrated ? (
+        <PartBoundary fallback={<PartUnavailable what="Delivery health view" />}>
+          <DeliveryHealth webhookId={webhookId} onFilter={showInTable} />
+        </PartBoundary>
+      ) : (
+        loading
+      )}
     </section>
   );
 }

@@ -157,7 +157,7 @@ test.describe("filters and the URL", () => {
     await webhookPage.remembered(second.id);
 
     // The real API may return a name: the header shows it beside the endpoint.
-    await page.route(`**/api/webhooks/${second.id}`, async (route) => {
+    await page.route(new RegExp(`/api/webhooks/${second.id}(\\?|$)`), async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, json: { ...(await response.json()), name: "Orders (production)" } });
     });

@@ -54,7 +54,7 @@ test.describe("on a phone", () => {
       (log, index) => index > 3 && log.messageId,
     )!;
     // The lookup answers late, so the dialog is seen before the delivery is known.
-    await page.route("**/history/find?*", async (route) => {
+    await page.route(/\/history\/find\?/, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       await route.continue();
     });
