@@ -1,11 +1,16 @@
 "use client";
 
 import { QueryClientProvider } from "@tanstack/react-query";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { ReactNode } from "react";
 import { getQueryClient } from "@/lib/browser/query-client";
 
-/** The browser's one QueryClient (a fresh one per request while rendering on the server). */
+/** The browser's one QueryClient (a fresh one per request while rendering on the server), and nuqs's URL state. */
 export function Providers({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={queryClient}>
+      <NuqsAdapter>{children}</NuqsAdapter>
+    </QueryClientProvider>
+  );
 }

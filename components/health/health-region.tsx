@@ -1,39 +1,43 @@
 "use client";
 
-import { Suspense } from "react";
-import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
+import dynamic from "next/dynamic";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
-import { NO_HISTORY_FILTERS } from "@/lib/domain/log-view";
-import { setLogView } from "@/components/logs/use-log-view";
+import { useLogView } from "@/components/logs/use-log-view";
+import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import type { HealthFilter } from "@/components/health/delivery-health";
 
-/** The chart and its numbers: their own chunk (d3-scale included), loaded after the rows. */
-const DeliveryHealth = lazyPart(
-  () => import("@/components/health/delivery-health").then((loaded) => loaded.default),
-  () => <PartUnavailable what="Delivery health view" />,
+const loading = (
+  <p role="status" className="text-sm">
+    Reading recent deliveries…
+  </p>
 );
 
-function showInTable({ code, since, until }: HealthFilter) {
-  setLogView({
-    ...NO_HISTORY_FILTERS,
-    code: code === undefined ? null : String(code),
-    since: since ?? null,
-    until: until ?? null,
-    status: code === undefined ? null : "Failed",
-    page: 1,
-    log: null,
-  });
-  document.getElementById("logs-heading")?.scrollIntoView({ block: "start" });
-}
+/** The chart and its numbers: their own chunk (d3-scale included), rendered in the browser only. */
+const DeliveryHealth = dynamic(() => import("@/components/health/delivery-health"), {
+  ssr: false,
+  loading: () => loading,
+});
 
 /** "Delivery health" at the top of the webhook page: a region that fills in after the rows. */
 export function HealthRegion({ webhookId }: { webhookId: string }) {
+  const [, setView] = useLogView();
+  // Asked for when hydrating, its chunk (d3-scale) puts first-load JS at 213 kB gzip, over 200 (bench row "page weight").
   const afterLoad = useAfterLoad();
-  const loading = (
-    <p role="status" className="text-sm">
-      Reading recent deliveries…
-    </p>
-  );
+
+  function showInTable({ code, since, until }: HealthFilter) {
+    void setView({
+      status: code === undefined ? null : "Failed",
+      code: code === undefined ? null : String(code),
+      since: since ?? null,
+      until: until ?? null,
+      contains: null,
+      cap: null,
+      page: null,
+      log: null,
+    });
+    document.getElementById("logs-heading")?.scrollIntoView({ block: "start" });
+  }
+
   return (
     // Its height is reserved (what the chart and numbers take at each width), so the rows below
     // do not move when it fills in.
@@ -45,9 +49,9 @@ export function HealthRegion({ webhookId }: { webhookId: string }) {
         Delivery health
       </h2>
       {afterLoad ? (
-        <Suspense fallback={loading}>
+        <PartBoundary fallback={<PartUnavailable what="Delivery health view" />}>
           <DeliveryHealth webhookId={webhookId} onFilter={showInTable} />
-        </Suspense>
+        </PartBoundary>
       ) : (
         loading
       )}

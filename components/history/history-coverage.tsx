@@ -1,6 +1,6 @@
 import type { ScanState } from "@/lib/browser/use-scan";
 import type { ScanResultLine } from "@/lib/domain/scan-answer";
-import { setLogView } from "@/components/logs/use-log-view";
+import { useLogView } from "@/components/logs/use-log-view";
 import { ScanProgress } from "@/components/history/scan-progress";
 import { Notice } from "@/components/ui/notice";
 import { formatCount as n } from "@/lib/domain/format-count";
@@ -20,6 +20,7 @@ export function HistoryCoverage({
   onRerun: () => void;
   onCancel: () => void;
 }) {
+  const [, setView] = useLogView();
   return (
     <div className="space-y-2 text-sm">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -61,7 +62,7 @@ export function HistoryCoverage({
             <button
               type="button"
               className="btn btn-secondary"
-              onClick={() => setLogView({ cap: result.cap * 2, page: 1, log: null })}
+              onClick={() => void setView({ cap: result.cap * 2, page: null, log: null })}
             >
               Scan further ({n(result.cap * 2)} deliveries)
             </button>

@@ -1,17 +1,17 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import { parseQuestion } from "@/lib/domain/history/question";
+import { historyExportPath, isHistoryView } from "@/lib/domain/log-view";
 import {
   HISTORY_FILTERS,
   NO_HISTORY_FILTERS,
-  historyExportPath,
-  isHistoryView,
   type HistoryFilter,
   type LogViewState,
-} from "@/lib/domain/log-view";
-import { setLogView } from "@/components/logs/use-log-view";
+} from "@/lib/domain/search-params";
+import { useLogView } from "@/components/logs/use-log-view";
+import { FILTER_LABELS } from "@/components/history/filter-labels";
 import { Field } from "@/components/ui/field";
 
 const QUICK_PICKS = [
@@ -36,14 +36,38 @@ function fromLocalInput(value: string): string | null {
   return Number.isFinite(time) ? new Date(time).toISOString() : trimmed;
 }
 
+/** The filters as typed in the form: text trimmed, times from the viewer's zone to ISO UTC. */
+function typedFilters(form: HTMLFormElement): Record<HistoryFilter, string | null> {
+  const data = new FormData(form);
+  const text = (name: string) => String(data.get(name) ?? "").trim() || null;
+  return {
+    code: text("code"),
+    since: fromLocalInput(String(data.get("since") ?? "")),
+    until: fromLocalInput(String(data.get("until") ?? "")),
+    contains: text("contains"),
+  };
+}
+
 /**
  * Filters over the whole history (HTTP status, Since, Until, Response contains) and Export:
- * loaded after the rows, in its own chunk. The filters live in the URL; Apply checks
- * them with the scan route's own parser, so what it refuses never leaves the browser.
+ * loaded when their section is first opened, in their own chunk. The filters live in the URL (the
+ * form is filled from it, and mounted again when it changes); Apply checks them with the scan
+ * route's own parser, so what it refuses never leaves the browser: `onChecked` gets its errors
+ * (null once the filters are applied).
  */
-export default function HistoryTools({ webhookId, view }: { webhookId: string; view: LogViewState }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const formKey = HISTORY_FILTERS.map((name) => view[name] ?? "").join("|");
+export default function HistoryTools({
+  webhookId,
+  view,
+  errors,
+  onChecked,
+}: {
+  webhookId: string;
+  view: LogViewState;
+  /** What the last Apply refused, by field. */
+  errors: FieldErrors;
+  onChecked: (errors: FieldErrors | null) => void;
+}) {
+  const [, setView] = useLogView();
 
   function apply(filters: Record<HistoryFilter, string | null>) {
     const params = new URLSearchParams();
@@ -51,30 +75,23 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
     for (const name of HISTORY_FILTERS) if (filters[name]) params.set(name, filters[name]!);
     const parsed = parseQuestion(params);
     if (!parsed.ok) {
-      setErrors(parsed.errors);
+      onChecked(parsed.errors);
       return;
     }
-    setErrors({});
-    setLogView({ ...filters, cap: null, page: 1, log: null });
+    onChecked(null);
+    void setView({ ...filters, cap: null, page: null, log: null });
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const text = (name: string) => String(form.get(name) ?? "").trim() || null;
-    apply({
-      code: text("code"),
-      since: fromLocalInput(String(form.get("since") ?? "")),
-      until: fromLocalInput(String(form.get("until") ?? "")),
-      contains: text("contains"),
-    });
+    apply(typedFilters(event.currentTarget));
   }
 
-  const error = (name: string) => errors[name]?.map((message) => `${label(name)} ${message}.`).join(" ");
+  const error = (name: string) =>
+    errors[name]?.map((message) => `${FILTER_LABELS[name] ?? name} ${message}.`).join(" ");
 
   return (
     <form
-      key={formKey}
       onSubmit={onSubmit}
       noValidate
       aria-label="Filter the whole history"
@@ -147,9 +164,10 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
             key={pick.label}
             type="button"
             className="btn btn-small"
-            onClick={() =>
+            // A quick pick sets the time range only: the other filters are taken as typed.
+            onClick={(event) =>
               apply({
-                ...pickFilters(view),
+                ...typedFilters(event.currentTarget.form!),
                 since: new Date(Date.now() - pick.ms).toISOString(),
                 until: null,
               })
@@ -162,7 +180,7 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
           <button
             type="button"
             className="btn btn-secondary"
-            onClick={() => setLogView({ ...NO_HISTORY_FILTERS, page: 1, log: null })}
+            onClick={() => void setView({ ...NO_HISTORY_FILTERS, page: null, log: null })}
           >
             Clear filters
           </button>
@@ -178,20 +196,4 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
       </div>
     </form>
   );
-}
-
-function pickFilters(view: LogViewState): Record<HistoryFilter, string | null> {
-  return { code: view.code, since: view.since, until: view.until, contains: view.contains };
-}
-
-const LABELS: Record<string, string> = {
-  code: "HTTP status",
-  since: "Since",
-  until: "Until",
-  contains: "Response contains",
-  status: "Status",
-};
-
-function label(name: string): string {
-  return LABELS[name] ?? name;
 }

@@ -7,7 +7,7 @@ import {
   type LogStatusFilter,
   type LogViewState,
   type PageSize,
-} from "@/lib/domain/log-view";
+} from "@/lib/domain/search-params";
 import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
 
 /** Filter, page size, live refresh. */

@@ -20,7 +20,6 @@ export function LogsDataTable({
   highlightIds,
   busy,
   emptyState,
-  onIntent,
 }: {
   table: Table<WebhookLog>;
   onOpen: (logId: string) => void;
@@ -28,14 +27,13 @@ export function LogsDataTable({
   busy: boolean;
   /** Shown in the body when there are no rows. */
   emptyState: ReactNode;
-  /** The pointer or keyboard focus reached the table: a row may be opened next. */
-  onIntent: () => void;
 }) {
   const rows = table.getRowModel().rows;
   const columnCount = table.getVisibleLeafColumns().length;
 
   return (
-    <div onPointerEnter={onIntent} onFocus={onIntent} className="card overflow-x-auto">
+    // `#deliveries`: where the phone's "Skip to deliveries" link lands.
+    <div id="deliveries" className="card scroll-mt-2 overflow-x-auto">
       {/* Its caption names it (no aria-describedby to the same text: it would be read twice). */}
       <table className="log-table w-full border-collapse text-left text-sm" aria-busy={busy}>
         <caption className="sr-only">

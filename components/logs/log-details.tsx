@@ -39,7 +39,8 @@ export function LogDetails({ log }: { log: WebhookLog }) {
   const retryReasonId = useId();
 
   return (
-    <div className="space-y-5">
+    // On a phone the response body comes first: it is what a person opens a delivery for.
+    <div className="flex flex-col gap-5">
       <section aria-label="Outcome" className="space-y-2">
         <div className="flex flex-wrap items-center gap-2">
           <StatusBadge status={log.status} />
@@ -124,7 +125,7 @@ function ResponseBody({ body }: { body: string }) {
           : "shown as sent";
 
   return (
-    <section aria-labelledby={headingId} className="space-y-2">
+    <section aria-labelledby={headingId} className="space-y-2 max-sm:order-first">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <h3 id={headingId} className="text-sm font-semibold">
           Response body

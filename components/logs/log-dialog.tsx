@@ -1,18 +1,17 @@
 "use client";
 
-import { Suspense, useEffect, useId, useRef } from "react";
-import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
+import dynamic from "next/dynamic";
+import { useEffect, useId, useRef } from "react";
+import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 
 /** The dialog's body, a chunk of its own: the dialog opens at once and its body follows. */
-// React.lazy, not next/dynamic: next/dynamic adds 1.4 kB gzip, putting the page at 181.2 kB, over its 180 kB budget.
-const LogDetails = lazyPart(
+const LogDetails = dynamic(
   () => import("@/components/logs/log-details").then((loaded) => loaded.LogDetails),
-  () => <PartUnavailable what="details view" />,
+  {
+    loading: () => <p role="status">Loading this delivery…</p>,
+  },
 );
-
-/** Starts loading the dialog's body when the pointer or focus reaches the log table. */
-export const preloadLogDetails = LogDetails.preload;
 
 /**
  * One delivery in full: a native modal `<dialog>` (focus trapped, Esc closes, the rest of the
@@ -61,8 +60,9 @@ export function LogDialog({
             <h2 id={titleId} className="text-base font-semibold">
               Delivery details
             </h2>
+            {/* Until the delivery is loaded, the ID asked for may be a log ID or a message ID (Find). */}
             <p className="font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
-              Log {log?.id ?? logId}
+              {log ? `Log ${log.id}` : `Log or message ID ${logId}`}
             </p>
           </div>
           <button type="button" className="btn btn-secondary" onClick={() => ref.current?.close()}>
@@ -71,9 +71,9 @@ export function LogDialog({
         </div>
         <div className="overflow-y-auto px-5 py-4">
           {log ? (
-            <Suspense fallback={<p role="status">Loading this delivery…</p>}>
+            <PartBoundary fallback={<PartUnavailable what="details view" />}>
               <LogDetails log={log} />
-            </Suspense>
+            </PartBoundary>
           ) : loading ? (
             <p role="status">Loading this delivery…</p>
           ) : (

@@ -1,23 +1,42 @@
 import type { ReactNode } from "react";
-import { NO_HISTORY_FILTERS, isHistoryView, type LogViewState } from "@/lib/domain/log-view";
-import { setLogView } from "@/components/logs/use-log-view";
+import type { FieldErrors } from "@/lib/domain/api-error";
+import { isHistoryView } from "@/lib/domain/log-view";
+import { NO_HISTORY_FILTERS, type LogViewState } from "@/lib/domain/search-params";
+import { useLogView } from "@/components/logs/use-log-view";
 import { LogsLoadFailed } from "@/components/logs/logs-errors";
+import { FILTER_LABELS } from "@/components/history/filter-labels";
 
-/** What the table body says when it has no rows: loading, failed, past the last page, filtered out, or none yet. */
+/**
+ * What the table body says when it has no rows: the filters typed were refused, loading, failed,
+ * past the last page, filtered out, or none yet.
+ */
 export function LogsEmptyState({
   view,
+  refused,
   pending,
   error,
   totalPages,
   onTryAgain,
 }: {
   view: LogViewState;
+  /** What the filter form refused: no rows are shown until it is fixed. */
+  refused: FieldErrors | null;
   pending: boolean;
   /** Set only when there are no rows to show either. */
   error: Error | null;
   totalPages: number;
   onTryAgain: () => void;
 }): ReactNode {
+  const [, setView] = useLogView();
+  if (refused) {
+    const fields = Object.keys(refused).map((name) => FILTER_LABELS[name] ?? name);
+    return (
+      <p role="status">
+        No results shown: the filters above were not applied. Fix {fields.join(" and ")}, then apply them
+        again.
+      </p>
+    );
+  }
   if (pending) return <p role="status">Loading deliveries…</p>;
   if (error) return <LogsLoadFailed error={error} onTryAgain={onTryAgain} />;
   if (totalPages > 0 && view.page > totalPages) {
@@ -29,7 +48,7 @@ export function LogsEmptyState({
         <button
           type="button"
           className="btn btn-secondary"
-          onClick={() => setLogView({ page: totalPages, log: null })}
+          onClick={() => void setView({ page: totalPages, log: null })}
         >
           Go to the last page
         </button>
@@ -43,7 +62,7 @@ export function LogsEmptyState({
         <button
           type="button"
           className="btn btn-secondary"
-          onClick={() => setLogView({ ...NO_HISTORY_FILTERS, page: 1, log: null })}
+          onClick={() => void setView({ ...NO_HISTORY_FILTERS, page: null, log: null })}
         >
           Clear the filters
         </button>
@@ -57,7 +76,7 @@ export function LogsEmptyState({
         <button
           type="button"
           className="btn btn-secondary"
-          onClick={() => setLogView({ status: null, page: 1, log: null })}
+          onClick={() => void setView({ status: null, page: null, log: null })}
         >
           Show all deliveries
         </button>

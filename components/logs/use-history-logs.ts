@@ -1,5 +1,6 @@
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { historyScanPath, isHistoryView, type LogViewState } from "@/lib/domain/log-view";
+import { historyScanPath, isHistoryView } from "@/lib/domain/log-view";
+import type { LogViewState } from "@/lib/domain/search-params";
 import { useScan } from "@/lib/browser/use-scan";
 
 const NO_ROWS: WebhookLog[] = [];

@@ -3,13 +3,8 @@ import { useCallback, useEffect } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { fetchLogPage, logsQueryOptions } from "@/lib/browser/queries";
 import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
-import {
-  DEFAULT_LOG_VIEW,
-  isHistoryView,
-  LOG_STATUS_FILTERS,
-  logsQueryState,
-  type LogViewState,
-} from "@/lib/domain/log-view";
+import { logsQueryState } from "@/lib/domain/log-view";
+import { DEFAULT_LOG_VIEW, LOG_STATUS_FILTERS, type LogViewState } from "@/lib/domain/search-params";
 import { webhookKeys } from "@/lib/domain/query-keys";
 
 const NO_ROWS: WebhookLog[] = [];
@@ -56,17 +51,6 @@ export function useWebhookLogs(
     return () => clearTimeout(timer);
   }, [enabled, page, query.isPlaceholderData, pageNumber, totalPages, status, limit, queryClient, webhookId]);
 
-  /**
-   * Asks for the page a view names now, from the event that changes the view, rather than after
-   * the render that shows it (the query then finds its fetch under way). Settles when the rows are
-   * there (or failed); views answered by a history scan are left to the scan (undefined).
-   */
-  const fetchView = useCallback(
-    (next: LogViewState): Promise<void> | undefined =>
-      isHistoryView(next) ? undefined : queryClient.prefetchQuery(logsQueryOptions(webhookId, next)),
-    [queryClient, webhookId],
-  );
-
   // When the pointer or focus reaches the Status filter, fetch the first page of each other
   // status, so choosing one shows its rows at once. Once, not retried, and not while the hub is
   // failing this view: a hover must not add load to a hub in trouble.
@@ -90,6 +74,5 @@ export function useWebhookLogs(
     /** The last failure of this view's fetch, or of a poll since the last success. */
     error: query.error ?? (pollFailure && pollFailure.at > query.dataUpdatedAt ? pollFailure.error : null),
     prefetchStatusViews,
-    fetchView,
   };
 }

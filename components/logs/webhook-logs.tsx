@@ -1,36 +1,41 @@
 "use client";
 
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { foundLogQueryOptions } from "@/lib/browser/queries";
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
-import { Suspense, useCallback, useEffect, useId, useMemo, useState, type ReactNode } from "react";
-import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
-import { useAfterLoad } from "@/lib/browser/use-after-load";
+import dynamic from "next/dynamic";
+import { useSearchParams } from "next/navigation";
+import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
+import { foundLogQueryOptions } from "@/lib/browser/queries";
+import type { FieldErrors } from "@/lib/domain/api-error";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { webhookKeys } from "@/lib/domain/query-keys";
-import type { LogViewState, PageSize } from "@/lib/domain/log-view";
+import { HISTORY_FILTERS, ignoredParams, type LogViewState, type PageSize } from "@/lib/domain/search-params";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
-import { LogDialog, preloadLogDetails } from "@/components/logs/log-dialog";
+import { LogDialog } from "@/components/logs/log-dialog";
 import { LogsPagination } from "@/components/logs/data-table-pagination";
 import { LogsToolbar } from "@/components/logs/data-table-toolbar";
 import { LogsEmptyState } from "@/components/logs/logs-empty-state";
 import { LogsRefreshFailed } from "@/components/logs/logs-errors";
+import { IgnoredParamsNotice } from "@/components/logs/ignored-params-notice";
 import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
-import { readLogView, setLogView, useLogView } from "@/components/logs/use-log-view";
+import { useLogView } from "@/components/logs/use-log-view";
 import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
 import { useHistoryLogs } from "@/components/logs/use-history-logs";
+import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 
-/** Filters over the whole history and Export: their own chunk, fetched after the rows. */
-const HistoryTools = lazyPart(
-  () => import("@/components/history/history-tools").then((loaded) => loaded.default),
-  () => <PartUnavailable what="history filters" />,
-);
+/** Filters over the whole history and Export: their own chunk, loaded when their section is first opened. */
+const HistoryTools = dynamic(() => import("@/components/history/history-tools"), {
+  ssr: false,
+  loading: () => <p className="text-sm">Loading the filters…</p>,
+});
 /** What a filtered view covers: its own chunk, loaded when a view has history filters. */
-const HistoryCoverage = lazyPart(
+const HistoryCoverage = dynamic(
   () => import("@/components/history/history-coverage").then((loaded) => loaded.HistoryCoverage),
-  () => <PartUnavailable what="scan's progress view" />,
+  { loading: () => <p className="text-sm">Scanning the history…</p> },
 );
+
+const NO_ROWS: WebhookLog[] = [];
 
 /** A log that is not on the current page may still be in another cached page (e.g. found by the send follow-up). */
 function findCachedLog(queryClient: QueryClient, webhookId: string, logId: string): WebhookLog | null {
@@ -41,6 +46,11 @@ function findCachedLog(queryClient: QueryClient, webhookId: string, logId: strin
     if (log) return log;
   }
   return null;
+}
+
+/** The history filters of a view, as one text: what the filter form was filled from. */
+function filtersKey(view: LogViewState): string {
+  return HISTORY_FILTERS.map((name) => view[name] ?? "").join("|");
 }
 
 /** The log table with its toolbar, pagination, states, and the details dialog; all state in the URL. */
@@ -57,31 +67,31 @@ export function WebhookLogs({
   highlightIds: ReadonlySet<string>;
   findBox: ReactNode;
 }) {
-  const view = useLogView();
-  const afterLoad = useAfterLoad();
+  const [view, setView] = useLogView();
+  const ignored = ignoredParams(useSearchParams());
   // The filters render once their section is first opened (two date inputs cost a long task on a
-  // slow phone), and stay, so closing it keeps what was typed; their chunk is fetched after load,
-  // so opening the section is immediate.
+  // slow phone), and stay, so closing it keeps what was typed.
   const [toolsOpened, setToolsOpened] = useState(false);
-  useEffect(() => {
-    if (afterLoad) HistoryTools.preload();
-  }, [afterLoad]);
+  // What the filter form refused, for the filters it was filled from: while it stands, no row is
+  // shown as the answer to what was typed.
+  const [refused, setRefused] = useState<{ filters: string; errors: FieldErrors } | null>(null);
+  const draftErrors = refused?.filters === filtersKey(view) ? refused.errors : null;
   const queryClient = useQueryClient();
   const history = useHistoryLogs(webhookId, view);
   const api = useWebhookLogs(webhookId, view, autoRefresh, !history.active);
-  const { query, prefetchStatusViews, fetchView } = api;
-  const { rows, total, totalPages } = history.active ? history : api;
+  const { query, prefetchStatusViews } = api;
+  const answer = history.active ? history : api;
+  const rows = draftErrors ? NO_ROWS : answer.rows;
+  const { total, totalPages } = answer;
   const scanning = history.scan.status === "running";
   const error = history.active ? (history.scan.status === "failed" ? history.scan.error : null) : api.error;
   const hasRows = history.active ? history.result !== null : query.data !== undefined;
   const tryAgain = history.active ? history.scan.rerun : () => void query.refetch();
 
-  /** A new page, page size or status: its rows are asked for at once; the URL says so once they are there. */
-  function changeView(patch: Partial<LogViewState>) {
-    setLogView(patch, { rowsReady: fetchView({ ...readLogView(), ...patch }) });
-  }
-
-  const openLog = useCallback((logId: string) => setLogView({ log: logId }, { history: "replace" }), []);
+  const openLog = useCallback(
+    (logId: string) => void setView({ log: logId }, { history: "replace" }),
+    [setView],
+  );
   const retryReasonId = useId();
   const columns = useMemo(
     () => buildLogColumns({ onOpen: openLog, retryReasonId }),
@@ -101,12 +111,12 @@ export function WebhookLogs({
     state: { pagination },
     onPaginationChange: (updater: Updater<PaginationState>) => {
       const next = typeof updater === "function" ? updater(pagination) : updater;
-      changeView({ page: next.pageIndex + 1, limit: next.pageSize as PageSize, log: null });
+      void setView({ page: next.pageIndex + 1, limit: next.pageSize as PageSize, log: null });
     },
   });
 
   function closeLog(logId: string) {
-    setLogView({ log: null }, { history: "replace" });
+    void setView({ log: null }, { history: "replace" });
     // Back to where the person was: the row's Details button.
     requestAnimationFrame(() =>
       document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(logId)}"]`)?.focus(),
@@ -114,7 +124,7 @@ export function WebhookLogs({
   }
 
   const onPage = view.log
-    ? (rows.find((row) => row.id === view.log) ?? findCachedLog(queryClient, webhookId, view.log))
+    ? (answer.rows.find((row) => row.id === view.log) ?? findCachedLog(queryClient, webhookId, view.log))
     : null;
   const pageLoading = history.active ? scanning : query.isPending || query.isPlaceholderData;
   // A `?log=` link whose delivery is on no loaded page (newer ones pushed it on): scan for it.
@@ -137,9 +147,15 @@ export function WebhookLogs({
           Newest first. Open a row to see the response and what its status means.
         </p>
       </div>
+      {ignored.length > 0 ? (
+        <IgnoredParamsNotice
+          ignored={ignored}
+          onRemove={() => void setView(Object.fromEntries(ignored.map(({ name }) => [name, null])))}
+        />
+      ) : null}
       <LogsToolbar
         view={view}
-        onStatusChange={(status) => changeView({ status, page: 1, log: null })}
+        onStatusChange={(status) => void setView({ status, page: null, log: null })}
         onStatusIntent={prefetchStatusViews}
         onPageSizeChange={(size) => table.setPageSize(size)}
         autoRefresh={autoRefresh}
@@ -162,26 +178,32 @@ export function WebhookLogs({
           Filter the whole history (HTTP status, time, response text) and export
         </summary>
         <div className="mt-3">
-          {afterLoad && (toolsOpened || history.active) ? (
-            <Suspense fallback={<p className="text-sm">Loading the filters…</p>}>
-              <HistoryTools webhookId={webhookId} view={view} />
-            </Suspense>
+          {toolsOpened || history.active ? (
+            <PartBoundary fallback={<PartUnavailable what="history filters" />}>
+              <HistoryTools
+                key={filtersKey(view)}
+                webhookId={webhookId}
+                view={view}
+                errors={draftErrors ?? {}}
+                onChecked={(errors) => setRefused(errors && { filters: filtersKey(view), errors })}
+              />
+            </PartBoundary>
           ) : (
             <p className="text-sm">Loading the filters…</p>
           )}
         </div>
       </details>
       {findBox}
-      {history.active ? (
-        <Suspense fallback={<p className="text-sm">Scanning the history…</p>}>
+      {history.active && !draftErrors ? (
+        <PartBoundary fallback={<PartUnavailable what="scan's progress view" />}>
           <HistoryCoverage
             scan={history.scan}
             result={history.result}
             onRerun={history.scan.rerun}
             onCancel={history.scan.cancel}
           />
-        </Suspense>
-      ) : error && hasRows ? (
+        </PartBoundary>
+      ) : error && hasRows && !draftErrors ? (
         <LogsRefreshFailed error={error} onTryAgain={tryAgain} />
       ) : null}
       <p id={retryReasonId} className="sr-only">
@@ -195,15 +217,15 @@ export function WebhookLogs({
         emptyState={
           <LogsEmptyState
             view={view}
+            refused={draftErrors}
             pending={history.active ? !hasRows && history.scan.status !== "failed" : query.isPending}
             error={hasRows ? null : error}
             totalPages={totalPages}
             onTryAgain={tryAgain}
           />
         }
-        onIntent={preloadLogDetails}
       />
-      <LogsPagination table={table} total={total} />
+      {draftErrors ? null : <LogsPagination table={table} total={total} />}
       {view.log ? (
         <LogDialog
           key={view.log}

@@ -1,7 +1,8 @@
 "use client";
 
-import { Suspense, useRef, useState, type ChangeEvent, type FormEvent } from "react";
-import { lazyPart } from "@/components/ui/lazy-part";
+import dynamic from "next/dynamic";
+import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { PartBoundary } from "@/components/ui/part-boundary";
 import { useLastChannel } from "@/lib/browser/local-store";
 import { CHANNEL_KIND_PATTERN, MESSAGE_TEXT_MAX, MESSAGE_TO_MAX } from "@/lib/domain/api-limits";
 import {
@@ -32,10 +33,12 @@ function ResultUnavailable() {
   );
 }
 
-/** The view of a sent message, a chunk of its own: loaded when the person reaches the form. */
-const SendResult = lazyPart(
+/** The view of a sent message, a chunk of its own: loaded once a message is sent. */
+const SendResult = dynamic(
   () => import("@/components/send/send-result").then((loaded) => loaded.SendResult),
-  ResultUnavailable,
+  {
+    loading: () => <p>Sent.</p>,
+  },
 );
 
 type FieldName = keyof MessageFormValues;
@@ -100,12 +103,7 @@ export function SendMessageForm({
   }
 
   return (
-    <section
-      aria-labelledby="send-heading"
-      className="card space-y-3 p-4"
-      onPointerEnter={SendResult.preload}
-      onFocus={SendResult.preload}
-    >
+    <section aria-labelledby="send-heading" className="card space-y-3 p-4">
       <div>
         <h2 id="send-heading" className="text-base font-semibold">
           Send a test message
@@ -204,14 +202,14 @@ export function SendMessageForm({
         {sending.status === "pending" ? <p>Sending the message to the Messaging Hub…</p> : null}
         {sending.status === "error" ? <SendError error={sending.error} /> : null}
         {sending.status === "success" ? (
-          <Suspense fallback={<p>Sent.</p>}>
+          <PartBoundary fallback={<ResultUnavailable />}>
             <SendResult
               outcome={sending.data}
               follow={follow}
               webhookActive={webhookActive}
               onShowDelivery={onShowDelivery}
             />
-          </Suspense>
+          </PartBoundary>
         ) : null}
       </div>
     </section>

@@ -3,9 +3,10 @@
 import { useEffect, useState } from "react";
 import type { Webhook } from "@/lib/domain/hub-schemas";
 import { rememberWebhook } from "@/lib/browser/local-store";
-import { readLogView } from "@/components/logs/use-log-view";
+import { useLogView } from "@/components/logs/use-log-view";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { formatCount } from "@/lib/domain/format-count";
+import { webhookName } from "@/lib/domain/webhook-name";
 
 const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;
 
@@ -14,12 +15,12 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
   const id = webhook?.id;
   const endpoint = webhook?.endpoint;
   const eventType = webhook?.eventType;
+  // Remembered under the page's application (the page always names it: see its server part).
+  const [{ app }] = useLogView();
   useEffect(() => {
-    // Remembered under the page's application (the page always names it: see its server part).
-    const { app } = readLogView();
     if (id && app && endpoint !== undefined)
       rememberWebhook(app, { id, endpoint, eventType: eventType ?? "" });
-  }, [id, endpoint, eventType]);
+  }, [app, id, endpoint, eventType]);
 
   if (!webhook) {
     return (
@@ -30,12 +31,19 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
     );
   }
 
+  const name = webhookName(webhook);
   return (
     <section className="card space-y-3 p-4" aria-labelledby="webhook-endpoint">
       <div>
         <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Webhook endpoint</p>
         <h1 id="webhook-endpoint" className="text-lg leading-snug font-semibold break-all">
           {webhook.endpoint}
+          {name ? (
+            <span className="ml-2 text-base font-medium text-zinc-700 dark:text-zinc-300">
+              <span className="sr-only">, named </span>
+              {name}
+            </span>
+          ) : null}
         </h1>
       </div>
       <dl className="flex flex-wrap gap-x-8 gap-y-2 text-sm">

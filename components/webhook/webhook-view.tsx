@@ -7,12 +7,13 @@ import { fetchWebhook, webhookQueryOptions } from "@/lib/browser/queries";
 import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
 import { webhookKeys } from "@/lib/domain/query-keys";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
-import { readLogView, setLogView } from "@/components/logs/use-log-view";
+import { useLogView } from "@/components/logs/use-log-view";
 import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { WebhookHeader } from "@/components/webhook/webhook-header";
 import { HealthRegion } from "@/components/health/health-region";
-import { NO_HISTORY_FILTERS, isHistoryView } from "@/lib/domain/log-view";
+import { isHistoryView } from "@/lib/domain/log-view";
+import { NO_HISTORY_FILTERS } from "@/lib/domain/search-params";
 
 /**
  * The webhook page's interactive part: header, logs and send form share the live state
@@ -33,6 +34,7 @@ export function WebhookView({
   const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
   const follow = useFollowDeliveries(webhookId, followTarget);
   const queryClient = useQueryClient();
+  const [view, setView] = useLogView();
   const { data: webhook } = useQuery(webhookQueryOptions(webhookId));
   useAutoRefresh(autoRefresh, webhookId, async (signal) => {
     const fresh = await fetchWebhook(webhookId, { signal, poll: true });
@@ -44,14 +46,17 @@ export function WebhookView({
   function onSent(target: FollowTarget) {
     setFollowTarget(target);
     // Show the newest deliveries of every status, where this message's will land.
-    const view = readLogView();
     if (view.page !== 1 || view.status !== null || isHistoryView(view)) {
-      setLogView({ ...NO_HISTORY_FILTERS, page: 1, status: null, log: null });
+      void setView({ status: null, ...NO_HISTORY_FILTERS, page: null, log: null });
     }
   }
 
   return (
     <div className="space-y-5">
+      {/* On a phone the rows are far below the header, health and filters. */}
+      <a href="#deliveries" className="btn btn-secondary w-full sm:hidden">
+        Skip to deliveries
+      </a>
       <WebhookHeader webhookId={webhookId} webhook={webhook} />
       <HealthRegion webhookId={webhookId} />
       <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
@@ -68,7 +73,7 @@ export function WebhookView({
           demoChannels={demoChannels}
           follow={follow}
           onSent={onSent}
-          onShowDelivery={(logId) => setLogView({ log: logId }, { history: "replace" })}
+          onShowDelivery={(logId) => void setView({ log: logId }, { history: "replace" })}
         />
       </div>
     </div>

@@ -5,7 +5,8 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { Webhook, WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { apiRequest } from "@/lib/browser/api";
-import { apiQueryString, toApiQuery, type LogViewState } from "@/lib/domain/log-view";
+import { apiQueryString, toApiQuery } from "@/lib/domain/log-view";
+import type { LogViewState } from "@/lib/domain/search-params";
 import { AUTO_REFRESH_MS, webhookKeys } from "@/lib/domain/query-keys";
 
 interface FetchOptions {

@@ -3,7 +3,7 @@
  * when the send answer gave one; otherwise the logs that were not there before sending.
  */
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { DEFAULT_LOG_VIEW, type LogViewState } from "@/lib/domain/log-view";
+import { DEFAULT_LOG_VIEW, type LogViewState } from "@/lib/domain/search-params";
 
 /** What the follow polls: the newest deliveries, every status, as many as the API gives at once. */
 export const FOLLOW_VIEW: LogViewState = { ...DEFAULT_LOG_VIEW, limit: 50 };

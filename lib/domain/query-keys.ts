@@ -2,7 +2,8 @@
  * Query keys of a webhook and its logs, shared by the server's prefetch and the browser's
  * queries so both sides fill the same cache entries. A logs key is the serialized URL state.
  */
-import { logsQueryState, type LogViewState } from "@/lib/domain/log-view";
+import { logsQueryState } from "@/lib/domain/log-view";
+import type { LogViewState } from "@/lib/domain/search-params";
 
 /**
  * How often the log view refreshes itself when Auto-refresh is on, and how long a fetched page of

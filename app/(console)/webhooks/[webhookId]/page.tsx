@@ -1,88 +1,118 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
+import { cache } from "react";
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { ErrorPanel } from "@/components/errors/error-panel";
 import { RefreshButton } from "@/components/errors/refresh-button";
 import { WebhookView } from "@/components/webhook/webhook-view";
+import { FindDelivery } from "@/components/history/find-delivery";
+import { getQueryClient } from "@/lib/browser/query-client";
+import { logsQueryOptions, webhookQueryOptions } from "@/lib/browser/queries";
 import { isAppError } from "@/lib/server/app-error";
 import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
-import { parseWebhookId } from "@/lib/server/hub/path-params";
-import { webhookKeys } from "@/lib/domain/query-keys";
+import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
-import { isHistoryView, parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
-import { parseFindInput } from "@/lib/domain/history/find-input";
-import { FindDelivery } from "@/components/history/find-delivery";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
 import { webhooksHref } from "@/lib/server/session/page-application";
-import type { Application, SessionData } from "@/lib/server/session/session";
+import { getSession } from "@/lib/server/session/session";
+import { parseFindInput } from "@/lib/domain/history/find-input";
+import { isHistoryView, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
 import { demoOf } from "@/lib/domain/sandbox-demo";
+import { loadLogView } from "@/lib/domain/search-params";
+import { webhookTitle } from "@/lib/domain/webhook-name";
 
-export const metadata: Metadata = { title: "Webhook deliveries" };
+type Query = Record<string, string | string[] | undefined>;
 
 interface Props {
   params: Promise<{ webhookId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<Query>;
+}
+
+/** The webhook, read once per request for both the tab's title and the page. */
+const readWebhook = cache((apiKey: string, webhookId: WebhookId) => getWebhook({ apiKey }, webhookId));
+
+/** The page's query as it came (a parameter the view ignores is kept: the page says why it ignored it). */
+function searchOf(query: Query): URLSearchParams {
+  return new URLSearchParams(
+    Object.entries(query).flatMap(([name, value]) => [value ?? []].flat().map((one) => [name, one])),
+  );
+}
+
+/** Each webhook's tab is titled by its name, else its endpoint, so that many open tabs can be told apart. */
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const webhookId = parseWebhookId((await params).webhookId);
+  const session = await getSession();
+  const { app } = loadLogView(await searchParams);
+  const application =
+    session.status === "signed_in" ? session.data.applications.find(({ id }) => id === app) : undefined;
+  if (!webhookId || !application) return { title: "Webhook deliveries" };
+  const webhook = await readWebhook(application.apiKey, webhookId).catch(() => null);
+  return { title: { absolute: webhook ? webhookTitle(webhook) : `Webhook ${webhookId}` } };
 }
 
 /**
- * A hub failure that the page cannot show data for: not found → 404; key rejected → sign in
- * again, or, in a session of several applications, mark that one (the route re-checks the key and
- * lands on the Applications page); else returned.
- */
-function settle(result: PromiseSettledResult<unknown>, data: SessionData, app: Application): unknown {
-  if (result.status === "fulfilled") return null;
-  const error = result.reason;
-  if (isAppError(error)) {
-    if (error.code === "unauthorized") {
-      if (data.applications.length < 2) redirectToSignIn("key_rejected");
-      redirect(`/api/applications/rejected?app=${app.id}`);
-    }
-    if (error.code === "not_found") notFound();
-  }
-  return error;
-}
-
-/**
- * `/webhooks/{id}?app=&status=&page=&limit=&log=`. `?app=` names the application (an id derived
- * from its key): a link without one is sent on to the current application's; one the session does
- * not hold is "not found", without calling the hub. The server fetches the webhook and the page of logs
- * the URL names (with the session's key, straight from the hub client) into a per-request
- * QueryClient and hands it to the browser with HydrationBoundary: the HTML holds the header and
- * the rows, and the browser makes no API request before showing them.
+ * `/webhooks/{id}?app=&status=&page=&limit=&log=…` (the view's parameters: lib/domain/search-params.ts).
+ * `?app=` names the application (an id derived from its key): a link without one is sent on to
+ * the current application's, keeping the rest of its query; one the session does not hold is "not
+ * found", without calling the hub. `?find=` (Find a delivery) opens the delivery it names.
+ *
+ * The server prefetches the webhook and the page of logs the URL names, with the session's key,
+ * under the same `queryOptions` the browser's queries use, and hands them over with
+ * HydrationBoundary: the HTML holds the header and the rows, and the browser makes no API request
+ * before showing them.
  */
 export default async function WebhookPage({ params, searchParams }: Props) {
   const webhookId = parseWebhookId((await params).webhookId);
-  const query = await searchParams;
-  const view = parseLogSearchParams(query);
   if (!webhookId) notFound();
-  const data = await requireSignedInPage(webhookViewHref(webhookId, view));
-  if (!view.app) redirect(webhookViewHref(webhookId, { ...view, app: data.current }));
+  const query = await searchParams;
+  const view = loadLogView(query);
+  const search = searchOf(query);
+  const data = await requireSignedInPage(`/webhooks/${webhookId}${search.size ? `?${search}` : ""}`);
+  if (!view.app) {
+    search.delete("app");
+    redirect(`/webhooks/${webhookId}?${new URLSearchParams([["app", data.current], ...search])}`);
+  }
   const app = data.applications.find(({ id }) => id === view.app);
   if (!app) notFound();
-  const findError = typeof query.find === "string" ? openFound(webhookId, view.app, query.find) : null;
 
-  const call = { apiKey: app.apiKey };
-  // getSandboxDemo never rejects (any failure is null), so it is awaited beside the settled pair.
-  const [[webhookResult, logsResult], demo] = await Promise.all([
-    Promise.allSettled([
-      getWebhook(call, webhookId),
-      // A view with history filters is answered by a scan from the browser, not by a page of the API.
-      isHistoryView(view) ? Promise.resolve(null) : listWebhookLogs(call, webhookId, toApiQuery(view)),
-    ]),
+  const find = typeof query.find === "string" ? parseFindInput(query.find) : null;
+  if (find?.ok) {
+    // A link to another webhook's delivery opens it there.
+    const owner = find.target.kind === "log" ? find.target.webhookId : webhookId.toLowerCase();
+    redirect(webhookViewHref(owner, { app: app.id, log: find.target.id }));
+  }
+
+  const queryClient = getQueryClient();
+  const webhookOptions = {
+    ...webhookQueryOptions(webhookId),
+    queryFn: () => readWebhook(app.apiKey, webhookId),
+    retry: false,
+  };
+  const logsOptions = {
+    ...logsQueryOptions(webhookId, view),
+    queryFn: () => listWebhookLogs({ apiKey: app.apiKey }, webhookId, toApiQuery(view)),
+    retry: false,
+  };
+  const [demo] = await Promise.all([
     getSandboxDemo(),
+    queryClient.prefetchQuery(webhookOptions),
+    // A view with history filters is answered by a scan from the browser, not by a page of the API.
+    isHistoryView(view) ? null : queryClient.prefetchQuery(logsOptions),
   ]);
-  // The browser's queries start from what the server fetched, under the same keys.
-  const queryClient = new QueryClient();
-  if (webhookResult.status === "fulfilled")
-    queryClient.setQueryData(webhookKeys.webhook(webhookId), webhookResult.value);
-  if (logsResult.status === "fulfilled" && logsResult.value)
-    queryClient.setQueryData(webhookKeys.logPage(webhookId, view), logsResult.value);
+  const webhookError = queryClient.getQueryState(webhookOptions.queryKey)?.error;
+  const logsError = queryClient.getQueryState(logsOptions.queryKey)?.error;
+  const failures = [webhookError, logsError].filter(isAppError);
 
-  const webhookError = settle(webhookResult, data, app);
-  // A logs failure alone is left to the browser: its query retries and shows the error with "Try again".
-  settle(logsResult, data, app);
-
+  // The key was rejected: sign in again or, in a session of several applications, mark that one
+  // (the route re-checks the key and lands on the Applications page).
+  if (failures.some(({ code }) => code === "unauthorized")) {
+    if (data.applications.length < 2) redirectToSignIn("key_rejected");
+    redirect(`/api/applications/rejected?app=${app.id}`);
+  }
+  if (failures.some(({ code }) => code === "not_found")) notFound();
+  // Any other failure of the logs alone is left to the browser: its query retries and shows the
+  // error with "Try again".
   if (webhookError) {
     const appError = isAppError(webhookError) ? webhookError : null;
     if (!appError) console.error("[console] loading webhook page failed", webhookError);
@@ -106,27 +136,14 @@ export default async function WebhookPage({ params, searchParams }: Props) {
     );
   }
 
-  const demoChannels = demo ? demoOf(demo, app.id).channels : [];
+  const findError = find && !find.ok ? `That ${find.message}.` : null;
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <WebhookView
         webhookId={webhookId}
-        demoChannels={demoChannels}
+        demoChannels={demo ? demoOf(demo, app.id).channels : []}
         findBox={<FindDelivery webhookId={webhookId} app={app.id} error={findError} />}
       />
     </HydrationBoundary>
   );
-}
-
-/**
- * "Find a delivery" (`?find=`): a log ID, a message ID or a console link opens that delivery
- * (`?log=`; a link to another webhook's delivery opens it there). Returns what is wrong with
- * text that is none of these.
- */
-function openFound(webhookId: string, app: string, find: string): string {
-  const parsed = parseFindInput(find);
-  if (!parsed.ok) return `That ${parsed.message}.`;
-  const { target } = parsed;
-  const owner = target.kind === "log" ? target.webhookId : webhookId.toLowerCase();
-  redirect(webhookViewHref(owner, { app, log: target.id }));
 }

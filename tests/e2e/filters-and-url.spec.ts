@@ -1,0 +1,169 @@
+/**
+ * The webhook page's filters and its URL: quick picks change the time range only, a refused
+ * filter leaves no stale rows presented as its answer, a bad parameter in a link is ignored with a
+ * notice (never a blank table), and each webhook's tab is titled by its name or endpoint.
+ */
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
+
+/** The "Filter the whole history" form, opened. */
+async function openFilters(page: Page) {
+  const form = page.locator('form[aria-label="Filter the whole history"]');
+  if (!(await form.isVisible())) await page.getByText("Filter the whole history").click();
+  await expect(form).toBeVisible();
+  return form;
+}
+
+test.describe("filters and the URL", () => {
+  test.beforeEach(async ({ signInWithDemoKey }) => {
+    await signInWithDemoKey();
+  });
+
+  test("a quick pick changes the time range only: the HTTP status and response text typed stay", async ({
+    page,
+    sandbox,
+    webhookPage,
+  }) => {
+    test.slow();
+    const webhook = await sandbox.demoWebhook("500");
+    await webhookPage.goto(webhook.id);
+    await webhookPage.remembered(webhook.id);
+    const form = await openFilters(page);
+    await form.getByLabel("HTTP status").fill("500");
+    await form.getByLabel("Response contains").fill("error");
+    const before = Date.now();
+    await form.getByRole("button", { name: "Last 24 h" }).click();
+
+    await expect(page).toHaveURL(/[?&]code=500&since=[^&]+&contains=error/);
+    const since = Date.parse(new URL(page.url()).searchParams.get("since")!);
+    expect(Math.abs(since - (before - 86_400_000))).toBeLessThan(120_000);
+    const filters = await openFilters(page);
+    await expect(filters.getByLabel("HTTP status")).toHaveValue("500");
+    await expect(filters.getByLabel("Response contains")).toHaveValue("error");
+    await expect(page.getByText(/match(es)? in [\d,]+ deliver(y|ies) scanned/)).toBeVisible({
+      timeout: 20_000,
+    });
+    for (const code of await webhookPage.column("HTTP status")) expect(code).toBe("500");
+  });
+
+  test("a refused filter shows its error, and the rows of the previous filter are not shown as its answer", async ({
+    page,
+    sandbox,
+    webhookPage,
+  }) => {
+    test.slow();
+    const webhook = await sandbox.demoWebhook("500");
+    await webhookPage.goto(webhook.id, "?code=500");
+    await webhookPage.remembered(webhook.id);
+    await expect(page.getByText(/match(es)? in [\d,]+ deliver(y|ies) scanned/)).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(webhookPage.rows.first()).toBeVisible();
+
+    const form = await openFilters(page);
+    await form.getByLabel("HTTP status").fill("-1");
+    await form.getByRole("button", { name: "Apply filters" }).click();
+    await expect(form.getByText(/^HTTP status must be a status code from 0 to 599/)).toBeVisible();
+    await expect(webhookPage.rows).toHaveCount(0);
+    await expect(webhookPage.table).toContainText("No results shown: the filters above were not applied.");
+    await expect(webhookPage.table).toContainText("Fix HTTP status");
+    await expect(webhookPage.pageOf).toHaveCount(0);
+    await expect(page.getByText(/match(es)? in [\d,]+ deliver(y|ies) scanned/)).toHaveCount(0);
+    expect(new URL(page.url()).searchParams.get("code")).toBe("500");
+
+    // The same refusal from a quick pick.
+    await form.getByRole("button", { name: "Last hour" }).click();
+    await expect(webhookPage.rows).toHaveCount(0);
+
+    await form.getByLabel("HTTP status").fill("5xx");
+    await form.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/[?&]code=5xx/);
+    await expect(webhookPage.rows.first()).toBeVisible({ timeout: 20_000 });
+    await expect(form.getByText(/^HTTP status must be/)).toHaveCount(0);
+  });
+
+  const badParams = [
+    ["code", "abc"],
+    ["code", "-1"],
+    ["since", "yesterday"],
+    ["until", "2026-13-45T00:00"],
+    ["contains", "x".repeat(201)],
+    ["status", "Bogus"],
+    ["page", "-1"],
+    ["page", "abc"],
+    ["limit", "7"],
+    ["limit", "500"],
+    ["log", "not-a-log-id"],
+    ["cap", "0"],
+  ] as const;
+
+  test("a bad parameter in a link never blanks the table: the page says which it ignored and why", async ({
+    page,
+    sandbox,
+    webhookPage,
+  }) => {
+    test.setTimeout(240_000);
+    const webhook = await sandbox.demoWebhook("500");
+    const notice = page.getByText("Part of this link was ignored").locator("..");
+    for (const [name, value] of badParams) {
+      await test.step(`${name}=${value.slice(0, 20)}`, async () => {
+        await webhookPage.goto(webhook.id, `?${new URLSearchParams({ [name]: value })}`);
+        await expect(webhookPage.rows.first()).toBeVisible({ timeout: 20_000 });
+        await expect(webhookPage.table).not.toContainText("not valid");
+        await expect(notice).toBeVisible();
+        await expect(notice.getByRole("listitem")).toHaveCount(1);
+        await expect(notice.getByRole("listitem")).toContainText(`${name}=${value}`);
+        // Why, in words a person can act on.
+        await expect(notice.getByRole("listitem")).toContainText(/must be|may be at most/);
+      });
+    }
+  });
+
+  test("Since after Until is ignored with a notice, and the notice can remove what it ignored", async ({
+    page,
+    sandbox,
+    webhookPage,
+  }) => {
+    test.slow();
+    const webhook = await sandbox.demoWebhook("500");
+    const until = new Date(Date.now() - 86_400_000).toISOString();
+    const since = new Date().toISOString();
+    await webhookPage.goto(webhook.id, `?status=Bogus&${new URLSearchParams({ since, until })}`);
+    const notice = page.getByText("Part of this link was ignored").locator("..");
+    await expect(notice.getByRole("listitem")).toHaveText([
+      /^status=Bogus: Status must be Success or Failed/,
+      /^since=.*: Since is after Until/,
+    ]);
+    await expect(webhookPage.rows.first()).toBeVisible({ timeout: 20_000 });
+
+    await webhookPage.remembered(webhook.id);
+    await notice.getByRole("button", { name: "Remove from the link" }).click();
+    await expect(notice).toHaveCount(0);
+    const search = new URL(page.url()).searchParams;
+    expect([search.has("status"), search.has("since"), search.get("until")]).toEqual([false, false, until]);
+  });
+
+  test("each webhook's tab is titled by its endpoint (no name in the sandbox), and a name shows beside the endpoint", async ({
+    page,
+    sandbox,
+    webhookPage,
+  }) => {
+    test.slow();
+    const [first, second] = [await sandbox.demoWebhook("404"), await sandbox.demoWebhook("500")];
+    await webhookPage.goto(first.id);
+    await expect(page).toHaveTitle(first.endpoint);
+    await webhookPage.goto(second.id, "?status=Failed");
+    await expect(page).toHaveTitle(second.endpoint);
+    await webhookPage.remembered(second.id);
+
+    // The real API may return a name: the header shows it beside the endpoint.
+    await page.route(new RegExp(`/api/webhooks/${second.id}(\\?|$)`), async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), name: "Orders (production)" } });
+    });
+    await page.getByRole("button", { name: "Refresh", exact: true }).click();
+    const heading = page.getByRole("heading", { level: 1 });
+    await expect(heading).toContainText(second.endpoint);
+    await expect(heading).toContainText("Orders (production)");
+  });
+});
