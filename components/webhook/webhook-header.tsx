@@ -6,6 +6,7 @@ import { rememberWebhook } from "@/lib/browser/local-store";
 import { readLogView } from "@/components/logs/use-log-view";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { formatCount } from "@/lib/domain/format-count";
+import { WatchPart } from "@/components/watch/watch-part";
 
 const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;
 
@@ -66,6 +67,7 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
         </p>
       ) : null}
       <AllFields webhook={webhook} />
+      <WatchPart webhookId={webhook.id} />
     </section>
   );
 }
