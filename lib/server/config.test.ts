@@ -37,6 +37,16 @@ describe("validateServerConfig", () => {
     [{ REDIS_URL: "not a url" }, /REDIS_URL must be a URL like redis:\/\/.*cannot be parsed/],
     [{ REDIS_URL: "http://cache.internal:6379" }, /REDIS_URL must be a URL like redis:\/\//],
     [{ REDIS_URL: "redis://cache.internal:6379/sessions" }, /REDIS_URL may end with a database number/],
+    [
+      { DATABASE_URL: "postgres://user:s3cret@[bad" },
+      /^DATABASE_URL must be a URL like postgres:\/\/.*cannot be parsed\.$/,
+    ],
+    [{ DATABASE_URL: "mysql://db.internal/watch" }, /DATABASE_URL must be a PostgreSQL URL/],
+    [{ WATCH_SECRET: "short" }, /WATCH_SECRET must be at least 32 characters \(it has 5\)/],
+    [{ WATCH_SECRET_PREVIOUS: GOOD }, /WATCH_SECRET_PREVIOUS is set but WATCH_SECRET is not/],
+    [{ WATCH_BACKFILL: "lots" }, /WATCH_BACKFILL must be "<logs>,<age>" like "10000,7d"/],
+    [{ WATCH_INTERVAL_SECONDS: "0" }, /WATCH_INTERVAL_SECONDS must be a whole number from 1 to 86400/],
+    [{ WATCH_IN_CONSOLE: "maybe" }, /WATCH_IN_CONSOLE must be 1 or 0/],
   ])("refuses %j, naming the variable", (vars, message) => {
     withEnv(vars);
     expect(() => validateServerConfig()).toThrow(message);
@@ -72,5 +82,22 @@ describe("validateServerConfig", () => {
     withEnv({ NODE_ENV: "production", SESSION_COOKIE_INSECURE: "1" });
     expect(validateServerConfig().warnings.join()).toMatch(/SESSION_COOKIE_INSECURE/);
     expect(serverConfig().cookieSecure).toBe(false);
+  });
+});
+
+describe("the watch's configuration", () => {
+  it("defaults to the embedded database, deriving its key from SESSION_SECRET, and reads the backfill horizon", () => {
+    withEnv({ WATCH_BACKFILL: "500, 12h" });
+    const { watch } = serverConfig();
+    expect(watch).toMatchObject({
+      databaseUrl: null,
+      sqlitePath: ".data/watch.sqlite",
+      secrets: [],
+      inConsole: true,
+      intervalSeconds: 60,
+      backfillCount: 500,
+      backfillAgeMs: 12 * 3_600_000,
+      retentionDays: 30,
+    });
   });
 });

@@ -29,6 +29,7 @@ export interface ServerConfig {
   /** REDIS_URL: shared state (sign-in limits, sign-outs) across instances; null = in memory, per instance. */
   redisUrl: string | null;
   history: HistoryConfig;
+  watch: WatchConfig;
 }
 
 export const MIN_SECRET_LENGTH = 32;
@@ -70,6 +71,88 @@ function readHistoryConfig(): HistoryConfig {
   };
 }
 
+/** Settings of the watch: its store and its watcher (lib/server/watch). */
+export interface WatchConfig {
+  /** DATABASE_URL: PostgreSQL shared by every instance; null = the embedded database at `sqlitePath`. */
+  databaseUrl: string | null;
+  /** WATCH_DB: file of the embedded database (default `.data/watch.sqlite`; `:memory:` for tests). */
+  sqlitePath: string;
+  /** WATCH_SECRET then WATCH_SECRET_PREVIOUS, newest first; empty = derive from SESSION_SECRET. */
+  secrets: string[];
+  /** WATCH_IN_CONSOLE=0: this console does not run the watcher (`npm run watcher` does). */
+  inConsole: boolean;
+  /** WATCH_INTERVAL_SECONDS: how often a quiet, healthy webhook is polled (default 60). */
+  intervalSeconds: number;
+  /** WATCH_BACKFILL (`<count>,<age>`, default `10000,7d`): history read on first watch, and at most per catch-up. */
+  backfillCount: number;
+  backfillAgeMs: number;
+  /** WATCH_RETENTION_DAYS: stored logs older than this are deleted (default 30). */
+  retentionDays: number;
+  /** WATCH_CONCURRENCY: webhooks polled at once by one instance (default 4, at most 32). */
+  concurrency: number;
+  /** WATCH_KEY_REQUESTS_PER_MINUTE: hub calls per application key per minute, per instance (default 120). */
+  keyRequestsPerMinute: number;
+  /** WATCH_LEASE_SECONDS: how long a claim on a webhook lasts without renewal (default 30). */
+  leaseSeconds: number;
+  /** WATCH_BODY_CAP_BYTES: stored bytes of a response body; its full size and hash are kept (default 4096). */
+  bodyCapBytes: number;
+}
+
+/** `<count>,<age>` with the age in days (`7d`) or hours (`12h`). */
+function readBackfill(): { backfillCount: number; backfillAgeMs: number } {
+  const raw = process.env.WATCH_BACKFILL?.trim() || "10000,7d";
+  const match = /^(\d+)\s*,\s*(\d+)\s*([dh])$/i.exec(raw);
+  const count = Number(match?.[1]);
+  const age = Number(match?.[2]);
+  if (!match || count < 1 || count > 10_000_000 || age < 1) {
+    throw new Error(
+      `WATCH_BACKFILL must be "<logs>,<age>" like "10000,7d" (age in d or h), got "${raw}". Fix it or unset it.`,
+    );
+  }
+  return {
+    backfillCount: count,
+    backfillAgeMs: age * (match[3]!.toLowerCase() === "d" ? 86_400_000 : 3_600_000),
+  };
+}
+
+/** The value is never repeated in the message: it may hold a password. */
+function readDatabaseUrl(): string | null {
+  const raw = process.env.DATABASE_URL?.trim();
+  if (!raw) return null;
+  const shape = "postgres://user:password@host:5432/database";
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`DATABASE_URL must be a URL like ${shape}; the value set cannot be parsed.`);
+  }
+  if ((url.protocol !== "postgres:" && url.protocol !== "postgresql:") || !url.hostname) {
+    throw new Error(
+      `DATABASE_URL must be a PostgreSQL URL like ${shape}; the value set is not one. Unset it to use the embedded database.`,
+    );
+  }
+  return raw;
+}
+
+function readWatchConfig(): WatchConfig {
+  return {
+    databaseUrl: readDatabaseUrl(),
+    sqlitePath: process.env.WATCH_DB?.trim() || ".data/watch.sqlite",
+    secrets: readSecrets("WATCH_SECRET"),
+    inConsole:
+      process.env.WATCH_IN_CONSOLE === undefined ||
+      process.env.WATCH_IN_CONSOLE.trim() === "" ||
+      flag("WATCH_IN_CONSOLE"),
+    intervalSeconds: positiveInt("WATCH_INTERVAL_SECONDS", 60, 86_400),
+    ...readBackfill(),
+    retentionDays: positiveInt("WATCH_RETENTION_DAYS", 30, 3650),
+    concurrency: positiveInt("WATCH_CONCURRENCY", 4, 32),
+    keyRequestsPerMinute: positiveInt("WATCH_KEY_REQUESTS_PER_MINUTE", 120, 100_000),
+    leaseSeconds: positiveInt("WATCH_LEASE_SECONDS", 30, 3600),
+    bodyCapBytes: positiveInt("WATCH_BODY_CAP_BYTES", 4096, 1024 * 1024),
+  };
+}
+
 function flag(name: string): boolean {
   const raw = process.env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === "" || raw === "0" || raw === "false") return false;
@@ -98,29 +181,28 @@ function readHubBaseUrl(): string | null {
 const GENERATE_HINT =
   "Generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"";
 
-function readSessionSecrets(): string[] {
-  const current = process.env.SESSION_SECRET ?? "";
-  const previous = (process.env.SESSION_SECRET_PREVIOUS ?? "")
+/** `<NAME>` (newest) then `<NAME>_PREVIOUS` (comma-separated, still accepted); empty when unset. */
+function readSecrets(name: "SESSION_SECRET" | "WATCH_SECRET"): string[] {
+  const current = process.env[name] ?? "";
+  const previous = (process.env[`${name}_PREVIOUS`] ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
   if (current === "") {
     if (previous.length > 0) {
-      throw new Error(
-        "SESSION_SECRET_PREVIOUS is set but SESSION_SECRET is not. Set SESSION_SECRET to the newest secret.",
-      );
+      throw new Error(`${name}_PREVIOUS is set but ${name} is not. Set ${name} to the newest secret.`);
     }
     return [];
   }
   if (current.length < MIN_SECRET_LENGTH) {
     throw new Error(
-      `SESSION_SECRET must be at least ${MIN_SECRET_LENGTH} characters (it has ${current.length}). ${GENERATE_HINT}`,
+      `${name} must be at least ${MIN_SECRET_LENGTH} characters (it has ${current.length}). ${GENERATE_HINT}`,
     );
   }
   previous.forEach((secret, index) => {
     if (secret.length < MIN_SECRET_LENGTH) {
       throw new Error(
-        `SESSION_SECRET_PREVIOUS entry ${index + 1} must be at least ${MIN_SECRET_LENGTH} characters (it has ${secret.length}). Remove it or fix it.`,
+        `${name}_PREVIOUS entry ${index + 1} must be at least ${MIN_SECRET_LENGTH} characters (it has ${secret.length}). Remove it or fix it.`,
       );
     }
   });
@@ -183,13 +265,14 @@ export function serverConfig(): ServerConfig {
     hubTimeoutMs: positiveInt("HUB_TIMEOUT_MS", 10_000),
     sessionTtlSeconds: positiveInt("SESSION_TTL_SECONDS", 28_800),
     sandboxAdminToken: process.env.SANDBOX_ADMIN_TOKEN?.trim() || null,
-    sessionSecrets: readSessionSecrets(),
+    sessionSecrets: readSecrets("SESSION_SECRET"),
     cookieSecure: process.env.NODE_ENV === "production" && !flag("SESSION_COOKIE_INSECURE"),
     trustProxy: flag("TRUST_PROXY"),
     publicOrigins: readPublicOrigins(),
     signInPerMinute: positiveInt("SIGN_IN_RATE_LIMIT_PER_MINUTE", 10),
     redisUrl: readRedisUrl(),
     history: readHistoryConfig(),
+    watch: readWatchConfig(),
   };
   return cached;
 }

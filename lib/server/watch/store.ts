@@ -5,6 +5,15 @@ import type { HealthSummary } from "@/lib/domain/history/health";
 import type { HistoryQuestion } from "@/lib/domain/history/question";
 import type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
 import type { StoreCoverage, StoredLog, TimelineEvent } from "@/lib/domain/watch/stored-log";
+import { AppError } from "@/lib/server/app-error";
+import { serverConfig } from "@/lib/server/config";
+import { sessionSecrets } from "@/lib/server/session/secrets";
+import type { StoreContext } from "@/lib/server/watch/context";
+import { openDatabase, type DatabaseTarget } from "@/lib/server/watch/database";
+import * as rows from "@/lib/server/watch/overview-rows";
+import { createSealer } from "@/lib/server/watch/seal";
+import * as logs from "@/lib/server/watch/stored-logs";
+import * as watches from "@/lib/server/watch/watches";
 
 export type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
 export type { StoreCoverage, StoredLog, TimelineEvent } from "@/lib/domain/watch/stored-log";
@@ -120,13 +129,132 @@ export interface WatchStore {
 }
 
 /** Longest watch name. */
-export const NAME_MAX = 120;
+export { NAME_MAX } from "@/lib/server/watch/watches";
+
+/** What a store is opened with; `watchStore()` takes these from the configuration. */
+export interface StoreOptions {
+  target: DatabaseTarget;
+  /** Secrets that seal and open keys, newest first. */
+  secrets: readonly string[];
+  bodyCapBytes: number;
+}
+
+/** Any failure that is not already an AppError is the database's: the store is unavailable. */
+function unavailable(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError(
+    "store_unavailable",
+    "The watch's database is not answering, so watched webhooks cannot be shown from it right now. The live API still answers; try again in a moment.",
+    { cause: error },
+  );
+}
+
+/** Wraps each method so a database failure becomes `store_unavailable`. */
+function guarded(store: WatchStore): WatchStore {
+  const wrap =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (error) {
+        throw unavailable(error);
+      }
+    };
+  return {
+    ...store,
+    addWatches: wrap(store.addWatches),
+    renameWatch: wrap(store.renameWatch),
+    removeWatch: wrap(store.removeWatch),
+    listWatches: wrap(store.listWatches),
+    getWatch: wrap(store.getWatch),
+    replaceKey: wrap(store.replaceKey),
+    openKey: wrap(store.openKey),
+    markKeyRejected: wrap(store.markKeyRejected),
+    keyStates: wrap(store.keyStates),
+    coverage: wrap(store.coverage),
+    health: wrap(store.health),
+    queryLogs: wrap(store.queryLogs),
+    findLog: wrap(store.findLog),
+    timeline: wrap(store.timeline),
+    overview: wrap(store.overview),
+    watcherHealth: wrap(store.watcherHealth),
+    async *streamLogs(webhookId, question) {
+      try {
+        yield* store.streamLogs(webhookId, question);
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+  };
+}
+
+/** The store over an open database: what `watchStore()` returns, and what tests build on each database. */
+export function storeOver(ctx: StoreContext): WatchStore {
+  return guarded({
+    addWatches: (appId, apiKey, items) => watches.addWatches(ctx, appId, apiKey, items),
+    renameWatch: (appIds, webhookId, name) => watches.renameWatch(ctx, appIds, webhookId, name),
+    removeWatch: (appIds, webhookId) => watches.removeWatch(ctx, appIds, webhookId),
+    listWatches: (appIds) => watches.listWatches(ctx, appIds),
+    getWatch: (appIds, webhookId) => watches.getWatch(ctx, appIds, webhookId),
+    replaceKey: (oldAppId, newApiKey) => watches.replaceKey(ctx, oldAppId, newApiKey),
+    openKey: (appId) => watches.openKey(ctx, appId),
+    markKeyRejected: (appId, reason) => watches.markKeyRejected(ctx, appId, reason),
+    keyStates: (appIds) => watches.keyStates(ctx, appIds),
+    coverage: (webhookId) => logs.coverage(ctx, webhookId),
+    health: (webhookId, window) => logs.health(ctx, webhookId, window),
+    queryLogs: (webhookId, question, page) => logs.queryLogs(ctx, webhookId, question, page),
+    streamLogs: (webhookId, question) => logs.streamLogs(ctx, webhookId, question),
+    findLog: (webhookId, target, status) => logs.findLog(ctx, webhookId, target, status),
+    timeline: (webhookId, limit) => logs.timeline(ctx, webhookId, limit),
+    overview: (appIds, now) => rows.overview(ctx, appIds, now),
+    watcherHealth: (appIds, now) => rows.watcherHealth(ctx, appIds, now),
+    close: () => ctx.db.destroy(),
+  });
+}
+
+/** Opens (and migrates) a database and the context the store and the watcher share. */
+export async function openStoreContext(options: StoreOptions): Promise<StoreContext> {
+  const { db, kind } = await openDatabase(options.target);
+  return { db, kind, sealer: createSealer(options.secrets), bodyCapBytes: options.bodyCapBytes };
+}
+
+/** The store's options from the configuration: WATCH_SECRET(s), else keys derived from SESSION_SECRET(s). */
+export function configuredStoreOptions(): StoreOptions {
+  const { watch } = serverConfig();
+  return {
+    target: watch.databaseUrl
+      ? { kind: "postgres", url: watch.databaseUrl }
+      : { kind: "sqlite", path: watch.sqlitePath },
+    secrets: watch.secrets.length > 0 ? watch.secrets : sessionSecrets(),
+    bodyCapBytes: watch.bodyCapBytes,
+  };
+}
+
+const SHARED = Symbol.for("hub-console.watch-store");
+type Shared = { context?: Promise<StoreContext> };
+
+/**
+ * The context of this process's store, opened on first use (kept on globalThis: Next loads the
+ * route handlers and `register` in separate bundles). A failed open is not kept, so the next
+ * call tries again. Throws the Error of openDatabase, which names the variable.
+ */
+export function sharedStoreContext(): Promise<StoreContext> {
+  const shared = ((globalThis as Record<symbol, unknown>)[SHARED] ??= {}) as Shared;
+  shared.context ??= openStoreContext(configuredStoreOptions()).catch((error: unknown) => {
+    shared.context = undefined;
+    throw error;
+  });
+  return shared.context;
+}
 
 /**
  * The store of this process, opened (and migrated) on first use from DATABASE_URL, or the
- * embedded database when it is unset. Shared by the route handlers and the watcher (kept on
- * globalThis: Next loads them in separate bundles). Throws `store_unavailable` when it cannot open.
+ * embedded database when it is unset. Throws `store_unavailable` when it cannot open.
  */
 export async function watchStore(): Promise<WatchStore> {
-  throw new Error("not yet");
+  try {
+    return storeOver(await sharedStoreContext());
+  } catch (error) {
+    throw unavailable(error);
+  }
 }

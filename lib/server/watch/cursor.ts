@@ -1,0 +1,328 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
+import { sql, type Selectable, type Updateable } from "kysely";
+import type { StoreContext } from "@/lib/server/watch/context";
+import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+
+/**
+ * The watcher's writes: claiming due webhooks under a lease, writing a batch of logs together
+ * with the cursor that follows it (one transaction, so a crash loses nothing and repeats
+ * nothing), recording the webhook's fields and timeline, ending a poll, bounding retention.
+ */
+
+export type WatchState = Selectable<WatchDatabase["watch_state"]>;
+
+export interface Claimed {
+  state: WatchState;
+  appId: string;
+}
+
+const HOUR = 3_600_000;
+
+/** Lease lost to another instance (or the watch removed) while a poll ran: its work is not written. */
+export class LeaseLost extends Error {
+  constructor(webhookId: string) {
+    super(`the lease on webhook ${webhookId} passed to another instance`);
+    this.name = "LeaseLost";
+  }
+}
+
+/**
+ * Claims up to `limit` due webhooks whose lease is free and whose application key is not
+ * rejected. PostgreSQL: the candidates are locked with FOR UPDATE SKIP LOCKED, so instances
+ * claiming at once take different rows; SQLite runs one writer at a time, so the UPDATE alone is atomic.
+ */
+export async function claimDue(
+  ctx: StoreContext,
+  owner: string,
+  limit: number,
+  leaseMs: number,
+  now = Date.now(),
+): Promise<Claimed[]> {
+  if (limit <= 0) return [];
+  const due = ctx.db
+    .selectFrom("watch_state")
+    .innerJoin("watches", "watches.webhook_id", "watch_state.webhook_id")
+    .innerJoin("watch_keys", "watch_keys.app_id", "watches.app_id")
+    .select("watch_state.webhook_id")
+    .where("watch_state.next_poll_at", "<=", now)
+    .where("watch_state.lease_until", "<", now)
+    .where("watch_keys.rejected_at", "is", null)
+    .orderBy("watch_state.next_poll_at")
+    .limit(limit)
+    .$if(ctx.kind === "postgres", (qb) => qb.forUpdate("watch_state").skipLocked());
+  const states = await ctx.db
+    .updateTable("watch_state")
+    .set({ lease_owner: owner, lease_until: now + leaseMs })
+    .where("webhook_id", "in", due)
+    .where("lease_until", "<", now)
+    .returningAll()
+    .execute();
+  if (states.length === 0) return [];
+  const apps = await ctx.db
+    .selectFrom("watches")
+    .select(["webhook_id", "app_id"])
+    .where(
+      "webhook_id",
+      "in",
+      states.map((s) => s.webhook_id),
+    )
+    .execute();
+  const appOf = new Map(apps.map((row) => [row.webhook_id, row.app_id]));
+  return states
+    .filter((s) => appOf.has(s.webhook_id))
+    .map((state) => ({ state, appId: appOf.get(state.webhook_id)! }));
+}
+
+/** Extends the lease (and checks it is still ours) inside a transaction; throws LeaseLost otherwise. */
+async function holdLease(tx: WatchDb, owner: string, webhookId: string, leaseMs: number, now: number) {
+  const held = await tx
+    .updateTable("watch_state")
+    .set({ lease_until: now + leaseMs })
+    .where("webhook_id", "=", webhookId)
+    .where("lease_owner", "=", owner)
+    .returningAll()
+    .executeTakeFirst();
+  if (!held) throw new LeaseLost(webhookId);
+  return held;
+}
+
+/** The webhook's fields from a poll: a change of `active` or `numberOfErrors` goes to its timeline. */
+export async function recordWebhook(
+  ctx: StoreContext,
+  owner: string,
+  webhook: Webhook,
+  leaseMs: number,
+  now = Date.now(),
+): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    const state = await holdLease(tx, owner, webhook.id, leaseMs, now);
+    const active = webhook.active ? 1 : 0;
+    const events: WatchDatabase["watch_timeline"][] = [];
+    if (state.active !== active) {
+      events.push({
+        webhook_id: webhook.id,
+        at: now,
+        kind: "active",
+        active,
+        number_of_errors: webhook.numberOfErrors,
+        previous: state.active,
+      });
+    }
+    if (state.number_of_errors !== webhook.numberOfErrors) {
+      events.push({
+        webhook_id: webhook.id,
+        at: now,
+        kind: "errors",
+        active,
+        number_of_errors: webhook.numberOfErrors,
+        previous: state.number_of_errors,
+      });
+    }
+    if (events.length > 0) {
+      await tx
+        .insertInto("watch_timeline")
+        .values(events)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+    await tx
+      .updateTable("watch_state")
+      .set({ active, number_of_errors: webhook.numberOfErrors })
+      .where("webhook_id", "=", webhook.id)
+      .execute();
+    await tx
+      .updateTable("watches")
+      .set({ endpoint: webhook.endpoint, event_type: webhook.eventType })
+      .where("webhook_id", "=", webhook.id)
+      .execute();
+  });
+}
+
+/** The body as stored: cut at `capBytes` (never inside a character), with its full size and hash. */
+export function compactBody(body: string, capBytes: number) {
+  const bytes = Buffer.from(body, "utf8");
+  let kept = bytes.length <= capBytes ? body : bytes.subarray(0, capBytes).toString("utf8");
+  if (kept !== body && kept.endsWith("\ufffd")) kept = kept.slice(0, -1);
+  return {
+    body: kept,
+    body_size: bytes.length,
+    body_sha256: createHash("sha256").update(bytes).digest("hex"),
+  };
+}
+
+/** What a write moves the cursor to (fields left out stay as they are). */
+export type CursorChange = Pick<
+  Updateable<WatchDatabase["watch_state"]>,
+  "head_id" | "tail_offset" | "backfill_read" | "complete_from" | "history_complete"
+>;
+
+/**
+ * Writes logs (ignoring ids already stored) and the cursor in one transaction, under our lease.
+ * Returns how many logs were new.
+ */
+export async function writeLogs(
+  ctx: StoreContext,
+  owner: string,
+  webhookId: string,
+  logs: readonly WebhookLog[],
+  cursor: CursorChange,
+  leaseMs: number,
+  now = Date.now(),
+): Promise<number> {
+  return ctx.db.transaction().execute(async (tx) => {
+    await holdLease(tx, owner, webhookId, leaseMs, now);
+    const fresh: Array<{ status: string; send_at: number }> = [];
+    for (let i = 0; i < logs.length; i += 200) {
+      const rows = logs.slice(i, i + 200).map((log) => ({
+        webhook_id: webhookId,
+        id: log.id.toLowerCase(),
+        status: log.status,
+        status_code: log.statusCode,
+        send_at: Date.parse(log.sendAt),
+        created_at: Date.parse(log.createdDate),
+        message_id: log.messageId?.toLowerCase() ?? null,
+        ...compactBody(log.responseBody, ctx.bodyCapBytes),
+      }));
+      const inserted = await tx
+        .insertInto("watch_logs")
+        .values(rows)
+        .onConflict((oc) => oc.columns(["webhook_id", "id"]).doNothing())
+        .returning(["status", "send_at"])
+        .execute();
+      fresh.push(...inserted);
+    }
+    const hours = new Map<number, { success: number; failed: number }>();
+    for (const log of fresh) {
+      const hour = Math.floor(log.send_at / HOUR) * HOUR;
+      const counts = hours.get(hour) ?? { success: 0, failed: 0 };
+      if (log.status === "Success") counts.success++;
+      else counts.failed++;
+      hours.set(hour, counts);
+    }
+    for (const [hour, counts] of hours) {
+      await tx
+        .insertInto("watch_log_hours")
+        .values({ webhook_id: webhookId, hour, ...counts })
+        .onConflict((oc) =>
+          oc.columns(["webhook_id", "hour"]).doUpdateSet((eb) => ({
+            success: eb("watch_log_hours.success", "+", counts.success),
+            failed: eb("watch_log_hours.failed", "+", counts.failed),
+          })),
+        )
+        .execute();
+    }
+    const summary = fresh.length > 0 ? await summarise(tx, webhookId) : {};
+    await tx
+      .updateTable("watch_state")
+      .set((eb) => ({ ...cursor, ...summary, stored_logs: eb("stored_logs", "+", fresh.length) }))
+      .where("webhook_id", "=", webhookId)
+      .execute();
+    return fresh.length;
+  });
+}
+
+/** Last success, last failure and the failing streak since the newest success, over everything stored. */
+async function summarise(tx: WatchDb, webhookId: string) {
+  const newest = (status: string) =>
+    tx
+      .selectFrom("watch_logs")
+      .select(["id", "send_at", "status_code"])
+      .where("webhook_id", "=", webhookId)
+      .where("status", "=", status)
+      .orderBy("send_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  const success = await newest("Success");
+  const failure = await newest("Failed");
+  let streak = { since: null as number | null, length: 0 };
+  if (failure && (!success || failure.send_at > success.send_at)) {
+    const row = await tx
+      .selectFrom("watch_logs")
+      .select([(eb) => eb.fn.min("send_at").as("since"), (eb) => eb.fn.countAll<number>().as("n")])
+      .where("webhook_id", "=", webhookId)
+      .where("status", "=", "Failed")
+      .where("send_at", ">", success?.send_at ?? -1)
+      .executeTakeFirstOrThrow();
+    streak = { since: Number(row.since), length: Number(row.n) };
+  }
+  return {
+    last_success_at: success?.send_at ?? null,
+    last_success_id: success?.id ?? null,
+    last_failure_at: failure?.send_at ?? null,
+    last_failure_id: failure?.id ?? null,
+    last_failure_code: failure?.status_code ?? null,
+    streak_since: streak.since,
+    streak_length: streak.length,
+  };
+}
+
+/** Ends a poll: releases the lease, plans the next poll, records its outcome. */
+export async function finishPoll(
+  ctx: StoreContext,
+  owner: string,
+  webhookId: string,
+  outcome: { nextPollAt: number; error: { code: string; message: string } | null },
+  now = Date.now(),
+): Promise<void> {
+  await ctx.db
+    .updateTable("watch_state")
+    .set((eb) => ({
+      lease_owner: null,
+      lease_until: 0,
+      next_poll_at: outcome.nextPollAt,
+      ...(outcome.error
+        ? {
+            poll_failures: eb("poll_failures", "+", 1),
+            poll_error_code: outcome.error.code,
+            poll_error_message: outcome.error.message,
+            poll_error_at: now,
+          }
+        : {
+            polled_at: now,
+            poll_failures: 0,
+            poll_error_code: null,
+            poll_error_message: null,
+            poll_error_at: null,
+          }),
+    }))
+    .where("webhook_id", "=", webhookId)
+    .where("lease_owner", "=", owner)
+    .execute();
+}
+
+/**
+ * Deletes what is older than the retention: logs (by creation time), hourly counts, timeline.
+ * A webhook that lost logs no longer holds its whole history: its store is complete from the cut.
+ */
+export async function prune(ctx: StoreContext, retentionDays: number, now = Date.now()): Promise<number> {
+  const cut = now - retentionDays * 86_400_000;
+  return ctx.db.transaction().execute(async (tx) => {
+    const removed = await tx
+      .deleteFrom("watch_logs")
+      .where("created_at", "<", cut)
+      .returning("webhook_id")
+      .execute();
+    await tx
+      .deleteFrom("watch_log_hours")
+      .where("hour", "<", cut - HOUR)
+      .execute();
+    await tx.deleteFrom("watch_timeline").where("at", "<", cut).execute();
+    const counts = new Map<string, number>();
+    for (const { webhook_id } of removed) counts.set(webhook_id, (counts.get(webhook_id) ?? 0) + 1);
+    for (const [webhookId, count] of counts) {
+      await tx
+        .updateTable("watch_state")
+        .set((eb) => ({
+          stored_logs: eb("stored_logs", "-", count),
+          history_complete: 0,
+          complete_from: sql<number>`case when complete_from is null or complete_from < ${cut} then ${cut} else complete_from end`,
+        }))
+        .where("webhook_id", "=", webhookId)
+        .execute();
+    }
+    return removed.length;
+  });
+}

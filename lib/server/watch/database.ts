@@ -1,0 +1,66 @@
+import "server-only";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { migrations, ping, type WatchDb } from "@/lib/server/watch/schema";
+
+/** Which database the store runs on: PostgreSQL (`DATABASE_URL`) or the embedded SQLite file. */
+export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "sqlite"; path: string };
+
+export interface OpenDatabase {
+  db: WatchDb;
+  kind: DatabaseTarget["kind"];
+}
+
+/** bigint (int8) and numeric counts arrive from pg as numbers: every one the store holds fits. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === 20 ? Number : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+function dialectOf(target: DatabaseTarget) {
+  if (target.kind === "postgres") {
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      types: pgTypes,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+    });
+    // An idle client losing its connection (the server restarting) must not crash the process.
+    pool.on("error", () => undefined);
+    return new PostgresDialect({ pool });
+  }
+  if (target.path !== ":memory:") mkdirSync(path.dirname(path.resolve(target.path)), { recursive: true });
+  const database = new Database(target.path);
+  // WAL: a console and a separate `npm run watcher` may share the file; a writer waits for the other.
+  database.pragma("journal_mode = WAL");
+  database.pragma("busy_timeout = 5000");
+  return new SqliteDialect({ database });
+}
+
+/**
+ * Opens the database and runs the migrations. Throws an Error naming DATABASE_URL (or WATCH_DB)
+ * when it cannot be reached or migrated; the URL itself is never repeated (it may hold a password).
+ */
+export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase> {
+  let db: WatchDb | undefined;
+  try {
+    db = new Kysely({ dialect: dialectOf(target) });
+    await ping(db);
+    const { error } = await new Migrator({ db, provider: migrations }).migrateToLatest();
+    if (error) throw error;
+    return { db, kind: target.kind };
+  } catch (error) {
+    await db?.destroy().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      target.kind === "postgres"
+        ? `DATABASE_URL: the watch's PostgreSQL database could not be reached or prepared (${reason}). ` +
+            "Check the host, port, user, password and database name, or unset DATABASE_URL to use the embedded database."
+        : `WATCH_DB: the embedded database at ${target.path} could not be opened (${reason}). Check the path is writable.`,
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,177 @@
+import "server-only";
+import type { HealthBucket } from "@/lib/domain/history/health";
+import { compareOverviewRows, type OverviewRow, type WatcherHealth } from "@/lib/domain/watch/overview";
+import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
+
+/**
+ * The overview and the watcher's health, read from the watches, their state and the hourly
+ * counts: never from the logs themselves, so the cost follows the number of watches, not of logs.
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export async function overview(
+  ctx: StoreContext,
+  appIds: readonly string[],
+  now = Date.now(),
+): Promise<OverviewRow[]> {
+  if (appIds.length === 0) return [];
+  const rows = await ctx.db
+    .selectFrom("watches")
+    .innerJoin("watch_state", "watch_state.webhook_id", "watches.webhook_id")
+    .leftJoin("watch_keys", "watch_keys.app_id", "watches.app_id")
+    .selectAll("watch_state")
+    .select(["watches.app_id", "watches.name", "watches.endpoint", "watch_keys.rejected_at"])
+    .where("watches.app_id", "in", appIds)
+    .execute();
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.webhook_id);
+  const firstHour = Math.floor(now / HOUR) * HOUR - 23 * HOUR;
+  const [hours, firstChanges] = await Promise.all([
+    ctx.db
+      .selectFrom("watch_log_hours")
+      .selectAll()
+      .where("webhook_id", "in", ids)
+      .where("hour", ">=", firstHour)
+      .execute(),
+    ctx.db
+      .selectFrom("watch_timeline")
+      .select(["webhook_id", (eb) => eb.fn.min("at").as("at")])
+      .where("webhook_id", "in", ids)
+      .where("kind", "=", "errors")
+      .where("at", ">", now - DAY)
+      .groupBy("webhook_id")
+      .execute(),
+  ]);
+  const baselines = new Map<string, number>();
+  if (firstChanges.length > 0) {
+    const events = await ctx.db
+      .selectFrom("watch_timeline")
+      .select(["webhook_id", "previous", "number_of_errors"])
+      .where("kind", "=", "errors")
+      .where((eb) =>
+        eb.or(
+          firstChanges.map((c) => eb.and([eb("webhook_id", "=", c.webhook_id), eb("at", "=", Number(c.at))])),
+        ),
+      )
+      .execute();
+    for (const event of events) baselines.set(event.webhook_id, event.previous ?? event.number_of_errors);
+  }
+  const bucketsOf = new Map<string, HealthBucket[]>();
+  for (const id of ids) {
+    bucketsOf.set(
+      id,
+      Array.from({ length: 24 }, (_, i) => ({ start: toIso(firstHour + i * HOUR), success: 0, failed: 0 })),
+    );
+  }
+  for (const hour of hours) {
+    const bucket = bucketsOf.get(hour.webhook_id)?.[(hour.hour - firstHour) / HOUR];
+    if (bucket) {
+      bucket.success += hour.success;
+      bucket.failed += hour.failed;
+    }
+  }
+  return rows
+    .map((row): OverviewRow => {
+      const buckets = bucketsOf.get(row.webhook_id)!;
+      const failed24h = buckets.reduce((sum, b) => sum + b.failed, 0);
+      const attempts24h = failed24h + buckets.reduce((sum, b) => sum + b.success, 0);
+      const errors = row.number_of_errors;
+      return {
+        webhookId: row.webhook_id,
+        appId: row.app_id,
+        name: row.name,
+        endpoint: row.endpoint,
+        active: row.active === null ? null : row.active === 1,
+        numberOfErrors: errors,
+        errorsChange: errors === null ? null : errors - (baselines.get(row.webhook_id) ?? errors),
+        buckets,
+        attempts24h,
+        failed24h,
+        successRate24h:
+          attempts24h === 0 ? null : Math.round(((attempts24h - failed24h) / attempts24h) * 1000) / 10,
+        failingStreak:
+          row.streak_since === null
+            ? null
+            : {
+                since: toIso(row.streak_since),
+                length: row.streak_length,
+                atLeast: row.last_success_at === null && row.history_complete !== 1,
+              },
+        lastSuccess:
+          row.last_success_at === null
+            ? null
+            : { at: toIso(row.last_success_at), logId: row.last_success_id! },
+        lastFailure:
+          row.last_failure_at === null
+            ? null
+            : {
+                at: toIso(row.last_failure_at),
+                logId: row.last_failure_id!,
+                statusCode: row.last_failure_code!,
+              },
+        asOf: isoOrNull(row.polled_at),
+        pollError:
+          row.poll_error_code === null
+            ? null
+            : {
+                code: row.poll_error_code,
+                message: row.poll_error_message ?? "",
+                at: toIso(row.poll_error_at ?? now),
+              },
+        keyRejected: row.rejected_at !== null,
+      };
+    })
+    .sort(compareOverviewRows);
+}
+
+export async function watcherHealth(
+  ctx: StoreContext,
+  appIds: readonly string[],
+  now = Date.now(),
+): Promise<WatcherHealth> {
+  const empty: WatcherHealth = {
+    watched: 0,
+    lagSeconds: 0,
+    oldestDataSeconds: null,
+    keysRejected: [],
+    pollsFailing: 0,
+    backfilling: 0,
+  };
+  if (appIds.length === 0) return empty;
+  const rows = await ctx.db
+    .selectFrom("watches")
+    .innerJoin("watch_state", "watch_state.webhook_id", "watches.webhook_id")
+    .leftJoin("watch_keys", "watch_keys.app_id", "watches.app_id")
+    .select([
+      "watches.app_id",
+      "watch_state.next_poll_at",
+      "watch_state.lease_until",
+      "watch_state.polled_at",
+      "watch_state.poll_error_code",
+      "watch_state.tail_offset",
+      "watch_keys.rejected_at",
+    ])
+    .where("watches.app_id", "in", appIds)
+    .execute();
+  const health = { ...empty, watched: rows.length };
+  const rejected = new Set<string>();
+  let oldest: number | null = null;
+  for (const row of rows) {
+    if (row.rejected_at !== null) {
+      rejected.add(row.app_id);
+      continue;
+    }
+    if (row.lease_until < now)
+      health.lagSeconds = Math.max(health.lagSeconds, Math.floor((now - row.next_poll_at) / 1000));
+    if (row.polled_at !== null) oldest = oldest === null ? row.polled_at : Math.min(oldest, row.polled_at);
+    if (row.poll_error_code !== null) health.pollsFailing++;
+    if (row.tail_offset !== null) health.backfilling++;
+  }
+  return {
+    ...health,
+    oldestDataSeconds: oldest === null ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
+    keysRejected: [...rejected].sort(),
+  };
+}

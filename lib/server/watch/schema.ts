@@ -1,0 +1,210 @@
+import "server-only";
+import { sql, type Generated, type Kysely, type Migration, type MigrationProvider } from "kysely";
+
+/**
+ * The watch's tables, one schema for SQLite and PostgreSQL. Times are epoch milliseconds
+ * (bigint), flags are 0/1 integers: the types both databases share.
+ */
+export interface WatchDatabase {
+  watch_keys: {
+    app_id: string;
+    /** The application's API key, sealed (seal.ts). */
+    sealed: string;
+    rejected_at: number | null;
+    rejected_reason: string | null;
+    updated_at: number;
+  };
+  watches: {
+    webhook_id: string;
+    app_id: string;
+    name: string;
+    endpoint: string;
+    event_type: string;
+    created_at: number;
+  };
+  /** The watcher's state of one watched webhook: cursor, lease, latest webhook fields, summary. */
+  watch_state: {
+    webhook_id: string;
+    /** Newest stored log of the contiguous history; null before the first page. */
+    head_id: string | null;
+    /** Where the backfill continues in the hub's newest-first listing; null when it is done. */
+    tail_offset: number | null;
+    /** Logs the backfill has read so far (against WATCH_BACKFILL's count). */
+    backfill_read: Generated<number>;
+    /** From this time every log is stored; null with history_complete = the whole history. */
+    complete_from: number | null;
+    history_complete: Generated<number>;
+    active: number | null;
+    number_of_errors: number | null;
+    last_success_at: number | null;
+    last_success_id: string | null;
+    last_failure_at: number | null;
+    last_failure_id: string | null;
+    last_failure_code: number | null;
+    streak_since: number | null;
+    streak_length: Generated<number>;
+    stored_logs: Generated<number>;
+    /** Last poll that answered. */
+    polled_at: number | null;
+    next_poll_at: number;
+    poll_failures: Generated<number>;
+    poll_error_code: string | null;
+    poll_error_message: string | null;
+    poll_error_at: number | null;
+    lease_owner: string | null;
+    lease_until: Generated<number>;
+  };
+  watch_logs: {
+    webhook_id: string;
+    id: string;
+    status: string;
+    status_code: number;
+    send_at: number;
+    created_at: number;
+    message_id: string | null;
+    body: string;
+    body_size: number;
+    body_sha256: string;
+  };
+  /** Attempts per hour per webhook, kept with each write: the overview reads these, not the logs. */
+  watch_log_hours: {
+    webhook_id: string;
+    hour: number;
+    success: number;
+    failed: number;
+  };
+  watch_timeline: {
+    webhook_id: string;
+    at: number;
+    kind: "active" | "errors";
+    active: number;
+    number_of_errors: number;
+    previous: number | null;
+  };
+}
+
+export type WatchDb = Kysely<WatchDatabase>;
+
+/** Kysely's `any` database type for migrations, which see the schema before it exists. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+const initial: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable("watch_keys")
+      .addColumn("app_id", "text", (c) => c.primaryKey())
+      .addColumn("sealed", "text", (c) => c.notNull())
+      .addColumn("rejected_at", "bigint")
+      .addColumn("rejected_reason", "text")
+      .addColumn("updated_at", "bigint", (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable("watches")
+      .addColumn("webhook_id", "text", (c) => c.primaryKey())
+      .addColumn("app_id", "text", (c) => c.notNull())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("endpoint", "text", (c) => c.notNull())
+      .addColumn("event_type", "text", (c) => c.notNull())
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex("watches_app").on("watches").column("app_id").execute();
+    await db.schema
+      .createTable("watch_state")
+      .addColumn("webhook_id", "text", (c) => c.primaryKey())
+      .addColumn("head_id", "text")
+      .addColumn("tail_offset", "integer", (c) => c.defaultTo(0))
+      .addColumn("backfill_read", "integer", (c) => c.notNull().defaultTo(0))
+      .addColumn("complete_from", "bigint")
+      .addColumn("history_complete", "integer", (c) => c.notNull().defaultTo(0))
+      .addColumn("active", "integer")
+      .addColumn("number_of_errors", "integer")
+      .addColumn("last_success_at", "bigint")
+      .addColumn("last_success_id", "text")
+      .addColumn("last_failure_at", "bigint")
+      .addColumn("last_failure_id", "text")
+      .addColumn("last_failure_code", "integer")
+      .addColumn("streak_since", "bigint")
+      .addColumn("streak_length", "integer", (c) => c.notNull().defaultTo(0))
+      .addColumn("stored_logs", "integer", (c) => c.notNull().defaultTo(0))
+      .addColumn("polled_at", "bigint")
+      .addColumn("next_poll_at", "bigint", (c) => c.notNull().defaultTo(0))
+      .addColumn("poll_failures", "integer", (c) => c.notNull().defaultTo(0))
+      .addColumn("poll_error_code", "text")
+      .addColumn("poll_error_message", "text")
+      .addColumn("poll_error_at", "bigint")
+      .addColumn("lease_owner", "text")
+      .addColumn("lease_until", "bigint", (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema.createIndex("watch_state_due").on("watch_state").columns(["next_poll_at"]).execute();
+    await db.schema
+      .createTable("watch_logs")
+      .addColumn("webhook_id", "text", (c) => c.notNull())
+      .addColumn("id", "text", (c) => c.notNull())
+      .addColumn("status", "text", (c) => c.notNull())
+      .addColumn("status_code", "integer", (c) => c.notNull())
+      .addColumn("send_at", "bigint", (c) => c.notNull())
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .addColumn("message_id", "text")
+      .addColumn("body", "text", (c) => c.notNull())
+      .addColumn("body_size", "integer", (c) => c.notNull())
+      .addColumn("body_sha256", "text", (c) => c.notNull())
+      .addPrimaryKeyConstraint("watch_logs_pk", ["webhook_id", "id"])
+      .execute();
+    await db.schema
+      .createIndex("watch_logs_listing")
+      .on("watch_logs")
+      .columns(["webhook_id", "created_at", "id"])
+      .execute();
+    await db.schema
+      .createIndex("watch_logs_status")
+      .on("watch_logs")
+      .columns(["webhook_id", "status", "send_at"])
+      .execute();
+    await db.schema
+      .createIndex("watch_logs_message")
+      .on("watch_logs")
+      .columns(["webhook_id", "message_id"])
+      .execute();
+    await db.schema
+      .createTable("watch_log_hours")
+      .addColumn("webhook_id", "text", (c) => c.notNull())
+      .addColumn("hour", "bigint", (c) => c.notNull())
+      .addColumn("success", "integer", (c) => c.notNull())
+      .addColumn("failed", "integer", (c) => c.notNull())
+      .addPrimaryKeyConstraint("watch_log_hours_pk", ["webhook_id", "hour"])
+      .execute();
+    await db.schema
+      .createTable("watch_timeline")
+      .addColumn("webhook_id", "text", (c) => c.notNull())
+      .addColumn("at", "bigint", (c) => c.notNull())
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("active", "integer", (c) => c.notNull())
+      .addColumn("number_of_errors", "integer", (c) => c.notNull())
+      .addColumn("previous", "bigint")
+      .addPrimaryKeyConstraint("watch_timeline_pk", ["webhook_id", "at", "kind"])
+      .execute();
+  },
+  async down(db: AnyDb) {
+    for (const table of [
+      "watch_timeline",
+      "watch_log_hours",
+      "watch_logs",
+      "watch_state",
+      "watches",
+      "watch_keys",
+    ]) {
+      await db.schema.dropTable(table).execute();
+    }
+  },
+};
+
+/** The migrations, in code (no files to ship): Kysely's Migrator runs them in name order. */
+export const migrations: MigrationProvider = {
+  getMigrations: async () => ({ "0001_watch": initial }),
+};
+
+/** True when a query answered: used to tell "the database is back" after an outage. */
+export async function ping(db: WatchDb): Promise<void> {
+  await sql`select 1`.execute(db);
+}

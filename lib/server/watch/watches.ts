@@ -1,0 +1,285 @@
+import "server-only";
+import type { Webhook } from "@/lib/domain/hub-schemas";
+import type { Watch } from "@/lib/domain/watch/overview";
+import { AppError } from "@/lib/server/app-error";
+import { applicationId } from "@/lib/server/session/key-hash";
+import { toIso, type StoreContext } from "@/lib/server/watch/context";
+import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+
+/** Watches and the sealed key of each watched application. */
+
+export const NAME_MAX = 120;
+
+type WatchRow = WatchDatabase["watches"];
+
+function watchOf(row: WatchRow): Watch {
+  return {
+    webhookId: row.webhook_id,
+    appId: row.app_id,
+    name: row.name,
+    endpoint: row.endpoint,
+    eventType: row.event_type,
+    createdAt: toIso(row.created_at),
+  };
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === "" || trimmed.length > NAME_MAX) {
+    const message = `Name must be 1 to ${NAME_MAX} characters.`;
+    throw new AppError("bad_request", message, { fields: { name: [message] } });
+  }
+  return trimmed;
+}
+
+function notWatched(webhookId: string): AppError {
+  return new AppError(
+    "not_found",
+    `Webhook ${webhookId} is not watched by an application of this session. Watch it first, or sign in with the key of the application that watches it.`,
+  );
+}
+
+/** Stores the application's key sealed (replacing one it had, clearing "rejected"). */
+async function putKey(
+  ctx: StoreContext,
+  db: WatchDb,
+  appId: string,
+  apiKey: string,
+  now: number,
+): Promise<void> {
+  const sealed = ctx.sealer.seal(apiKey);
+  await db
+    .insertInto("watch_keys")
+    .values({ app_id: appId, sealed, rejected_at: null, rejected_reason: null, updated_at: now })
+    .onConflict((oc) =>
+      oc.column("app_id").doUpdateSet({ sealed, rejected_at: null, rejected_reason: null, updated_at: now }),
+    )
+    .execute();
+}
+
+/** Removes the sealed keys of these applications when they no longer watch anything. */
+async function dropUnusedKeys(db: WatchDb, appIds: readonly string[]): Promise<void> {
+  if (appIds.length === 0) return;
+  await db
+    .deleteFrom("watch_keys")
+    .where("app_id", "in", appIds)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom("watches").select("webhook_id").whereRef("watches.app_id", "=", "watch_keys.app_id"),
+        ),
+      ),
+    )
+    .execute();
+}
+
+export async function addWatches(
+  ctx: StoreContext,
+  appId: string,
+  apiKey: string,
+  items: ReadonlyArray<{ webhook: Webhook; name?: string }>,
+  now = Date.now(),
+): Promise<Watch[]> {
+  const named = items.map(({ webhook, name }) => ({
+    webhook,
+    name: name === undefined || name.trim() === "" ? null : checkName(name),
+  }));
+  return ctx.db.transaction().execute(async (tx) => {
+    await putKey(ctx, tx, appId, apiKey, now);
+    const ids = named.map((item) => item.webhook.id);
+    const existing = ids.length
+      ? await tx.selectFrom("watches").selectAll().where("webhook_id", "in", ids).execute()
+      : [];
+    const before = new Map(existing.map((row) => [row.webhook_id, row]));
+    for (const { webhook, name } of named) {
+      const row = {
+        webhook_id: webhook.id,
+        app_id: appId,
+        name: name ?? before.get(webhook.id)?.name ?? webhook.endpoint,
+        endpoint: webhook.endpoint,
+        event_type: webhook.eventType,
+      };
+      await tx
+        .insertInto("watches")
+        .values({ ...row, created_at: now })
+        .onConflict((oc) => oc.column("webhook_id").doUpdateSet(row))
+        .execute();
+      await tx
+        .insertInto("watch_state")
+        .values({ webhook_id: webhook.id, next_poll_at: now })
+        .onConflict((oc) => oc.column("webhook_id").doNothing())
+        .execute();
+    }
+    await dropUnusedKeys(
+      tx,
+      [...new Set(existing.map((row) => row.app_id))].filter((id) => id !== appId),
+    );
+    const rows = ids.length
+      ? await tx.selectFrom("watches").selectAll().where("webhook_id", "in", ids).execute()
+      : [];
+    const byId = new Map(rows.map((row) => [row.webhook_id, watchOf(row)]));
+    return ids.map((id) => byId.get(id)!);
+  });
+}
+
+export async function renameWatch(
+  ctx: StoreContext,
+  appIds: readonly string[],
+  webhookId: string,
+  name: string,
+): Promise<Watch> {
+  const checked = checkName(name);
+  if (appIds.length === 0) throw notWatched(webhookId);
+  const row = await ctx.db
+    .updateTable("watches")
+    .set({ name: checked })
+    .where("webhook_id", "=", webhookId)
+    .where("app_id", "in", appIds)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notWatched(webhookId);
+  return watchOf(row);
+}
+
+export async function removeWatch(
+  ctx: StoreContext,
+  appIds: readonly string[],
+  webhookId: string,
+): Promise<void> {
+  if (appIds.length === 0) throw notWatched(webhookId);
+  await ctx.db.transaction().execute(async (tx) => {
+    const removed = await tx
+      .deleteFrom("watches")
+      .where("webhook_id", "=", webhookId)
+      .where("app_id", "in", appIds)
+      .returning("app_id")
+      .executeTakeFirst();
+    if (!removed) throw notWatched(webhookId);
+    for (const table of ["watch_logs", "watch_log_hours", "watch_timeline", "watch_state"] as const) {
+      await tx.deleteFrom(table).where("webhook_id", "=", webhookId).execute();
+    }
+    await dropUnusedKeys(tx, [removed.app_id]);
+  });
+}
+
+export async function listWatches(ctx: StoreContext, appIds: readonly string[]): Promise<Watch[]> {
+  if (appIds.length === 0) return [];
+  const rows = await ctx.db
+    .selectFrom("watches")
+    .selectAll()
+    .where("app_id", "in", appIds)
+    .orderBy("name")
+    .orderBy("webhook_id")
+    .execute();
+  return rows.map(watchOf);
+}
+
+export async function getWatch(
+  ctx: StoreContext,
+  appIds: readonly string[],
+  webhookId: string,
+): Promise<Watch | null> {
+  if (appIds.length === 0) return null;
+  const row = await ctx.db
+    .selectFrom("watches")
+    .selectAll()
+    .where("webhook_id", "=", webhookId)
+    .where("app_id", "in", appIds)
+    .executeTakeFirst();
+  return row ? watchOf(row) : null;
+}
+
+/** Moves an application's watches to another id (its key changed) and seals the new key there. */
+export async function replaceKey(
+  ctx: StoreContext,
+  oldAppId: string,
+  newApiKey: string,
+  now = Date.now(),
+): Promise<{ appId: string }> {
+  const appId = applicationId(newApiKey);
+  await ctx.db.transaction().execute(async (tx) => {
+    await putKey(ctx, tx, appId, newApiKey, now);
+    if (oldAppId !== appId) {
+      await tx.updateTable("watches").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
+      await tx.deleteFrom("watch_keys").where("app_id", "=", oldAppId).execute();
+    }
+  });
+  return { appId };
+}
+
+export async function openKey(ctx: StoreContext, appId: string): Promise<string | null> {
+  const row = await ctx.db
+    .selectFrom("watch_keys")
+    .select("sealed")
+    .where("app_id", "=", appId)
+    .executeTakeFirst();
+  return row ? (ctx.sealer.open(row.sealed)?.plain ?? null) : null;
+}
+
+export async function markKeyRejected(
+  ctx: StoreContext,
+  appId: string,
+  reason: string,
+  now = Date.now(),
+): Promise<void> {
+  await ctx.db
+    .updateTable("watch_keys")
+    .set({ rejected_at: now, rejected_reason: reason })
+    .where("app_id", "=", appId)
+    .where("rejected_at", "is", null)
+    .execute();
+}
+
+export async function keyStates(
+  ctx: StoreContext,
+  appIds: readonly string[],
+): Promise<Array<{ appId: string; rejected: boolean; rejectedAt: string | null }>> {
+  if (appIds.length === 0) return [];
+  const rows = await ctx.db
+    .selectFrom("watch_keys")
+    .select(["app_id", "rejected_at"])
+    .where("app_id", "in", appIds)
+    .execute();
+  return rows.map((row) => ({
+    appId: row.app_id,
+    rejected: row.rejected_at !== null,
+    rejectedAt: row.rejected_at === null ? null : toIso(row.rejected_at),
+  }));
+}
+
+/**
+ * At start: seals again under the newest secret every key a previous secret sealed, moves an
+ * application whose id changed (SESSION_SECRET rotated) to its new id, and marks "rejected" a key
+ * no configured secret opens (a new key must be handed over).
+ */
+export async function refreshKeys(ctx: StoreContext, now = Date.now()): Promise<void> {
+  const rows = await ctx.db.selectFrom("watch_keys").selectAll().execute();
+  for (const row of rows) {
+    const opened = ctx.sealer.open(row.sealed);
+    if (!opened) {
+      await markKeyRejected(
+        ctx,
+        row.app_id,
+        "The stored key was sealed under a secret this console does not have (WATCH_SECRET or SESSION_SECRET changed). Hand the key over again.",
+        now,
+      );
+      continue;
+    }
+    if (opened.stale || applicationId(opened.plain) !== row.app_id) {
+      await ctx.db.transaction().execute(async (tx) => {
+        const appId = applicationId(opened.plain);
+        await tx
+          .insertInto("watch_keys")
+          .values({ ...row, app_id: appId, sealed: ctx.sealer.seal(opened.plain), updated_at: now })
+          .onConflict((oc) =>
+            oc.column("app_id").doUpdateSet({ sealed: ctx.sealer.seal(opened.plain), updated_at: now }),
+          )
+          .execute();
+        if (appId !== row.app_id) {
+          await tx.updateTable("watches").set({ app_id: appId }).where("app_id", "=", row.app_id).execute();
+          await tx.deleteFrom("watch_keys").where("app_id", "=", row.app_id).execute();
+        }
+      });
+    }
+  }
+}

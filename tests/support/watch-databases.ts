@@ -1,0 +1,48 @@
+/**
+ * TEST ONLY (vitest). The watch's store on each database it runs on: the embedded SQLite (a
+ * fresh in-memory database each time) and a real PostgreSQL (one server per test file, a fresh
+ * database each time), for `describe.each(WATCH_DATABASES)`.
+ */
+import { afterAll } from "vitest";
+import type { StoreContext } from "@/lib/server/watch/context";
+import { openStoreContext, type StoreOptions } from "@/lib/server/watch/store";
+import { postgresServer, type PostgresServer } from "@/tests/support/postgres-server";
+
+export const WATCH_DATABASES = ["sqlite", "postgres"] as const;
+export type WatchDatabaseKind = (typeof WATCH_DATABASES)[number];
+
+export const TEST_SECRET = "a-watch-secret-for-tests-32-chars!!";
+
+export interface WatchDatabases {
+  /** This file's PostgreSQL server, started on first use. */
+  postgres(): Promise<PostgresServer>;
+  /** A URL of a fresh database on it. */
+  freshPostgresUrl(): Promise<string>;
+  /** A fresh, migrated store context on `kind`. */
+  fresh(kind: WatchDatabaseKind, options?: Partial<Omit<StoreOptions, "target">>): Promise<StoreContext>;
+}
+
+/** Call at the top of a test file: the server and every context opened are removed after the file. */
+export function watchDatabases(): WatchDatabases {
+  let server: Promise<PostgresServer> | undefined;
+  let count = 0;
+  const opened: StoreContext[] = [];
+  afterAll(async () => {
+    await Promise.all(opened.splice(0).map((ctx) => ctx.db.destroy().catch(() => undefined)));
+    if (server) await (await server).remove();
+  });
+  const databases: WatchDatabases = {
+    postgres: () => (server ??= postgresServer()),
+    freshPostgresUrl: async () => (await databases.postgres()).createDatabase(`watch_${++count}`),
+    async fresh(kind, options = {}) {
+      const target: StoreOptions["target"] =
+        kind === "sqlite"
+          ? { kind: "sqlite", path: ":memory:" }
+          : { kind: "postgres", url: await databases.freshPostgresUrl() };
+      const ctx = await openStoreContext({ target, secrets: [TEST_SECRET], bodyCapBytes: 64, ...options });
+      opened.push(ctx);
+      return ctx;
+    },
+  };
+  return databases;
+}
