@@ -15,7 +15,7 @@ const CELL = [
   "max-sm:before:content-[attr(data-label)] dark:max-sm:before:text-zinc-400",
 ].join(" ");
 const ROW =
-  "max-sm:block max-sm:rounded-lg max-sm:border max-sm:border-zinc-200 max-sm:p-3 dark:max-sm:border-zinc-800";
+  "max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:rounded-lg max-sm:border max-sm:border-zinc-200 max-sm:p-3 dark:max-sm:border-zinc-800";
 const MUTED = "text-xs text-zinc-600 dark:text-zinc-400";
 
 interface Clock {
@@ -172,7 +172,11 @@ export function OverviewTable({
               data-webhook-id={row.webhookId}
               className={`${ROW} ${row.failingStreak ? "bg-red-50/60 dark:bg-red-950/30" : "max-sm:bg-white dark:max-sm:bg-zinc-900/60"}`}
             >
-              <th scope="row" className={`${CELL} min-w-56 font-normal`} data-label="Webhook">
+              <th
+                scope="row"
+                className={`${CELL} min-w-56 font-normal max-sm:col-span-2`}
+                data-label="Webhook"
+              >
                 <Link
                   href={webhookViewHref(row.webhookId, { app: row.appId })}
                   className="btn-link font-semibold"
@@ -200,7 +204,7 @@ export function OverviewTable({
                   <span className={MUTED}>None stored</span>
                 )}
               </td>
-              <td className={CELL} data-label="Last failure">
+              <td className={`${CELL} max-sm:col-span-2`} data-label="Last failure">
                 <LastFailure row={row} clock={clock} />
               </td>
               <td className={CELL} data-label="Errors (24 h)">
