@@ -1,19 +1,30 @@
 import "server-only";
 import { serverConfig, validateServerConfig } from "@/lib/server/config";
 import { markStopping } from "@/lib/server/stopping";
+import { sharedStoreContext } from "@/lib/server/watch/store";
+import { startWatcher } from "@/lib/server/watch/watcher";
 
 /**
  * A console server on Node.js, starting (from `register`, before it takes requests): checks the
- * configuration and exits with a message naming the variable when one is wrong, and bounds how
- * long a stop may take.
+ * configuration, opens (and migrates) the watch's database, and exits with a message naming the
+ * variable when either fails; starts the watcher unless WATCH_IN_CONSOLE=0; bounds how long a
+ * stop may take.
  */
-export function startNodeServer(): void {
+export async function startNodeServer(): Promise<void> {
   try {
     const { warnings } = validateServerConfig();
     for (const warning of warnings) console.warn(`[console] ${warning}`);
+    await sharedStoreContext();
   } catch (error) {
     console.error(`[console] Refusing to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
+  }
+  if (serverConfig().watch.inConsole) {
+    startWatcher().catch((error: unknown) =>
+      console.error(
+        `[console] The watcher did not start: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   }
   boundTheStop();
 }

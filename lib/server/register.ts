@@ -6,6 +6,6 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
     const { startNodeServer } = await import("@/lib/server/boot");
-    startNodeServer();
+    await startNodeServer();
   }
 }

@@ -1,4 +1,8 @@
 import "server-only";
+import { AppError, isAppError } from "@/lib/server/app-error";
+import { getWebhook } from "@/lib/server/hub/client";
+import type { WebhookId } from "@/lib/server/hub/path-params";
+import { watchStore } from "@/lib/server/watch/store";
 
 /**
  * Handing a new key over to a watched application whose key was rotated or rejected: checks
@@ -7,7 +11,20 @@ import "server-only";
  * the watches, their names and history to the new key (`WatchStore.replaceKey`).
  */
 export async function handOverKey(oldAppId: string, newApiKey: string): Promise<{ appId: string }> {
-  void oldAppId;
-  void newApiKey;
-  throw new Error("not yet");
+  const store = await watchStore();
+  const watches = await store.listWatches([oldAppId]);
+  for (const watch of watches) {
+    try {
+      await getWebhook({ apiKey: newApiKey, keep: false }, watch.webhookId as WebhookId);
+    } catch (error) {
+      if (!isAppError(error) || (error.code !== "not_found" && error.code !== "unauthorized")) throw error;
+      const message =
+        error.code === "unauthorized"
+          ? "The Messaging Hub rejected this key. Paste the application's current key."
+          : `This key does not read the watched webhook "${watch.name}" (${watch.webhookId}): it belongs to another application. ` +
+            "Paste the key of the application that owns the watched webhooks.";
+      throw new AppError("bad_request", message, { fields: { apiKey: [message] } });
+    }
+  }
+  return store.replaceKey(oldAppId, newApiKey);
 }

@@ -1,15 +1,214 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import pLimit from "p-limit";
+import { AppError, isAppError } from "@/lib/server/app-error";
+import { serverConfig, type WatchConfig } from "@/lib/server/config";
+import { sleepSeconds, withRetry } from "@/lib/server/history/retry";
+import { getWebhook, listWebhookLogs, type HubCall } from "@/lib/server/hub/client";
+import type { WebhookId } from "@/lib/server/hub/path-params";
+import type { StoreContext } from "@/lib/server/watch/context";
+import { claimDue, finishPoll, LeaseLost, prune, type Claimed } from "@/lib/server/watch/cursor";
+import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
+import { KeyBudgets } from "@/lib/server/watch/key-budget";
+import { PAGE_SIZE, pollWebhook, type HubReader, type PollResult } from "@/lib/server/watch/poll";
+import { sharedStoreContext } from "@/lib/server/watch/store";
+import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watches";
 
 /**
- * The watcher: polls every watched webhook under a lease, writes new logs and the cursor in one
- * transaction, and keeps going when one webhook, one key or the database fails.
+ * The watcher: claims due webhooks under a lease, polls each (at most WATCH_CONCURRENCY at once,
+ * hub calls under each key's budget and the retry policy), plans its next poll, and keeps going
+ * when a webhook, a key or the database fails. It runs in the console process by default, or
+ * alone (`tsx lib/server/watch/main.ts`).
  */
 export interface Watcher {
-  /** Stops claiming work, lets polls in flight finish, releases its leases. */
+  /** This instance's name in the leases it holds. */
+  owner: string;
+  /** Stops claiming work, cancels the polls in flight (their leases lapse or are released). */
   stop(): Promise<void>;
 }
 
-/** Starts the watcher of this process (in the console by default, or alone with `tsx lib/server/watch/main.ts`). */
+export type WatcherSettings = Pick<
+  WatchConfig,
+  | "intervalSeconds"
+  | "backfillCount"
+  | "backfillAgeMs"
+  | "retentionDays"
+  | "concurrency"
+  | "keyRequestsPerMinute"
+  | "leaseSeconds"
+>;
+
+/** Longest wait after repeated failures of one webhook's polls. */
+const MAX_BACKOFF_MS = 15 * 60_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+/** When to poll again: soon while filling, often while failing, at the interval when quiet. */
+export function nextPollDelayMs(settings: Pick<WatchConfig, "intervalSeconds">, result: PollResult): number {
+  const interval = settings.intervalSeconds * 1000;
+  if (result.backfilling) return 0;
+  if (result.failing) return Math.max(1000, interval / 4);
+  return result.newLogs > 0 ? interval / 2 : interval;
+}
+
+/** After a failed poll: the hub's Retry-After when it gave one, else doubling from the interval. */
+export function retryDelayMs(
+  settings: Pick<WatchConfig, "intervalSeconds">,
+  error: unknown,
+  failuresBefore: number,
+): number {
+  if (isAppError(error) && error.retryAfter !== undefined) return error.retryAfter * 1000;
+  return Math.min(MAX_BACKOFF_MS, settings.intervalSeconds * 1000 * 2 ** Math.min(failuresBefore, 10));
+}
+
+function log(line: string): void {
+  console.warn(`[watcher] ${line}`);
+}
+
+/** Starts a watcher over `ctx` (tests give theirs; the console's comes from the configuration). */
+export function createWatcher(
+  ctx: StoreContext,
+  settings: WatcherSettings,
+  owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+): Watcher {
+  const leaseMs = settings.leaseSeconds * 1000;
+  const tickMs = Math.min(1000, leaseMs / 4);
+  const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
+  const callLimit = pLimit(settings.concurrency);
+  const running = new Set<Promise<void>>();
+  const stopper = new AbortController();
+  let storeDown = false;
+  let lastPrune = 0;
+
+  const reader = (claimed: Claimed, apiKey: string): HubReader => {
+    const webhookId = claimed.state.webhook_id as WebhookId;
+    const hubCall = (signal: AbortSignal): HubCall => ({ apiKey, signal, keep: false });
+    const call = <T>(read: (signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
+      withRetry(
+        async () => {
+          await budgets.take(claimed.appId, signal);
+          return callLimit(() => read(signal));
+        },
+        {
+          signal,
+          waitOut: async (seconds, waitSignal) => {
+            budgets.pause(claimed.appId, seconds);
+            await sleepSeconds(seconds, waitSignal);
+          },
+        },
+      );
+    return {
+      webhook: (signal) => call((s) => getWebhook(hubCall(s), webhookId), signal),
+      logs: (offset, signal) =>
+        call((s) => listWebhookLogs(hubCall(s), webhookId, { offset, limit: PAGE_SIZE }), signal),
+    };
+  };
+
+  const poll = async (claimed: Claimed): Promise<void> => {
+    const webhookId = claimed.state.webhook_id;
+    let outcome: { nextPollAt: number; error: { code: string; message: string } | null };
+    try {
+      const apiKey = await openKey(ctx, claimed.appId);
+      if (apiKey === null) {
+        throw new AppError(
+          "unauthorized",
+          "The stored key of this application cannot be opened with the configured secrets.",
+        );
+      }
+      const result = await pollWebhook(
+        {
+          ctx,
+          owner,
+          leaseMs,
+          backfillCount: settings.backfillCount,
+          backfillAgeMs: settings.backfillAgeMs,
+          parallelPages: settings.concurrency,
+        },
+        claimed,
+        reader(claimed, apiKey),
+        stopper.signal,
+      );
+      outcome = { nextPollAt: Date.now() + nextPollDelayMs(settings, result), error: null };
+    } catch (error) {
+      if (error instanceof LeaseLost || stopper.signal.aborted) return;
+      if (isAppError(error) && error.code === "unauthorized") {
+        await markKeyRejected(ctx, claimed.appId, error.message).catch(() => undefined);
+      }
+      if (isAppError(error) && error.code === "rate_limited")
+        budgets.pause(claimed.appId, error.retryAfter ?? 5);
+      const code = isAppError(error) ? error.code : "internal";
+      const message = isAppError(error)
+        ? error.message
+        : "The poll failed unexpectedly; see the console's log.";
+      if (!isAppError(error))
+        log(`poll of ${webhookId} failed: ${error instanceof Error ? error.message : String(error)}`);
+      outcome = {
+        nextPollAt: Date.now() + retryDelayMs(settings, error, claimed.state.poll_failures),
+        error: { code, message },
+      };
+    }
+    // A database down now is a lease that lapses: the next claim takes the webhook up again.
+    await finishPoll(ctx, owner, webhookId, outcome).catch(() => undefined);
+  };
+
+  const tick = async () => {
+    try {
+      const free = settings.concurrency - running.size;
+      const claimed = await claimDue(ctx, owner, free, leaseMs);
+      if (storeDown) log("the database answers again; polling resumes.");
+      storeDown = false;
+      for (const one of claimed) {
+        const task = poll(one).finally(() => running.delete(task));
+        running.add(task);
+      }
+      if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = Date.now();
+        await prune(ctx, settings.retentionDays);
+      }
+    } catch (error) {
+      if (!storeDown) {
+        log(
+          `the database does not answer (${error instanceof Error ? error.message : String(error)}); retrying.`,
+        );
+      }
+      storeDown = true;
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const loop = async () => {
+    await tick();
+    if (!stopper.signal.aborted) timer = setTimeout(loop, tickMs);
+  };
+  void loop();
+
+  return {
+    owner,
+    async stop() {
+      stopper.abort();
+      clearTimeout(timer);
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+const SHARED = Symbol.for("hub-console.watcher");
+
+/**
+ * Starts this process's watcher once: opens the store (throwing the Error that names
+ * DATABASE_URL when it cannot), seals stored keys again under the newest secret, then polls.
+ */
 export async function startWatcher(): Promise<Watcher> {
-  throw new Error("not yet");
+  const shared = globalThis as Record<symbol, Promise<Watcher> | undefined>;
+  shared[SHARED] ??= (async () => {
+    const ctx = await sharedStoreContext();
+    await refreshKeys(ctx);
+    await watchSandboxDemo(ctx).catch((error: unknown) =>
+      log(
+        `the sandbox's demo webhooks could not be watched: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+    return createWatcher(ctx, serverConfig().watch);
+  })();
+  return shared[SHARED];
 }
