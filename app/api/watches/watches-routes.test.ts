@@ -19,6 +19,7 @@ import * as watchesRoute from "@/app/api/watches/route";
 import * as bulkRoute from "@/app/api/watches/bulk/route";
 import * as watchRoute from "@/app/api/watches/[webhookId]/route";
 import * as nameRoute from "@/app/api/watches/[webhookId]/name/route";
+import * as keyRoute from "@/app/api/watches/key/route";
 
 const HOST = "console.test:3000";
 const ORIGIN = `http://${HOST}`;
@@ -252,5 +253,57 @@ describe("a watch after it is kept", () => {
     );
     expect(stop.status).toBe(404);
     expect((await overview(owner)).rows.map((row) => row.name)).toEqual(["Acme"]);
+  });
+});
+describe("handing over a rotated key", () => {
+  async function rotated() {
+    const cookie = await signIn(FIRST);
+    await watch(cookie, { webhookId: A, name: "Acme" });
+    await watch(cookie, { webhookId: B, name: "Bravo" });
+    // The key is rotated at the hub: the old one is rejected, the new one reads the same webhooks.
+    reads = { [ROTATED]: [A, B], [SECOND]: [OTHER] };
+    return cookie;
+  }
+
+  it("refuses a key that does not read the same webhooks, and changes nothing", async () => {
+    const cookie = await rotated();
+    const response = await keyRoute.POST(
+      request("POST", "/api/watches/key", { body: { app: applicationId(FIRST), apiKey: SECOND }, cookie }),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(/does not read the watched webhook/);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect((await overview(cookie)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
+  });
+
+  it("keeps the watches, names and history under the new key, and the session holds it", async () => {
+    const cookie = await rotated();
+    const response = await keyRoute.POST(
+      request("POST", "/api/watches/key", {
+        body: { app: applicationId(FIRST), apiKey: ` ${ROTATED} ` },
+        cookie,
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(await response.json())).not.toContain(ROTATED);
+    const handed = cookieOf(response)!;
+    const answer = await overview(handed);
+    expect(answer.rows.map((row) => [row.name, row.appId]).sort()).toEqual([
+      ["Acme", applicationId(ROTATED)],
+      ["Bravo", applicationId(ROTATED)],
+    ]);
+    expect(answer.applications.map((app) => app.id)).toEqual([applicationId(ROTATED)]);
+  });
+
+  it("is refused for an application the session does not hold", async () => {
+    await rotated();
+    const stranger = await signIn(SECOND);
+    const response = await keyRoute.POST(
+      request("POST", "/api/watches/key", {
+        body: { app: applicationId(FIRST), apiKey: ROTATED },
+        cookie: stranger,
+      }),
+    );
+    expect(response.status).toBe(404);
   });
 });
