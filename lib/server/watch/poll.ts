@@ -137,6 +137,7 @@ async function readBackfill(
     if (!stop && page.data.length < PAGE_SIZE) stop = "end";
     if (stop) break;
   }
+  if (!stop && state.backfill_read + logs.length >= settings.backfillCount) stop = "count";
   const oldest = logs.length > 0 ? created(logs.at(-1)!) : null;
   const cursor: CursorChange = {
     head_id: state.head_id ?? logs[0]?.id.toLowerCase() ?? null,
