@@ -71,4 +71,49 @@ test.describe("watching", () => {
     await expect(overview.row("Globex")).toBeVisible();
     await expect(overview.table).not.toContainText(notOurs);
   });
+
+  test("a rotated key is handed over on the Overview, keeping the watch, its name and its history", async ({
+    page,
+    sandbox,
+    signInWithKey,
+  }) => {
+    const { application, channel, webhook } = await sandbox.isolatedSetup("hand-over");
+    await sandbox.sendMessage(application.apiKey, channel, "before the rotation");
+    await signInWithKey(application.apiKey);
+    const watched = await page.request.post("/api/watches", {
+      data: { webhookId: webhook.id, name: "Rotating Co" },
+    });
+    expect(watched.status(), await watched.text()).toBe(201);
+    const overview = new OverviewPage(page);
+    await overview.goto();
+    await overview.allRead();
+    await expect(overview.row("Rotating Co")).toContainText("100 %");
+
+    const newKey = await sandbox.rotateKey(application.id);
+    const handOver = page.getByLabel("New API key for Default");
+    await expect(async () => {
+      await page.reload();
+      await expect(handOver).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 45_000 });
+    await expect(overview.watcher).toContainText("Default");
+
+    // A key of another application does not read this webhook: refused, nothing changes.
+    const other = await sandbox.isolatedSetup("hand-over-other");
+    await handOver.fill(other.application.apiKey);
+    await page.getByRole("button", { name: "Hand over key" }).click();
+    await expect(page.getByText(new RegExp(webhook.id))).toBeVisible();
+    await expect(handOver).toBeVisible();
+
+    await handOver.fill(newKey);
+    await page.getByRole("button", { name: "Hand over key" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "The new key was handed over" })).toBeVisible();
+    await expect(handOver).toHaveCount(0);
+    // The same row, its history kept.
+    await expect(overview.row("Rotating Co")).toContainText(webhook.endpoint);
+    await expect(overview.row("Rotating Co")).toContainText("100 %");
+    expect(await page.content()).not.toContain(newKey);
+    // The webhook's page opens with the new key, which the session now holds.
+    await overview.row("Rotating Co").getByRole("link", { name: "Rotating Co" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+  });
 });
