@@ -12,6 +12,9 @@ interface Props {
   sandboxMode: boolean;
 }
 
+const NAV_LINK =
+  "rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white";
+
 /** The bar on every signed-in page: where you are, which application (and key) you use, and "Sign out". */
 export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Props) {
   return (
@@ -33,6 +36,12 @@ export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Pr
               className="rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white"
             >
               Webhooks
+            </HoverPrefetchLink>
+            <HoverPrefetchLink href="/overview" className={NAV_LINK}>
+              Overview
+            </HoverPrefetchLink>
+            <HoverPrefetchLink href="/watch" className={NAV_LINK}>
+              Watch
             </HoverPrefetchLink>
             {/* A full page load: the Applications page may show another application than this page (the header is the layout's). */}
             <a

@@ -7,6 +7,7 @@ import { useLogView } from "@/components/logs/use-log-view";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { formatCount } from "@/lib/domain/format-count";
 import { webhookName } from "@/lib/domain/webhook-name";
+import { WatchPart } from "@/components/watch/watch-part";
 
 const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;
 
@@ -74,6 +75,7 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
         </p>
       ) : null}
       <AllFields webhook={webhook} />
+      <WatchPart webhookId={webhook.id} />
     </section>
   );
 }

@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
+import type { SearchParams } from "nuqs/server";
+import { OverviewView } from "@/components/overview/overview-view";
+import { overviewKey } from "@/components/overview/overview-query";
+import { loadOverviewSearchParams, overviewHref } from "@/components/overview/search-params";
+import { Notice } from "@/components/ui/notice";
+import { isAppError } from "@/lib/server/app-error";
+import { requireSignedInPage } from "@/lib/server/session/redirect";
+import { overviewAnswer } from "@/app/api/watches/overview-answer";
+
+export const metadata: Metadata = { title: "Overview" };
+
+interface Props {
+  searchParams: Promise<SearchParams>;
+}
+
+const DONE: Record<string, string> = {
+  "handed-over":
+    "The new key was handed over: it reads the same webhooks, and their watches, names and history are kept.",
+};
+
+/**
+ * `/overview?failing=&app=&q=`: every watched webhook of the session's applications, worst first,
+ * read from the watch's store (never the hub). The server renders the rows; the browser then reads
+ * them again on its own, and filters them as the URL says.
+ */
+export default async function OverviewPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const data = await requireSignedInPage(overviewHref("/overview", loadOverviewSearchParams(query)));
+  const queryClient = new QueryClient();
+  try {
+    queryClient.setQueryData(overviewKey, await overviewAnswer(data));
+  } catch (error) {
+    // The browser's query reads again and says why (the store is down, say); the page still renders.
+    if (!isAppError(error)) console.error("[console] reading the overview failed", error);
+  }
+  const done = typeof query.done === "string" ? DONE[query.done] : undefined;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold tracking-tight">Overview</h1>
+          <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+            Every watched webhook of your applications, worst first, as the watcher last read it.
+          </p>
+        </div>
+        <Link href="/watch" className="btn btn-secondary">
+          Watch webhooks
+        </Link>
+      </div>
+      {done ? (
+        <Notice tone="success" role="status">
+          <p>{done}</p>
+        </Notice>
+      ) : null}
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <NuqsAdapter>
+          <OverviewView />
+        </NuqsAdapter>
+      </HydrationBoundary>
+    </div>
+  );
+}

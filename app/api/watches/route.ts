@@ -1,0 +1,29 @@
+import { defineRoute, json } from "@/lib/server/http/route";
+import { sessionDataOf } from "@/lib/server/session/session";
+import { watchStore } from "@/lib/server/watch/store";
+import { watchOneSchema } from "@/app/api/watches/schema";
+import { checkWebhook } from "@/app/api/watches/check-webhook";
+import { overviewAnswer } from "@/app/api/watches/overview-answer";
+
+/** The overview: one row per watched webhook of every application in the session, worst first, and the watcher's health. */
+export const GET = defineRoute({
+  async handle({ session }) {
+    return json(await overviewAnswer(sessionDataOf(await session.state())));
+  },
+});
+
+/**
+ * Watches one webhook `{ webhookId, name }` of the page's application (`?app=`, else the current
+ * one): read with its key first, so an ID that is not a webhook of that application is refused
+ * with the hub's reason and nothing is stored.
+ */
+export const POST = defineRoute({
+  body: watchOneSchema,
+  async handle({ body, session, hub }) {
+    const app = await session.app();
+    const webhook = await checkWebhook(hub(app.apiKey), body.webhookId);
+    const store = await watchStore();
+    const [watch] = await store.addWatches(app.id, app.apiKey, [{ webhook, name: body.name }]);
+    return json({ watch }, 201);
+  },
+});

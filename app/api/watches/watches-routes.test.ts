@@ -1,0 +1,309 @@
+/**
+ * The watch routes, called directly with a real (embedded, in-memory) store and a fake hub that
+ * records what reaches it: watching one webhook and many (each read with the application's key
+ * first; an ID the key does not read is refused with the hub's reason and nothing is stored),
+ * rename, stop watching, the overview, a session that sees only its own applications' watches,
+ * and handing a new key over after a rotation.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+import { fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
+import { signInLimiter } from "@/lib/server/http/rate-limit";
+import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
+import { applicationId } from "@/lib/server/session/key-hash";
+import { watchStore } from "@/lib/server/watch/store";
+import type { OverviewAnswer } from "@/lib/domain/watching/overview";
+import type { BulkOutcome } from "@/lib/domain/watching/bulk-input";
+import * as sessionRoute from "@/app/api/session/route";
+import * as watchesRoute from "@/app/api/watches/route";
+import * as bulkRoute from "@/app/api/watches/bulk/route";
+import * as watchRoute from "@/app/api/watches/[webhookId]/route";
+import * as nameRoute from "@/app/api/watches/[webhookId]/name/route";
+import * as keyRoute from "@/app/api/watches/key/route";
+
+const HOST = "console.test:3000";
+const ORIGIN = `http://${HOST}`;
+const FIRST = "first-key-7f3a9c2e5b1d4e6f8a0b";
+const SECOND = "second-key-0a1b2c3d4e5f60718293";
+/** FIRST's key after a rotation. */
+const ROTATED = "rotated-key-4d5e6f708192a3b4c5d6";
+const A = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
+const B = "1c8f6b5d-9a1f-4b6c-8d2e-3f4a5b6c7d8e";
+const OTHER = "2d9a7c6e-0b2a-4c7d-9e3f-4a5b6c7d8e9f";
+
+const fake = fakeUpstreamPerTest({
+  SESSION_SECRET: "unit-test-session-secret-0123456789abcdef",
+  HUB_TIMEOUT_MS: "800",
+  HUB_SANDBOX: "",
+  WATCH_DB: ":memory:",
+  WATCH_IN_CONSOLE: "0",
+});
+let upstream: FakeUpstream;
+/** Which webhooks each key reads; a key not listed is rejected (401). */
+let reads: Record<string, string[]>;
+
+beforeEach(async () => {
+  upstream = fake.current;
+  signInLimiter.reset();
+  forgetSharedReadsForTests();
+  reads = { [FIRST]: [A, B], [SECOND]: [OTHER] };
+  upstream.handle = (req, res) => {
+    const key = String(req.headers["x-api-key"]);
+    const readable = reads[key];
+    if (!readable) return sendJson(res, 401, { message: "Unauthorized" });
+    const id = readable.find((webhookId) => req.url?.endsWith(`/webhook/${webhookId}`));
+    if (id)
+      return sendJson(res, 200, {
+        ...fakeWebhook(id),
+        endpoint: `https://${id.slice(0, 4)}.example.test/hook`,
+      });
+    return sendJson(res, 404, { message: "Not found" });
+  };
+  // Each test starts with nothing watched.
+  const store = await watchStore();
+  const appIds = [FIRST, SECOND, ROTATED].map(applicationId);
+  for (const watch of await store.listWatches(appIds)) await store.removeWatch(appIds, watch.webhookId);
+});
+
+function request(
+  method: string,
+  path: string,
+  init: { body?: unknown; cookie?: string; origin?: string } = {},
+) {
+  const headers = new Headers({ host: HOST, origin: init.origin ?? ORIGIN });
+  if (init.cookie) headers.set("cookie", init.cookie);
+  if (init.body !== undefined) headers.set("content-type", "application/json");
+  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  return new Request(`${ORIGIN}${path}`, { method, headers, body });
+}
+
+const cookieOf = (response: Response) => response.headers.get("set-cookie")?.split(";")[0];
+const params = (webhookId: string) => ({ params: Promise.resolve({ webhookId }) });
+
+async function signIn(apiKey = FIRST): Promise<string> {
+  return cookieOf(await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey } })))!;
+}
+
+async function watch(cookie: string, body: unknown) {
+  return watchesRoute.POST(request("POST", "/api/watches", { body, cookie }));
+}
+
+async function overview(cookie: string): Promise<OverviewAnswer> {
+  const response = await watchesRoute.GET(request("GET", "/api/watches", { cookie }));
+  expect(response.status).toBe(200);
+  return (await response.json()) as OverviewAnswer;
+}
+
+async function errorOf(response: Response) {
+  return (
+    (await response.json()) as { error: { code: string; message: string; fields?: Record<string, string[]> } }
+  ).error;
+}
+
+describe("watching one webhook", () => {
+  it("reads it with the application's key, keeps it with its name, and the overview lists it without the key", async () => {
+    const cookie = await signIn();
+    const response = await watch(cookie, { webhookId: ` ${A} `, name: "Acme" });
+    expect(response.status).toBe(201);
+    expect(upstream.requests.map((r) => [r.url, r.headers["x-api-key"]])).toEqual([
+      [`/v1/organization/webhook/${A}`, FIRST],
+    ]);
+    const answer = await overview(cookie);
+    expect(
+      answer.rows.map(({ webhookId, name, appId, endpoint }) => ({ webhookId, name, appId, endpoint })),
+    ).toEqual([
+      {
+        webhookId: A,
+        name: "Acme",
+        appId: applicationId(FIRST),
+        endpoint: `https://${A.slice(0, 4)}.example.test/hook`,
+      },
+    ]);
+    expect(answer.applications.map((app) => app.name)).toEqual(["Default"]);
+    expect(JSON.stringify(answer)).not.toContain(FIRST);
+    const one = await watchRoute.GET(request("GET", `/api/watches/${A}`, { cookie }), params(A));
+    expect(((await one.json()) as { watch: { name: string } }).watch.name).toBe("Acme");
+  });
+
+  it("refuses an ID that is not a webhook of the key's application with the hub's reason, and stores nothing", async () => {
+    const cookie = await signIn();
+    const response = await watch(cookie, { webhookId: OTHER, name: "Not ours" });
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.fields?.webhookId?.[0]).toMatch(
+      new RegExp(`No webhook ${OTHER} was found for this API key.*Nothing was stored`),
+    );
+    expect((await overview(cookie)).rows).toEqual([]);
+    const one = await watchRoute.GET(request("GET", `/api/watches/${OTHER}`, { cookie }), params(OTHER));
+    expect(await one.json()).toEqual({ watch: null });
+  });
+
+  it.each([
+    [
+      "a webhook ID that is not a UUID",
+      { webhookId: "nope", name: "x" },
+      "webhookId",
+      /^Webhook ID must be a UUID/,
+    ],
+    [
+      "a name too long",
+      { webhookId: A, name: "x".repeat(121) },
+      "name",
+      /^Name may be at most 120 characters/,
+    ],
+    ["no webhook ID", { name: "x" }, "webhookId", /^Webhook ID is required/],
+  ])("refuses %s, naming the field, before asking the hub", async (_what, body, field, message) => {
+    const cookie = await signIn();
+    upstream.requests.length = 0;
+    const response = await watch(cookie, body);
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.[field]?.[0]).toMatch(message);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("refuses a cross-site request (403) before anything else", async () => {
+    const cookie = await signIn();
+    upstream.requests.length = 0;
+    const response = await watchesRoute.POST(
+      request("POST", "/api/watches", { body: { webhookId: A }, cookie, origin: "https://evil.example" }),
+    );
+    expect(response.status).toBe(403);
+    expect(upstream.requests).toHaveLength(0);
+    expect((await overview(cookie)).rows).toEqual([]);
+  });
+});
+
+describe("watching many at once", () => {
+  it("checks each line with the hub, keeps the ones it reads, and answers line by line", async () => {
+    const cookie = await signIn();
+    const text = ["id,name", `${A},"Acme, Inc."`, `${OTHER},Someone else's`, "not-an-id", "", B].join("\n");
+    const response = await bulkRoute.POST(request("POST", "/api/watches/bulk", { body: { text }, cookie }));
+    expect(response.status).toBe(200);
+    const { outcomes } = (await response.json()) as { outcomes: BulkOutcome[] };
+    expect(outcomes.map(({ line, status }) => [line, status])).toEqual([
+      [2, "watched"],
+      [3, "refused"],
+      [4, "refused"],
+      [6, "watched"],
+    ]);
+    expect(outcomes[1]!.message).toMatch(`No webhook ${OTHER} was found for this API key`);
+    expect(outcomes[2]!.message).toMatch(/Line 4 is not a webhook ID/);
+    // The line that is not an ID never reached the hub.
+    expect(upstream.requests.map((r) => r.url.split("/").at(-1)).sort()).toEqual([A, B, OTHER].sort());
+    const rows = (await overview(cookie)).rows;
+    expect(rows.map((row) => row.name).sort()).toEqual(
+      ["Acme, Inc.", rows.find((r) => r.webhookId === B)!.name].sort(),
+    );
+    expect(rows.map((row) => row.webhookId).sort()).toEqual([A, B].sort());
+
+    const again = await bulkRoute.POST(
+      request("POST", "/api/watches/bulk", { body: { text: `${A},Acme` }, cookie }),
+    );
+    expect(((await again.json()) as { outcomes: BulkOutcome[] }).outcomes[0]!.status).toBe("already");
+  });
+
+  it("refuses an empty paste, naming the field", async () => {
+    const cookie = await signIn();
+    const response = await bulkRoute.POST(
+      request("POST", "/api/watches/bulk", { body: { text: " \n " }, cookie }),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.text?.[0]).toMatch(/^Webhook IDs are required/);
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("a watch after it is kept", () => {
+  it("is renamed, refuses an empty name, and stops being watched", async () => {
+    const cookie = await signIn();
+    await watch(cookie, { webhookId: A, name: "Acme" });
+    const renamed = await nameRoute.POST(
+      request("POST", `/api/watches/${A}/name`, { body: { name: "Acme EU" }, cookie }),
+      params(A),
+    );
+    expect(renamed.status).toBe(200);
+    const empty = await nameRoute.POST(
+      request("POST", `/api/watches/${A}/name`, { body: { name: " " }, cookie }),
+      params(A),
+    );
+    expect(empty.status).toBe(400);
+    expect((await errorOf(empty)).fields?.name?.[0]).toMatch(/^Name is required/);
+    expect((await overview(cookie)).rows.map((row) => row.name)).toEqual(["Acme EU"]);
+
+    const stopped = await watchRoute.DELETE(request("DELETE", `/api/watches/${A}`, { cookie }), params(A));
+    expect(stopped.status).toBe(200);
+    expect((await overview(cookie)).rows).toEqual([]);
+  });
+
+  it("is seen and changed only by sessions holding its application's key", async () => {
+    const owner = await signIn(FIRST);
+    await watch(owner, { webhookId: A, name: "Acme" });
+    const stranger = await signIn(SECOND);
+    expect((await overview(stranger)).rows).toEqual([]);
+    const seen = await watchRoute.GET(request("GET", `/api/watches/${A}`, { cookie: stranger }), params(A));
+    expect(await seen.json()).toEqual({ watch: null });
+    const rename = await nameRoute.POST(
+      request("POST", `/api/watches/${A}/name`, { body: { name: "Mine" }, cookie: stranger }),
+      params(A),
+    );
+    expect(rename.status).toBe(404);
+    const stop = await watchRoute.DELETE(
+      request("DELETE", `/api/watches/${A}`, { cookie: stranger }),
+      params(A),
+    );
+    expect(stop.status).toBe(404);
+    expect((await overview(owner)).rows.map((row) => row.name)).toEqual(["Acme"]);
+  });
+});
+describe("handing over a rotated key", () => {
+  async function rotated() {
+    const cookie = await signIn(FIRST);
+    await watch(cookie, { webhookId: A, name: "Acme" });
+    await watch(cookie, { webhookId: B, name: "Bravo" });
+    // The key is rotated at the hub: the old one is rejected, the new one reads the same webhooks.
+    reads = { [ROTATED]: [A, B], [SECOND]: [OTHER] };
+    return cookie;
+  }
+
+  it("refuses a key that does not read the same webhooks, and changes nothing", async () => {
+    const cookie = await rotated();
+    const response = await keyRoute.POST(
+      request("POST", "/api/watches/key", { body: { app: applicationId(FIRST), apiKey: SECOND }, cookie }),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(/does not read the watched webhook/);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect((await overview(cookie)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
+  });
+
+  it("keeps the watches, names and history under the new key, and the session holds it", async () => {
+    const cookie = await rotated();
+    const response = await keyRoute.POST(
+      request("POST", "/api/watches/key", {
+        body: { app: applicationId(FIRST), apiKey: ` ${ROTATED} ` },
+        cookie,
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(await response.json())).not.toContain(ROTATED);
+    const handed = cookieOf(response)!;
+    const answer = await overview(handed);
+    expect(answer.rows.map((row) => [row.name, row.appId]).sort()).toEqual([
+      ["Acme", applicationId(ROTATED)],
+      ["Bravo", applicationId(ROTATED)],
+    ]);
+    expect(answer.applications.map((app) => app.id)).toEqual([applicationId(ROTATED)]);
+  });
+
+  it("is refused for an application the session does not hold", async () => {
+    await rotated();
+    const stranger = await signIn(SECOND);
+    const response = await keyRoute.POST(
+      request("POST", "/api/watches/key", {
+        body: { app: applicationId(FIRST), apiKey: ROTATED },
+        cookie: stranger,
+      }),
+    );
+    expect(response.status).toBe(404);
+  });
+});

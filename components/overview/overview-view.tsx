@@ -1,0 +1,103 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { useQueryStates } from "nuqs";
+import { isApiError } from "@/lib/browser/api";
+import { filterRows } from "@/lib/domain/watching/overview";
+import { formatAge } from "@/lib/domain/watching/format-age";
+import { Notice } from "@/components/ui/notice";
+import { HandOverForm } from "@/components/overview/hand-over-form";
+import { OverviewFilters } from "@/components/overview/overview-filters";
+import { OVERVIEW_REFRESH_MS, overviewQueryOptions } from "@/components/overview/overview-query";
+import { OverviewTable } from "@/components/overview/overview-table";
+import { overviewSearchParams } from "@/components/overview/search-params";
+import { useClock } from "@/components/overview/use-clock";
+import { WatcherHealth } from "@/components/overview/watcher-health";
+
+/**
+ * The overview's live part: the rows the server rendered, read again every OVERVIEW_REFRESH_MS
+ * (the last answer stays on screen while a read fails, with why), filtered as the URL says.
+ */
+export function OverviewView() {
+  const { data, error, dataUpdatedAt, isFetching, refetch } = useQuery(overviewQueryOptions());
+  const [filters] = useQueryStates(overviewSearchParams);
+  const now = useClock(5000);
+  const clock = now || (data ? Date.parse(data.at) : 0);
+
+  const storeDown = isApiError(error) && error.code === "store_unavailable";
+  const problem = error ? (
+    <Notice
+      tone={storeDown ? "warning" : "error"}
+      title={storeDown ? "The watch's store is unavailable" : "The overview could not be read"}
+      role="alert"
+    >
+      <p>
+        {error.message}
+        {data ? " The rows below are the last ones read." : ""}
+      </p>
+      {storeDown ? (
+        <p>Webhook pages still answer from the Messaging Hub directly. The overview tries again by itself.</p>
+      ) : null}
+    </Notice>
+  ) : null;
+
+  if (!data) return problem ?? <p role="status">Reading the overview…</p>;
+
+  const applications = data.applications;
+  const app = applications.some((known) => known.id === filters.app) ? filters.app : null;
+  const rows = filterRows(data.rows, { ...filters, app });
+  const rejected = applications.filter((known) => data.health.keysRejected.includes(known.id));
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-zinc-700 dark:text-zinc-300">
+        <p>
+          {now ? (
+            <>
+              Updated{" "}
+              <time dateTime={new Date(dataUpdatedAt).toISOString()}>
+                {formatAge(new Date(dataUpdatedAt).toISOString(), now)} ago
+              </time>
+            </>
+          ) : (
+            "Updated just now"
+          )}
+          ; refreshes every {OVERVIEW_REFRESH_MS / 1000} s.
+        </p>
+        <button type="button" className="btn btn-small" onClick={() => void refetch()} disabled={isFetching}>
+          {isFetching ? "Refreshing…" : "Refresh now"}
+        </button>
+      </div>
+      {problem}
+      <WatcherHealth health={data.health} applications={applications} />
+      {rejected.map((known) => (
+        <HandOverForm key={known.id} app={known} />
+      ))}
+      {data.rows.length === 0 ? (
+        <Notice title="Nothing is watched yet">
+          <p>
+            Watch webhooks on the{" "}
+            <Link href="/watch" className="btn-link">
+              Watch
+            </Link>{" "}
+            page (many at once), or with &ldquo;Watch&rdquo; on a webhook&apos;s page. The watcher then reads
+            them for you, and this overview shows the worst first.
+          </p>
+        </Notice>
+      ) : (
+        <>
+          <OverviewFilters applications={applications} />
+          <p className="text-sm text-zinc-700 dark:text-zinc-300" role="status">
+            {rows.length === data.rows.length
+              ? `${rows.length} watched ${rows.length === 1 ? "webhook" : "webhooks"}, worst first.`
+              : `${rows.length} of ${data.rows.length} watched webhooks match.`}
+          </p>
+          {rows.length ? (
+            <OverviewTable rows={rows} applications={applications} now={clock} local={now !== 0} />
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

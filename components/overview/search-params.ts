@@ -1,0 +1,17 @@
+import { createLoader, createSerializer, parseAsBoolean, parseAsString } from "nuqs/server";
+
+/**
+ * The overview's view as its URL holds it: `?failing=true&app=<id>&q=<text>`. One set of parsers
+ * for the page (server) and the filters (browser). `app` is the console's usual `?app=`: with it,
+ * the header names that application too.
+ */
+export const overviewSearchParams = {
+  failing: parseAsBoolean.withDefault(false),
+  app: parseAsString,
+  q: parseAsString.withDefault(""),
+};
+
+export const loadOverviewSearchParams = createLoader(overviewSearchParams);
+
+/** The overview's address for a view (defaults left out). */
+export const overviewHref = createSerializer(overviewSearchParams);

@@ -1,0 +1,129 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { isApiError } from "@/lib/browser/api";
+import { WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
+import { Field } from "@/components/ui/field";
+import {
+  fetchWatch,
+  renameWatch,
+  startWatching,
+  stopWatching,
+  watchKey,
+  type WatchSummary,
+} from "@/components/watch/watch-api";
+
+type Outcome = { tone: "done" | "error"; text: string; field?: boolean } | null;
+
+/**
+ * "Watch" on a webhook's page, with a name for the watch (the API names no webhook); once watched,
+ * its name (Rename) and "Stop watching". The console checks the webhook with the hub before it keeps
+ * the watch; the overview then shows it.
+ */
+export default function WatchControl({ webhookId }: { webhookId: string }) {
+  const queryClient = useQueryClient();
+  const {
+    data: watch,
+    error,
+    isPending,
+  } = useQuery({
+    queryKey: watchKey(webhookId),
+    queryFn: ({ signal }) => fetchWatch(webhookId, signal),
+    retry: false,
+  });
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  async function run(action: () => Promise<WatchSummary | null>, done: string) {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      queryClient.setQueryData(watchKey(webhookId), await action());
+      setOutcome({ tone: "done", text: done });
+    } catch (caught) {
+      const apiError = isApiError(caught) ? caught : null;
+      const fieldError = apiError?.fields?.name?.[0] ?? apiError?.fields?.webhookId?.[0];
+      setOutcome({
+        tone: "error",
+        text: fieldError ?? apiError?.message ?? "The change could not be saved. Try again.",
+        field: Boolean(apiError?.fields?.name),
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
+    if (watch) void run(() => renameWatch(webhookId, name), `Renamed: watched as "${name || "(no name)"}".`);
+    else
+      void run(
+        () => startWatching(webhookId, name),
+        "Watching: the overview shows this webhook once the watcher has read it.",
+      );
+  }
+
+  if (isPending)
+    return <p className="text-sm text-zinc-600 dark:text-zinc-400">Checking whether it is watched…</p>;
+  if (error) {
+    return (
+      <p className="text-sm text-amber-900 dark:text-amber-200">Watching is unavailable: {error.message}</p>
+    );
+  }
+
+  return (
+    <div className="space-y-2 border-t border-zinc-200 pt-3 dark:border-zinc-800">
+      <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-x-3 gap-y-2">
+        <Field
+          label="Watch name"
+          hint={
+            watch ? "Watched: the overview lists it under this name." : "A customer's name, say (optional)."
+          }
+          error={outcome?.tone === "error" && outcome.field ? outcome.text : null}
+          className="min-w-0 flex-1 space-y-1 sm:max-w-xs"
+        >
+          {(control) => (
+            <input
+              {...control}
+              key={watch?.name ?? ""}
+              name="name"
+              type="text"
+              autoComplete="off"
+              maxLength={WATCH_NAME_MAX}
+              defaultValue={watch?.name ?? ""}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <button type="submit" className={watch ? "btn btn-secondary" : "btn btn-primary"} disabled={busy}>
+          {watch ? "Rename watch" : "Watch"}
+        </button>
+        {watch ? (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy}
+            onClick={() => void run(async () => (await stopWatching(webhookId), null), "No longer watched.")}
+          >
+            Stop watching
+          </button>
+        ) : null}
+        {watch ? (
+          <Link href="/overview" className="btn-link text-sm">
+            Overview
+          </Link>
+        ) : null}
+      </form>
+      <p role="status" className="text-sm">
+        {outcome && !outcome.field ? (
+          <span className={outcome.tone === "error" ? "text-red-800 dark:text-red-300" : ""}>
+            {outcome.text}
+          </span>
+        ) : null}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import type { Sandbox } from "./fixtures/sandbox";
+import { expect, test } from "./fixtures/test";
+import { OverviewPage } from "./fixtures/watch-pages";
+
+/**
+ * The Overview over the sandbox's demo application, whose webhooks are watched (the demo's own,
+ * and watched again here, which changes nothing): the failing ones first, filters that live in
+ * the URL, one click to a webhook, a phone's width, and no serious axe violation.
+ */
+
+/** Makes sure every demo webhook is watched (idempotent), then opens the Overview once all are read. */
+async function demoOverview(page: Page, sandbox: Sandbox) {
+  const demo = await sandbox.demo();
+  const ids = demo.webhooks.map((webhook) => webhook.id);
+  const response = await page.request.post("/api/watches/bulk", { data: { text: ids.join("\n") } });
+  expect(response.status(), await response.text()).toBe(200);
+  const overview = new OverviewPage(page);
+  await overview.goto();
+  await overview.allRead();
+  return { demo, overview };
+}
+
+test.describe("the overview", () => {
+  test("lands a signed-in person there, and puts the demo's failing webhooks first", async ({
+    page,
+    sandbox,
+    signInWithDemoKey,
+  }) => {
+    await signInWithDemoKey();
+    const { demo, overview } = await demoOverview(page, sandbox);
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/overview$/);
+
+    const endpoint = (label: string) =>
+      demo.webhooks.find((webhook) => webhook.label.startsWith(label))!.endpoint;
+    const failing = ["401", "404", "500", "Timeout", "Connection refused"].map(endpoint);
+    await expect
+      .poll(async () => {
+        const cells = await overview.column("Webhook");
+        const since = await overview.column("Failing since");
+        const firstHealthy = since.findIndex((text) => text.startsWith("Not failing"));
+        return {
+          failingBeforeHealthy: since.slice(firstHealthy).every((text) => text.startsWith("Not failing")),
+          failingListedFirst: failing.every((url) => {
+            const at = cells.findIndex((cell) => cell.includes(url));
+            return at >= 0 && at < firstHealthy;
+          }),
+          okAfter: cells.findIndex((cell) => cell.includes(endpoint("200"))) >= firstHealthy,
+        };
+      })
+      .toEqual({ failingBeforeHealthy: true, failingListedFirst: true, okAfter: true });
+
+    // A failing row says since when, and the last failure's code and likely cause.
+    const notFound = overview.rows.filter({ hasText: endpoint("404") });
+    await expect(notFound).toContainText(/since/);
+    await expect(notFound).toContainText("HTTP 404 Not Found");
+    await expect(notFound).toContainText("The route does not exist on the customer server.");
+    await expect(notFound.getByRole("img", { name: /Last 24 h by hour/ })).toBeVisible();
+    await expect(overview.watcher).toContainText("Watcher lag");
+    await expect(overview.watcher).toContainText("Polls failing");
+
+    // One click opens the webhook.
+    await notFound.getByRole("rowheader").getByRole("link").click();
+    await expect(page.getByRole("heading", { level: 1, name: endpoint("404") })).toBeVisible();
+  });
+
+  test("keeps its filters in the URL: failing only, one application, text", async ({
+    page,
+    sandbox,
+    signInWithDemoKey,
+  }) => {
+    await signInWithDemoKey();
+    const { demo, overview } = await demoOverview(page, sandbox);
+    const all = await overview.rows.count();
+
+    await overview.failingOnly.check();
+    await expect(page).toHaveURL(/[?&]failing=true/);
+    await expect(overview.rows).not.toHaveCount(all);
+    for (const text of await overview.column("Failing since")) expect(text).toMatch(/^since/);
+
+    const notFound = demo.webhooks.find((webhook) => webhook.label.startsWith("404"))!;
+    await overview.search.fill("not-found");
+    await expect(page).toHaveURL(/[?&]q=not-found/);
+    await expect(overview.rows).toHaveCount(1);
+    await expect(overview.rows).toContainText(notFound.endpoint);
+
+    // The same view after a reload, and from a copied link.
+    await page.reload();
+    await expect(overview.failingOnly).toBeChecked();
+    await expect(overview.search).toHaveValue("not-found");
+    await expect(overview.rows).toHaveCount(1);
+
+    await overview.search.fill("");
+    await overview.failingOnly.uncheck();
+    await expect(page).toHaveURL(/\/overview$/);
+    await expect(overview.rows).toHaveCount(all);
+  });
+
+  test("filters one application of several", async ({ page, sandbox, signInWithDemoKey }) => {
+    const demo = await sandbox.demo();
+    const staging = demo.applications.find((app) => app.name === "Staging")!;
+    await signInWithDemoKey();
+    const added = await page.request.post("/api/applications", {
+      data: { name: "Staging", apiKey: staging.apiKey },
+    });
+    expect(added.status()).toBe(201);
+    const stagingId = ((await added.json()) as { application: { id: string } }).application.id;
+    const watched = await page.request.post(`/api/watches/bulk?app=${stagingId}`, {
+      data: { text: staging.webhooks.map((webhook) => webhook.id).join("\n") },
+    });
+    expect(watched.status()).toBe(200);
+    const { overview } = await demoOverview(page, sandbox);
+    await expect(overview.rows).toHaveCount(demo.webhooks.length + staging.webhooks.length);
+
+    await overview.application.selectOption({ label: "Staging" });
+    await expect(page).toHaveURL(new RegExp(`[?&]app=${stagingId}`));
+    await expect(overview.rows).toHaveCount(staging.webhooks.length);
+    for (const text of await overview.column("Webhook")) expect(text).toContain("Staging");
+  });
+
+  test("works at a phone's width", async ({ page, sandbox, signInWithDemoKey }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signInWithDemoKey();
+    const { overview } = await demoOverview(page, sandbox);
+    await expect(overview.rows.first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    // Each cell says what it is, since the column headers are not shown.
+    await expect(overview.rows.first().getByRole("rowheader").getByRole("link")).toBeInViewport();
+  });
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    test(`has no serious accessibility violation (${colorScheme})`, async ({
+      page,
+      sandbox,
+      signInWithDemoKey,
+    }) => {
+      await page.emulateMedia({ colorScheme });
+      await signInWithDemoKey();
+      await demoOverview(page, sandbox);
+      const results = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+        .analyze();
+      const serious = results.violations
+        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+        .map((violation) => ({
+          id: violation.id,
+          nodes: violation.nodes.map((node) => node.target.join(" ")).slice(0, 5),
+        }));
+      expect(serious).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,119 @@
+import { expect, test } from "./fixtures/test";
+import { OverviewPage, WatchControl, WatchPage } from "./fixtures/watch-pages";
+
+/**
+ * Watching, against the real sandbox and the console's own watcher: from a webhook's page (with a
+ * name, then Stop watching), many at once on the Watch page (an ID of another application refused
+ * with the hub's reason, nothing stored for it). Each test has its own sandbox application, so the
+ * demo's watches are not disturbed.
+ */
+
+test.describe("watching", () => {
+  test("from a webhook's page, with a name, opened from the Overview in one click, then stopped", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
+    const { application, webhook } = await sandbox.isolatedSetup("watch-one");
+    await signInWithKey(application.apiKey);
+    await webhookPage.goto(webhook.id);
+    const control = new WatchControl(page);
+    await control.name.fill("Acme Corp");
+    await control.watch.click();
+    await expect(control.status).toContainText("Watching");
+    await page.reload();
+    await expect(control.name).toHaveValue("Acme Corp");
+    await expect(control.stop).toBeVisible();
+
+    await page.getByRole("banner").getByRole("link", { name: "Overview" }).click();
+    const overview = new OverviewPage(page);
+    await expect(overview.row("Acme Corp")).toContainText(webhook.endpoint);
+    await overview.row("Acme Corp").getByRole("link", { name: "Acme Corp" }).click();
+    await expect(page).toHaveURL(new RegExp(`/webhooks/${webhook.id}\\?app=[0-9a-f]{16}$`));
+    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+
+    await control.stop.click();
+    await expect(control.status).toContainText("No longer watched");
+    await expect(control.watch).toBeVisible();
+    await overview.goto();
+    await expect(overview.empty).toBeVisible();
+  });
+
+  test("many at once on the Watch page: each checked with the hub, an ID of another application refused", async ({
+    page,
+    sandbox,
+    signInWithKey,
+  }) => {
+    const { application, webhook } = await sandbox.isolatedSetup("watch-many");
+    const second = await sandbox.createWebhook(application.id, sandbox.receiver("error"));
+    const notOurs = (await sandbox.demoWebhook("200")).id;
+    await signInWithKey(application.apiKey);
+    await page.getByRole("banner").getByRole("link", { name: "Watch", exact: true }).click();
+    const watch = new WatchPage(page);
+    await watch.ids.fill(
+      ["id,name", `${webhook.id},"Acme, Inc."`, notOurs, "not-an-id", `${second.id},Globex`].join("\n"),
+    );
+    await watch.submit.click();
+    await expect(watch.results).toBeVisible();
+    await expect(page.getByRole("heading", { name: "2 watched, 2 refused" })).toBeVisible();
+    await expect(watch.result(2)).toContainText("Watched");
+    await expect(watch.result(3)).toContainText(`No webhook ${notOurs} was found for this API key`);
+    await expect(watch.result(4)).toContainText("is not a webhook ID");
+    await expect(watch.result(5)).toContainText('Watched as "Globex"');
+    // The refused lines stay in the box, to correct.
+    await expect(watch.ids).toHaveValue(`${notOurs}\nnot-an-id`);
+
+    await page.getByRole("link", { name: "Open the overview" }).click();
+    const overview = new OverviewPage(page);
+    await expect(overview.rows).toHaveCount(2);
+    await expect(overview.row("Acme, Inc.")).toBeVisible();
+    await expect(overview.row("Globex")).toBeVisible();
+    await expect(overview.table).not.toContainText(notOurs);
+  });
+
+  test("a rotated key is handed over on the Overview, keeping the watch, its name and its history", async ({
+    page,
+    sandbox,
+    signInWithKey,
+  }) => {
+    const { application, channel, webhook } = await sandbox.isolatedSetup("hand-over");
+    await sandbox.sendMessage(application.apiKey, channel, "before the rotation");
+    await signInWithKey(application.apiKey);
+    const watched = await page.request.post("/api/watches", {
+      data: { webhookId: webhook.id, name: "Rotating Co" },
+    });
+    expect(watched.status(), await watched.text()).toBe(201);
+    const overview = new OverviewPage(page);
+    await overview.goto();
+    await overview.allRead();
+    await expect(overview.row("Rotating Co")).toContainText("100 %");
+
+    const newKey = await sandbox.rotateKey(application.id);
+    const handOver = page.getByLabel("New API key for Default");
+    await expect(async () => {
+      await page.reload();
+      await expect(handOver).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 45_000 });
+    await expect(overview.watcher).toContainText("Default");
+
+    // A key of another application does not read this webhook: refused, nothing changes.
+    const other = await sandbox.isolatedSetup("hand-over-other");
+    await handOver.fill(other.application.apiKey);
+    await page.getByRole("button", { name: "Hand over key" }).click();
+    await expect(page.getByText(new RegExp(webhook.id))).toBeVisible();
+    await expect(handOver).toBeVisible();
+
+    await handOver.fill(newKey);
+    await page.getByRole("button", { name: "Hand over key" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "The new key was handed over" })).toBeVisible();
+    await expect(handOver).toHaveCount(0);
+    // The same row, its history kept.
+    await expect(overview.row("Rotating Co")).toContainText(webhook.endpoint);
+    await expect(overview.row("Rotating Co")).toContainText("100 %");
+    expect(await page.content()).not.toContain(newKey);
+    // The webhook's page opens with the new key, which the session now holds.
+    await overview.row("Rotating Co").getByRole("link", { name: "Rotating Co" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+  });
+});
