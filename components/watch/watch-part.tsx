@@ -1,21 +1,18 @@
 "use client";
 
-import { Suspense } from "react";
-import { lazyPart, PartUnavailable } from "@/components/ui/lazy-part";
-import { useAfterLoad } from "@/lib/browser/use-after-load";
+import dynamic from "next/dynamic";
+import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 
-/** Watch / Stop watching: its own chunk, loaded once the webhook's rows are on screen. */
-const WatchControl = lazyPart(
-  () => import("@/components/watch/watch-control").then((loaded) => loaded.default),
-  () => <PartUnavailable what="Watch control" />,
-);
+/** Watch / Stop watching: its own chunk, loaded after the page's rows (it needs no first paint). */
+const WatchControl = dynamic(() => import("@/components/watch/watch-control"), { ssr: false });
 
 export function WatchPart({ webhookId }: { webhookId: string }) {
-  const afterLoad = useAfterLoad();
   // Its height is reserved, so the page below does not move when it fills in.
   return (
     <div className="min-h-[5.5rem]">
-      {afterLoad ? <Suspense>{<WatchControl webhookId={webhookId} />}</Suspense> : null}
+      <PartBoundary fallback={<PartUnavailable what="Watch control" />}>
+        <WatchControl webhookId={webhookId} />
+      </PartBoundary>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { expect, test } from "@playwright/test";
 import { E2E_SESSION_SECRET } from "../../playwright.config";
-import { freePort, startConsoleProcess, type Server } from "../bench/servers";
+import { freePort, startConsoleProcess, type Server } from "../support/server-process";
 import {
   fakeLogPage,
   fakeWebhook,

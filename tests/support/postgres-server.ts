@@ -9,7 +9,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort } from "../bench/servers";
+import { freePort } from "./server-process";
 
 export interface PostgresServer {
   port: number;

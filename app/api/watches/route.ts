@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { sessionDataOf } from "@/lib/server/session/session";
 import { watchStore } from "@/lib/server/watch/store";
 import { watchOneSchema } from "@/app/api/watches/schema";
@@ -8,7 +8,7 @@ import { overviewAnswer } from "@/app/api/watches/overview-answer";
 /** The overview: one row per watched webhook of every application in the session, worst first, and the watcher's health. */
 export const GET = defineRoute({
   async handle({ session }) {
-    return json(await overviewAnswer(sessionDataOf(await session.state())));
+    return Response.json(await overviewAnswer(sessionDataOf(await session.state())));
   },
 });
 
@@ -24,6 +24,6 @@ export const POST = defineRoute({
     const webhook = await checkWebhook(hub(app.apiKey), body.webhookId);
     const store = await watchStore();
     const [watch] = await store.addWatches(app.id, app.apiKey, [{ webhook, name: body.name }]);
-    return json({ watch }, 201);
+    return Response.json({ watch }, { status: 201 });
   },
 });

@@ -134,11 +134,22 @@ export async function health(
       .where("status", "=", "Failed")
       .where("send_at", ">", lastSuccess?.send_at ?? -1)
       .executeTakeFirstOrThrow();
+    const streakCodes = await ctx.db
+      .selectFrom("watch_logs")
+      .select(["status_code", (eb) => eb.fn.countAll<number>().as("n")])
+      .where(inWindow)
+      .where("status", "=", "Failed")
+      .where("send_at", ">", lastSuccess?.send_at ?? -1)
+      .groupBy("status_code")
+      .execute();
     const covered = state?.history_complete === 1 || (state?.complete_from ?? Infinity) <= from;
     failingStreak = {
       since: toIso(Number(streak.since)),
       length: Number(streak.n),
       atLeast: !lastSuccess && !covered,
+      codes: streakCodes
+        .map((row) => ({ statusCode: Number(row.status_code), count: Number(row.n) }))
+        .sort((a, b) => b.count - a.count || a.statusCode - b.statusCode),
     };
   }
   return {

@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { sessionDataOf } from "@/lib/server/session/session";
 import { watchStore } from "@/lib/server/watch/store";
 import { watchParamsSchema } from "@/app/api/watches/schema";
@@ -9,7 +9,7 @@ export const GET = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
     const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    return json({ watch: await (await watchStore()).getWatch(appIds, params.webhookId) });
+    return Response.json({ watch: await (await watchStore()).getWatch(appIds, params.webhookId) });
   },
 });
 
@@ -19,6 +19,6 @@ export const DELETE = defineRoute({
   async handle({ params, session }) {
     const appIds = sessionAppIds(sessionDataOf(await session.state()));
     await (await watchStore()).removeWatch(appIds, params.webhookId);
-    return json({ watch: null });
+    return Response.json({ watch: null });
   },
 });

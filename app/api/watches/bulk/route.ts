@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import { isAppError } from "@/lib/server/app-error";
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { webhookIdSchema } from "@/lib/server/hub/path-params";
 import type { Webhook } from "@/lib/domain/hub-schemas";
 import { parseBulkInput, type BulkOutcome } from "@/lib/domain/watching/bulk-input";
@@ -69,6 +69,6 @@ export const POST = defineRoute({
         appId: watch.appId,
       };
     });
-    return json({ outcomes });
+    return Response.json({ outcomes });
   },
 });

@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { replaceKey } from "@/lib/server/session/applications";
 import { summaryOf } from "@/lib/server/session/page-application";
@@ -24,6 +24,6 @@ export const POST = defineRoute({
     await handOverKey(body.app, body.apiKey);
     await session.save(next);
     const replaced = next.applications.find((app) => app.apiKey === body.apiKey)!;
-    return json({ application: summaryOf(replaced) });
+    return Response.json({ application: summaryOf(replaced) });
   },
 });

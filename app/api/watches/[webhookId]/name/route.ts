@@ -1,4 +1,4 @@
-import { defineRoute, json } from "@/lib/server/http/route";
+import { defineRoute } from "@/lib/server/http/route";
 import { sessionDataOf } from "@/lib/server/session/session";
 import { watchStore } from "@/lib/server/watch/store";
 import { renameWatchSchema, watchParamsSchema } from "@/app/api/watches/schema";
@@ -10,6 +10,8 @@ export const POST = defineRoute({
   body: renameWatchSchema,
   async handle({ params, body, session }) {
     const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    return json({ watch: await (await watchStore()).renameWatch(appIds, params.webhookId, body.name) });
+    return Response.json({
+      watch: await (await watchStore()).renameWatch(appIds, params.webhookId, body.name),
+    });
   },
 });
