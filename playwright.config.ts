@@ -53,6 +53,9 @@ export default defineConfig({
       SESSION_SECRET: E2E_SESSION_SECRET,
       // Specs sign in many times a minute from one address; the limiter itself is tested by its own spec.
       SIGN_IN_RATE_LIMIT_PER_MINUTE: process.env.SIGN_IN_RATE_LIMIT_PER_MINUTE ?? "60",
+      // Each run starts with an empty watch store, and the watcher polls often enough for tests to wait on.
+      WATCH_DB: ":memory:",
+      WATCH_INTERVAL_SECONDS: "2",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },
