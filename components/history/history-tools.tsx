@@ -1,8 +1,9 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import type { FieldErrors } from "@/lib/domain/api-error";
-import { parseQuestion } from "@/lib/domain/history/question";
+import { firstErrors } from "@/lib/domain/inputs/field-errors";
+import { capHint } from "@/lib/domain/inputs/field-message";
+import { CONTAINS_MAX, historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import {
   HISTORY_FILTERS,
   NO_HISTORY_FILTERS,
@@ -42,16 +43,16 @@ function fromLocalInput(value: string): string | null {
  * them with the scan route's own parser, so what it refuses never leaves the browser.
  */
 export default function HistoryTools({ webhookId, view }: { webhookId: string; view: LogViewState }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const formKey = HISTORY_FILTERS.map((name) => view[name] ?? "").join("|");
 
   function apply(filters: Record<HistoryFilter, string | null>) {
-    const params = new URLSearchParams();
-    if (view.status) params.set("status", view.status);
-    for (const name of HISTORY_FILTERS) if (filters[name]) params.set(name, filters[name]!);
-    const parsed = parseQuestion(params);
-    if (!parsed.ok) {
-      setErrors(parsed.errors);
+    const parsed = historyQuestionSchema.safeParse({
+      status: view.status ?? undefined,
+      ...Object.fromEntries(HISTORY_FILTERS.map((name) => [name, filters[name] ?? undefined])),
+    });
+    if (!parsed.success) {
+      setErrors(firstErrors(parsed.error));
       return;
     }
     setErrors({});
@@ -70,8 +71,6 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
     });
   }
 
-  const error = (name: string) => errors[name]?.map((message) => `${label(name)} ${message}.`).join(" ");
-
   return (
     <form
       key={formKey}
@@ -83,7 +82,7 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
       <Field
         label="HTTP status"
         hint="A code (500), a class (4xx) or 0 for No connection."
-        error={error("code")}
+        error={errors.code}
       >
         {(control) => (
           <input
@@ -96,7 +95,7 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
           />
         )}
       </Field>
-      <Field label="Since" error={error("since")}>
+      <Field label="Since" error={errors.since}>
         {(control) => (
           <input
             {...control}
@@ -107,7 +106,7 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
           />
         )}
       </Field>
-      <Field label="Until" error={error("until")}>
+      <Field label="Until" error={errors.until}>
         {(control) => (
           <input
             {...control}
@@ -118,13 +117,16 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
           />
         )}
       </Field>
-      <Field label="Response contains" hint="Text in the response body, any case." error={error("contains")}>
+      <Field
+        label="Response contains"
+        hint={`Text in the response body, any case. ${capHint(CONTAINS_MAX)}`}
+        error={errors.contains}
+      >
         {(control) => (
           <input
             {...control}
             name="contains"
             defaultValue={view.contains ?? ""}
-            maxLength={200}
             autoComplete="off"
             className="field-input"
           />
@@ -182,16 +184,4 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
 
 function pickFilters(view: LogViewState): Record<HistoryFilter, string | null> {
   return { code: view.code, since: view.since, until: view.until, contains: view.contains };
-}
-
-const LABELS: Record<string, string> = {
-  code: "HTTP status",
-  since: "Since",
-  until: "Until",
-  contains: "Response contains",
-  status: "Status",
-};
-
-function label(name: string): string {
-  return LABELS[name] ?? name;
 }

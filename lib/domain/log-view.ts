@@ -7,13 +7,7 @@
  * reopens the same view. Plain TypeScript on purpose: this module is in the client bundle, and
  * zod is not.
  */
-import {
-  LOG_LIMIT_DEFAULT,
-  LOG_STATUSES,
-  findUuid,
-  isUuidShape,
-  type LogStatus,
-} from "@/lib/domain/api-limits";
+import { LOG_LIMIT_DEFAULT, LOG_STATUSES, isUuidShape, type LogStatus } from "@/lib/domain/api-limits";
 import { parseApplicationId } from "@/lib/domain/applications";
 
 export const LOG_STATUS_FILTERS = LOG_STATUSES;
@@ -75,14 +69,6 @@ export const NO_HISTORY_FILTERS = {
 /** Longest filter text the URL carries; longer is cut (the scan route refuses what is still too long). */
 const FILTER_TEXT_MAX = 300;
 
-/** What a person typed in "Webhook ID": the ID itself, or a pasted link whose path holds it. */
-export function webhookIdFrom(input: string): string | null {
-  const value = input.trim();
-  if (isUuidShape(value)) return value;
-  if (/^https?:\/\//i.test(value) || value.startsWith("/")) return findUuid(value);
-  return null;
-}
-
 /** What Next gives a page as `searchParams`, or what the browser has in `location.search`. */
 type SearchParamsInput =
   URLSearchParams | { get(name: string): string | null } | Record<string, string | string[] | undefined>;
@@ -124,7 +110,7 @@ function parseCap(raw: string | null): number | null {
 
 function parseLog(raw: string | null): string | null {
   const value = raw?.trim();
-  return value && isUuidShape(value) ? value : null;
+  return value && isUuidShape(value) ? value.toLowerCase() : null;
 }
 
 /**

@@ -11,7 +11,7 @@ import { parseWebhookId } from "@/lib/server/hub/path-params";
 import { webhookKeys } from "@/lib/domain/query-keys";
 import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
 import { isHistoryView, parseLogSearchParams, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
-import { parseFindInput } from "@/lib/domain/history/find-input";
+import { findInput } from "@/lib/domain/inputs/find-delivery";
 import { FindDelivery } from "@/components/history/find-delivery";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
 import { webhooksHref } from "@/lib/server/session/page-application";
@@ -124,9 +124,9 @@ export default async function WebhookPage({ params, searchParams }: Props) {
  * text that is none of these.
  */
 function openFound(webhookId: string, app: string, find: string): string {
-  const parsed = parseFindInput(find);
-  if (!parsed.ok) return `That ${parsed.message}.`;
-  const { target } = parsed;
+  const parsed = findInput.safeParse(find);
+  if (!parsed.success) return parsed.error.issues[0]!.message;
+  const target = parsed.data;
   const owner = target.kind === "log" ? target.webhookId : webhookId.toLowerCase();
   redirect(webhookViewHref(owner, { app, log: target.id }));
 }
