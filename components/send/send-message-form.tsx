@@ -1,6 +1,6 @@
 "use client";
 
-import { Suspense, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { Suspense, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { lazyPart } from "@/components/ui/lazy-part";
 import { useLastChannel } from "@/lib/browser/local-store";
 import { MESSAGE_TEXT_MAX, MESSAGE_TO_MAX } from "@/lib/domain/api-limits";
@@ -89,6 +89,14 @@ export function SendMessageForm({
   const values: SendMessageFormValues = { ...defaults, ...edited };
   const [errors, setErrors] = useState<FormErrors>({});
   const sending = useSendMessage(webhookId, onSent);
+  const statusRef = useRef<HTMLDivElement>(null);
+  const outcome = sending.isIdle ? null : `${sending.status}:${follow.phase}`;
+
+  // The outcome shows under the button the person just pressed, which may sit at the bottom edge
+  // of the screen: each step of it (sending, sent or not, landed) is scrolled into view.
+  useEffect(() => {
+    if (outcome) statusRef.current?.scrollIntoView({ block: "nearest" });
+  }, [outcome]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -213,7 +221,7 @@ export function SendMessageForm({
           </button>
         </div>
       </form>
-      <div role="status" className="space-y-2 text-sm">
+      <div ref={statusRef} role="status" className="space-y-2 text-sm">
         {sending.isPending ? <p>Sending the message to the Messaging Hub…</p> : null}
         {sending.isError ? <SendError error={sending.error} /> : null}
         {sending.isSuccess ? (
