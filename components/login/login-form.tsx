@@ -31,7 +31,7 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
     } catch (caught) {
       setPending(null);
       if (caught instanceof ApiError && caught.status === 400 && caught.fields?.apiKey) {
-        setFieldError(caught.fields.apiKey[0]!);
+        setFieldError(caught.message);
       } else {
         setError(caught instanceof ApiError ? caught.message : "Signing in failed. Try again.");
       }

@@ -243,9 +243,8 @@ class RequestSession implements RouteSession {
     const appParams = new URL(this.request.url).searchParams.getAll("app");
     const named = parseApplicationId(appParams);
     if (appParams.length > 1 || (appParams.length === 1 && !named)) {
-      throw new AppError("bad_request", "Give one application id (?app=, 16 hex characters), or none.", {
-        fields: { app: ["is not one application id"] },
-      });
+      const message = "app: give one application id (16 hex characters), or none.";
+      throw new AppError("bad_request", message, { fields: { app: [message] } });
     }
     this.used = applicationOf(state, named);
     return this.used;
