@@ -31,7 +31,7 @@ export interface LogViewState {
   limit: PageSize;
   /** The log whose details are open, or null. */
   log: string | null;
-  /** Filters over the whole history, as typed (checked by `parseQuestion`); null when unset. */
+  /** Filters over the whole history, as typed (checked by `historyQuestionSchema`); null when unset. */
   code: string | null;
   since: string | null;
   until: string | null;
