@@ -4,6 +4,9 @@ import { useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import { useHydrated } from "@/lib/browser/use-hydrated";
 import { APPLICATION_NAME_MAX } from "@/lib/domain/applications";
+import { API_KEY_HINT } from "@/lib/domain/inputs/api-key";
+import { addApplicationSchema, renameSchema, replaceKeySchema } from "@/lib/domain/inputs/application";
+import { firstErrors } from "@/lib/domain/inputs/field-errors";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 
@@ -15,18 +18,21 @@ export type KeyFormMode = { mode: "add" } | { mode: "replace" | "rename"; app: {
 const MODES = {
   add: {
     path: "/api/applications",
+    schema: addApplicationSchema,
     done: "added",
     submit: "Add application",
     failed: "Could not add the application",
   },
   replace: {
     path: "/api/applications/key",
+    schema: replaceKeySchema,
     done: "replaced",
     submit: "Replace key",
     failed: "Could not replace the key",
   },
   rename: {
     path: "/api/applications/name",
+    schema: renameSchema,
     done: "renamed",
     submit: "Rename",
     failed: "Could not rename it",
@@ -51,23 +57,20 @@ export function KeyForm(props: KeyFormMode) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const name = String(form.get("name") ?? "").trim();
-    const apiKey = String(form.get("apiKey") ?? "").trim();
-    const missing: Errors = {};
-    if (asksName && !name) missing.name = "Give the application a name, e.g. Staging.";
-    if (asksKey && !apiKey) missing.apiKey = "Enter the application's API key.";
-    setErrors(missing);
-    if (missing.name || missing.apiKey) return;
+    const parsed = mode.schema.safeParse({
+      ...(props.mode === "add" ? {} : { app: props.app.id }),
+      ...(asksName ? { name: form.get("name") ?? "" } : {}),
+      ...(asksKey ? { apiKey: form.get("apiKey") ?? "" } : {}),
+    });
+    if (!parsed.success) {
+      const found = firstErrors(parsed.error);
+      setErrors({ name: found.name, apiKey: found.apiKey, form: found.app ?? found._ });
+      return;
+    }
+    setErrors({});
     setPending(true);
     try {
-      await apiRequest(mode.path, {
-        method: "POST",
-        body: {
-          ...(props.mode === "add" ? {} : { app: props.app.id }),
-          ...(asksName ? { name } : {}),
-          ...(asksKey ? { apiKey } : {}),
-        },
-      });
+      await apiRequest(mode.path, { method: "POST", body: parsed.data });
       // A full page load: the header and every list are drawn again from the new session.
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(`/applications?done=${mode.done}`);
@@ -93,7 +96,7 @@ export function KeyForm(props: KeyFormMode) {
         <Field
           label={props.mode === "rename" ? `New name${of}` : "Name"}
           error={errors.name}
-          hint={`What you call it, e.g. Staging (at most ${APPLICATION_NAME_MAX} characters).`}
+          hint={`What you call it, e.g. Staging. Up to ${APPLICATION_NAME_MAX} characters.`}
         >
           {(control) => (
             <input
@@ -101,7 +104,6 @@ export function KeyForm(props: KeyFormMode) {
               name="name"
               type="text"
               autoComplete="off"
-              maxLength={200}
               defaultValue={props.mode === "rename" ? props.app.name : undefined}
               className="field-input"
             />
@@ -109,7 +111,11 @@ export function KeyForm(props: KeyFormMode) {
         </Field>
       ) : null}
       {asksKey ? (
-        <Field label={props.mode === "replace" ? `New API key${of}` : "API key"} error={errors.apiKey}>
+        <Field
+          label={props.mode === "replace" ? `New API key${of}` : "API key"}
+          hint={API_KEY_HINT}
+          error={errors.apiKey}
+        >
           {(control) => (
             <input
               {...control}

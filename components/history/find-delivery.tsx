@@ -1,3 +1,6 @@
+import { FIND_INPUT_MAX } from "@/lib/domain/inputs/find-delivery";
+import { capHint } from "@/lib/domain/inputs/field-message";
+
 /**
  * "Find a delivery": a message ID, a log ID or a pasted console link. A plain GET form, rendered
  * on the server and working without the page's script: the page reads `?find=`, then opens the
@@ -32,7 +35,6 @@ export function FindDelivery({
           required
           autoComplete="off"
           spellCheck={false}
-          maxLength={2048}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           className="field-input min-w-0 flex-1 font-mono"
@@ -47,7 +49,8 @@ export function FindDelivery({
         </p>
       ) : null}
       <p id="find-delivery-hint" className="field-hint">
-        A message ID, a log ID or a console link: opens its details, wherever it is in the history.
+        A message ID, a log ID or a console link: opens its details, wherever it is in the history.{" "}
+        {capHint(FIND_INPUT_MAX)}
       </p>
     </form>
   );

@@ -2,7 +2,9 @@
 
 import type { FormEvent } from "react";
 import type { FieldErrors } from "@/lib/domain/api-error";
-import { parseQuestion } from "@/lib/domain/history/question";
+import { fieldErrors } from "@/lib/domain/inputs/field-errors";
+import { capHint } from "@/lib/domain/inputs/field-message";
+import { CONTAINS_MAX, historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import { historyExportPath, isHistoryView } from "@/lib/domain/log-view";
 import {
   HISTORY_FILTERS,
@@ -11,7 +13,6 @@ import {
   type LogViewState,
 } from "@/lib/domain/search-params";
 import { useLogView } from "@/components/logs/use-log-view";
-import { FILTER_LABELS } from "@/components/history/filter-labels";
 import { Field } from "@/components/ui/field";
 
 const QUICK_PICKS = [
@@ -70,12 +71,12 @@ export default function HistoryTools({
   const [, setView] = useLogView();
 
   function apply(filters: Record<HistoryFilter, string | null>) {
-    const params = new URLSearchParams();
-    if (view.status) params.set("status", view.status);
-    for (const name of HISTORY_FILTERS) if (filters[name]) params.set(name, filters[name]!);
-    const parsed = parseQuestion(params);
-    if (!parsed.ok) {
-      onChecked(parsed.errors);
+    const parsed = historyQuestionSchema.safeParse({
+      status: view.status ?? undefined,
+      ...Object.fromEntries(HISTORY_FILTERS.map((name) => [name, filters[name] ?? undefined])),
+    });
+    if (!parsed.success) {
+      onChecked(fieldErrors(parsed.error));
       return;
     }
     onChecked(null);
@@ -87,8 +88,8 @@ export default function HistoryTools({
     apply(typedFilters(event.currentTarget));
   }
 
-  const error = (name: string) =>
-    errors[name]?.map((message) => `${FILTER_LABELS[name] ?? name} ${message}.`).join(" ");
+  // Each message already names its field by its label.
+  const error = (name: string) => errors[name]?.join(" ");
 
   return (
     <form
@@ -135,13 +136,16 @@ export default function HistoryTools({
           />
         )}
       </Field>
-      <Field label="Response contains" hint="Text in the response body, any case." error={error("contains")}>
+      <Field
+        label="Response contains"
+        hint={`Text in the response body, any case. ${capHint(CONTAINS_MAX)}`}
+        error={error("contains")}
+      >
         {(control) => (
           <input
             {...control}
             name="contains"
             defaultValue={view.contains ?? ""}
-            maxLength={200}
             autoComplete="off"
             className="field-input"
           />

@@ -5,6 +5,7 @@ import { ApiError, apiRequest } from "@/lib/browser/api";
 import { useHydrated } from "@/lib/browser/use-hydrated";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { API_KEY_HINT, signInSchema } from "@/lib/domain/inputs/api-key";
 
 type Pending = "key" | "demo" | null;
 
@@ -39,19 +40,19 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const apiKey = String(new FormData(event.currentTarget).get("apiKey") ?? "").trim();
-    if (!apiKey) {
-      setFieldError("Enter your API key.");
+    const parsed = signInSchema.safeParse({ apiKey: new FormData(event.currentTarget).get("apiKey") ?? "" });
+    if (!parsed.success) {
+      setFieldError(parsed.error.issues[0]!.message);
       return;
     }
     setFieldError(null);
-    void signIn("key", apiKey);
+    void signIn("key", parsed.data.apiKey);
   }
 
   return (
     <div className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
-        <Field label="API key" error={fieldError}>
+        <Field label="API key" hint={API_KEY_HINT} error={fieldError}>
           {(control) => (
             <input
               {...control}

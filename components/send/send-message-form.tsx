@@ -1,21 +1,24 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { PartBoundary } from "@/components/ui/part-boundary";
 import { useLastChannel } from "@/lib/browser/local-store";
-import { CHANNEL_KIND_PATTERN, MESSAGE_TEXT_MAX, MESSAGE_TO_MAX } from "@/lib/domain/api-limits";
+import { MESSAGE_TEXT_MAX, MESSAGE_TO_MAX } from "@/lib/domain/api-limits";
 import {
-  validateMessageForm,
-  type MessageFormErrors,
-  type MessageFormValues,
-} from "@/lib/domain/message-rules";
+  CHANNEL_KIND_MAX,
+  FORM_FIELD_OF,
+  sendMessageFormSchema,
+  type SendMessageFormValues,
+} from "@/lib/domain/inputs/send-message";
+import { firstErrors } from "@/lib/domain/inputs/field-errors";
+import { capHint } from "@/lib/domain/inputs/field-message";
+import { isApiError } from "@/lib/browser/api";
 import type { FollowTarget } from "@/lib/domain/follow";
 import type { FollowState } from "@/components/send/use-follow-deliveries";
 import { useSendMessage } from "@/components/send/use-send-message";
 import { SendError } from "@/components/send/send-error";
 import { Field } from "@/components/ui/field";
-import { formatCount } from "@/lib/domain/format-count";
 
 export interface DemoChannelOption {
   id: string;
@@ -41,8 +44,20 @@ const SendResult = dynamic(
   },
 );
 
-type FieldName = keyof MessageFormValues;
+type FieldName = keyof SendMessageFormValues;
+type FormErrors = Partial<Record<FieldName, string>>;
 const FIELDS: FieldName[] = ["channelKind", "from", "to", "text"];
+
+/** The field errors of a 400 answer, named as the form names its fields. */
+function formErrorsOf(error: unknown): FormErrors | null {
+  if (!isApiError(error) || !error.fields) return null;
+  const errors: FormErrors = {};
+  for (const [name, messages] of Object.entries(error.fields)) {
+    const field = FORM_FIELD_OF[name];
+    if (field) errors[field] = messages[0];
+  }
+  return errors;
+}
 
 /**
  * Sends a test message through the hub (`POST /api/messages/{channelKind}`), then follows it:
@@ -66,28 +81,43 @@ export function SendMessageForm({
   const lastChannel = useLastChannel();
   const formRef = useRef<HTMLFormElement>(null);
   const demo = demoChannels[0];
-  const defaults: MessageFormValues = {
+  const defaults: SendMessageFormValues = {
     channelKind: lastChannel?.channelKind ?? demo?.kind ?? "",
     from: lastChannel?.from ?? demo?.id ?? "",
     to: demo ? "5511999990000" : "",
     text: "Test message from the Webhook Console",
   };
   // What the person typed; untouched fields show the defaults (which arrive after mount from localStorage).
-  const [edited, setEdited] = useState<Partial<MessageFormValues>>({});
-  const values: MessageFormValues = { ...defaults, ...edited };
-  const [errors, setErrors] = useState<MessageFormErrors>({});
-  const { send, state: sending } = useSendMessage(webhookId, { onSent, onFieldErrors: setErrors });
+  const [edited, setEdited] = useState<Partial<SendMessageFormValues>>({});
+  const values: SendMessageFormValues = { ...defaults, ...edited };
+  const [errors, setErrors] = useState<FormErrors>({});
+  const sending = useSendMessage(webhookId, onSent);
+  const statusRef = useRef<HTMLDivElement>(null);
+  const outcome = sending.isIdle ? null : `${sending.status}:${follow.phase}`;
+
+  // The outcome shows under the button the person just pressed, which may sit at the bottom edge
+  // of the screen: each step of it (sending, sent or not, landed) is scrolled into view.
+  useEffect(() => {
+    if (outcome) statusRef.current?.scrollIntoView({ block: "nearest" });
+  }, [outcome]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const found = validateMessageForm(values);
+    const parsed = sendMessageFormSchema.safeParse(values);
+    const found: FormErrors = parsed.success ? {} : firstErrors(parsed.error);
     setErrors(found);
     const firstInvalid = FIELDS.find((name) => found[name]);
     if (firstInvalid) {
       formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
       return;
     }
-    send(values);
+    if (!parsed.success) return;
+    sending.mutate(parsed.data, {
+      onError: (error) => {
+        const fromServer = formErrorsOf(error);
+        if (fromServer) setErrors(fromServer);
+      },
+    });
   }
 
   /** The value and change handler of a field's control. */
@@ -122,7 +152,7 @@ export function SendMessageForm({
       >
         <Field
           label="Channel kind"
-          hint="The path segment of the channel's kind, e.g. whatsapp."
+          hint={`The path segment of the channel's kind, e.g. whatsapp. ${capHint(CHANNEL_KIND_MAX)}`}
           error={errors.channelKind}
         >
           {(control) => (
@@ -131,8 +161,6 @@ export function SendMessageForm({
               {...bind("channelKind")}
               type="text"
               required
-              pattern={CHANNEL_KIND_PATTERN}
-              maxLength={32}
               autoComplete="off"
               spellCheck={false}
               className="field-input"
@@ -154,21 +182,23 @@ export function SendMessageForm({
               {...bind("from")}
               type="text"
               required
-              maxLength={36}
               autoComplete="off"
               spellCheck={false}
               className="field-input font-mono"
             />
           )}
         </Field>
-        <Field label="To" hint="The recipient on the channel, e.g. a phone number." error={errors.to}>
+        <Field
+          label="To"
+          hint={`The recipient on the channel, e.g. a phone number. ${capHint(MESSAGE_TO_MAX)}`}
+          error={errors.to}
+        >
           {(control) => (
             <input
               {...control}
               {...bind("to")}
               type="text"
               required
-              maxLength={MESSAGE_TO_MAX}
               autoComplete="off"
               inputMode="tel"
               className="field-input"
@@ -177,31 +207,22 @@ export function SendMessageForm({
         </Field>
         <Field
           label="Text"
-          hint={`Up to ${formatCount(MESSAGE_TEXT_MAX)} characters.`}
+          hint={capHint(MESSAGE_TEXT_MAX)}
           error={errors.text}
           className="space-y-1 sm:col-span-2 lg:col-span-3 2xl:col-span-1"
         >
-          {(control) => (
-            <textarea
-              {...control}
-              {...bind("text")}
-              required
-              maxLength={MESSAGE_TEXT_MAX}
-              rows={2}
-              className="field-input"
-            />
-          )}
+          {(control) => <textarea {...control} {...bind("text")} required rows={2} className="field-input" />}
         </Field>
         <div className="sm:col-span-2 lg:col-span-3 2xl:col-span-1">
-          <button type="submit" className="btn btn-primary" disabled={sending.status === "pending"}>
-            {sending.status === "pending" ? "Sending…" : "Send test message"}
+          <button type="submit" className="btn btn-primary" disabled={sending.isPending}>
+            {sending.isPending ? "Sending…" : "Send test message"}
           </button>
         </div>
       </form>
-      <div role="status" className="space-y-2 text-sm">
-        {sending.status === "pending" ? <p>Sending the message to the Messaging Hub…</p> : null}
-        {sending.status === "error" ? <SendError error={sending.error} /> : null}
-        {sending.status === "success" ? (
+      <div ref={statusRef} role="status" className="space-y-2 text-sm">
+        {sending.isPending ? <p>Sending the message to the Messaging Hub…</p> : null}
+        {sending.isError ? <SendError error={sending.error} /> : null}
+        {sending.isSuccess ? (
           <PartBoundary fallback={<ResultUnavailable />}>
             <SendResult
               outcome={sending.data}

@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
-import { webhookIdFrom, webhookViewHref } from "@/lib/domain/log-view";
+import { webhookViewHref } from "@/lib/domain/log-view";
+import { webhookIdOrLinkInput } from "@/lib/domain/inputs/uuid";
 
 /** Opens a webhook of application `appId` (the one the page shows). */
 export function OpenWebhookForm({ appId }: { appId: string }) {
@@ -13,21 +14,14 @@ export function OpenWebhookForm({ appId }: { appId: string }) {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const raw = String(new FormData(event.currentTarget).get("webhookId") ?? "");
-    if (!raw.trim()) {
-      setError("Enter a webhook ID.");
-      return;
-    }
-    const webhookId = webhookIdFrom(raw);
-    if (!webhookId) {
-      setError(
-        "That is not a webhook ID. A webhook ID is a UUID: 32 hexadecimal digits in groups of 8-4-4-4-12, like 3f2b6c1e-8d4a-4f0b-9c2d-1a2b3c4d5e6f.",
-      );
+    const parsed = webhookIdOrLinkInput.safeParse(new FormData(event.currentTarget).get("webhookId") ?? "");
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]!.message);
       return;
     }
     setError(null);
     setPending(true);
-    router.push(webhookViewHref(webhookId, { app: appId }));
+    router.push(webhookViewHref(parsed.data, { app: appId }));
   }
 
   return (
@@ -35,7 +29,7 @@ export function OpenWebhookForm({ appId }: { appId: string }) {
       <Field
         label="Webhook ID"
         className="space-y-2"
-        hint="The UUID of the webhook, from the Messaging Hub dashboard or from a delivery you received. A pasted console link works too."
+        hint="The UUID of the webhook (any case), from the Messaging Hub dashboard or from a delivery you received. A pasted console link works too."
         error={error}
         errorRole="alert"
       >

@@ -1,5 +1,5 @@
 import { apiRequest } from "@/lib/browser/api";
-import { messageBody, type MessageFormValues } from "@/lib/domain/message-rules";
+import { messageBody, type SendMessageForm } from "@/lib/domain/inputs/send-message";
 
 /** What `POST /api/messages/{channelKind}` answers: the hub's answer, and its message id when it names one. */
 interface SendMessageAnswer {
@@ -7,13 +7,10 @@ interface SendMessageAnswer {
   answer: unknown;
 }
 
-export async function sendTestMessage(values: MessageFormValues): Promise<SendMessageAnswer> {
+export async function sendTestMessage(form: SendMessageForm): Promise<SendMessageAnswer> {
   const answer = await apiRequest<Partial<SendMessageAnswer> | null>(
-    `/api/messages/${encodeURIComponent(values.channelKind.trim())}`,
-    {
-      method: "POST",
-      body: messageBody(values),
-    },
+    `/api/messages/${encodeURIComponent(form.channelKind)}`,
+    { method: "POST", body: messageBody(form) },
   );
   return {
     messageId: typeof answer?.messageId === "string" ? answer.messageId : null,

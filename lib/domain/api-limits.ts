@@ -1,6 +1,6 @@
 /**
- * The Messaging Hub API's limits and shapes, in plain TypeScript. The zod schemas
- * (`hub-schemas.ts`, server and sandbox) and the browser's own checks both read them here.
+ * The Messaging Hub API's limits and shapes, in plain TypeScript. The hub's resource schemas
+ * (`hub-schemas.ts`, console and sandbox) and the input schemas (`inputs/`) both read them here.
  */
 
 /** Webhook log `status` values (spec part 3). */

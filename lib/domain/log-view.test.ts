@@ -5,7 +5,6 @@ import {
   isHistoryView,
   logsQueryState,
   toApiQuery,
-  webhookIdFrom,
   webhookViewHref,
 } from "@/lib/domain/log-view";
 import { DEFAULT_LOG_VIEW, loadLogView } from "@/lib/domain/search-params";
@@ -58,22 +57,5 @@ describe("links and API queries", () => {
     expect(isUuidShape(LOG.toUpperCase())).toBe(true);
     expect(isUuidShape("0b7d4c1e2f3a4b5c8d9e0f1a2b3c4d5e")).toBe(false);
     expect(isUuidShape(` ${LOG}`)).toBe(false);
-  });
-});
-
-describe("webhookIdFrom", () => {
-  it("takes an ID, trimmed", () => {
-    expect(webhookIdFrom(` ${LOG}\n`)).toBe(LOG);
-  });
-
-  it("finds the ID in a pasted link", () => {
-    expect(webhookIdFrom(`http://localhost:3000/webhooks/${LOG}?status=Failed`)).toBe(LOG);
-    expect(webhookIdFrom(`/webhooks/${LOG}`)).toBe(LOG);
-  });
-
-  it("refuses anything else", () => {
-    expect(webhookIdFrom("webhook-1")).toBeNull();
-    expect(webhookIdFrom(`id=${LOG}`)).toBeNull();
-    expect(webhookIdFrom("")).toBeNull();
   });
 });

@@ -14,7 +14,7 @@ import {
 } from "nuqs/server";
 import { LOG_LIMIT_DEFAULT, LOG_STATUSES, isUuidShape } from "@/lib/domain/api-limits";
 import { parseApplicationId } from "@/lib/domain/applications";
-import { CONTAINS_MAX, parseCodeFilter, parseTime } from "@/lib/domain/history/question";
+import { CONTAINS_MAX, questionShape } from "@/lib/domain/inputs/history-question";
 
 export const LOG_STATUS_FILTERS = LOG_STATUSES;
 
@@ -26,6 +26,15 @@ export type PageSize = (typeof PAGE_SIZES)[number];
 const MAX_PAGE = 1_000_000;
 /** The most a scan may be asked to read (the server's own limit, HISTORY_SCAN_CAP_MAX, may be lower). */
 const MAX_CAP = 10_000_000;
+
+/** A history filter's value as its schema reads it (null when unset or unreadable). */
+function readFilter<T>(
+  schema: { safeParse(value: string): { success: boolean; data?: T | null } },
+  raw: string,
+) {
+  const read = schema.safeParse(raw);
+  return read.success ? (read.data ?? null) : null;
+}
 
 /** A parser of text kept as typed (trimmed), when `valid` accepts it. */
 function parseAsTextWhere(valid: (value: string) => boolean) {
@@ -61,14 +70,17 @@ export const logViewParsers = {
     parse: (raw) => LOG_STATUSES.find((status) => status.toLowerCase() === raw.trim().toLowerCase()) ?? null,
     serialize: String,
   }),
-  code: parseAsTextWhere((value) => parseCodeFilter(value) !== null),
-  since: parseAsTextWhere((value) => parseTime(value) !== null),
-  until: parseAsTextWhere((value) => parseTime(value) !== null),
-  contains: parseAsTextWhere((value) => value.length <= CONTAINS_MAX),
+  code: parseAsTextWhere((value) => readFilter(questionShape.code, value) !== null),
+  since: parseAsTextWhere((value) => readFilter(questionShape.since, value) !== null),
+  until: parseAsTextWhere((value) => readFilter(questionShape.until, value) !== null),
+  contains: parseAsTextWhere((value) => readFilter(questionShape.contains, value) !== null),
   cap: parseAsCount(MAX_CAP),
   page: parseAsCount(MAX_PAGE).withDefault(1),
   limit: parseAsNumberLiteral(PAGE_SIZES).withDefault(LOG_LIMIT_DEFAULT),
-  log: parseAsTextWhere(isUuidShape),
+  log: createParser({
+    parse: (raw) => (isUuidShape(raw.trim()) ? raw.trim().toLowerCase() : null),
+    serialize: String,
+  }),
 };
 
 export type LogViewState = inferParserType<typeof logViewParsers>;
@@ -106,7 +118,8 @@ export function withoutConflicts(view: LogViewState): LogViewState {
 }
 
 function sinceAfterUntil(view: Pick<LogViewState, "since" | "until">): boolean {
-  return view.since !== null && view.until !== null && parseTime(view.since)! > parseTime(view.until)!;
+  if (view.since === null || view.until === null) return false;
+  return readFilter(questionShape.since, view.since)! > readFilter(questionShape.until, view.until)!;
 }
 
 const load = createLoader(logViewParsers);

@@ -64,7 +64,7 @@ test.describe("several applications", () => {
     await name.fill("x".repeat(41));
     await key.fill(stage.apiKey);
     await add.click();
-    await expect(page.getByText("Name may be at most 40 characters")).toBeVisible();
+    await expect(page.getByText("Name: shorten it to 40 characters or fewer")).toBeVisible();
 
     await name.fill("DEFAULT");
     await add.click();

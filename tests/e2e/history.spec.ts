@@ -123,13 +123,13 @@ test.describe("whole history", () => {
     await expect(filters).toBeVisible();
     await page.getByLabel("HTTP status").fill("9xx");
     await page.getByRole("button", { name: "Apply filters" }).click();
-    await expect(page.getByText(/HTTP status must be a status code from 0 to 599/)).toBeVisible();
+    await expect(page.getByText(/HTTP status: enter a code from 0 to 599/)).toBeVisible();
     // Closed and opened again, the section keeps what was typed and what was wrong with it.
     await section.click();
     await expect(filters).toBeHidden();
     await section.click();
     await expect(page.getByLabel("HTTP status")).toHaveValue("9xx");
-    await expect(page.getByText(/HTTP status must be a status code from 0 to 599/)).toBeVisible();
+    await expect(page.getByText(/HTTP status: enter a code from 0 to 599/)).toBeVisible();
     expect(new URL(page.url()).searchParams.has("code")).toBe(false);
 
     await page.getByLabel("HTTP status").fill("0");
@@ -185,7 +185,7 @@ test.describe("whole history", () => {
     await find.getByLabel("Find a delivery").fill("not an id");
     await find.getByRole("button", { name: "Find" }).click();
     await expect(find.getByRole("alert")).toHaveText(
-      "That is not a message ID, a log ID (UUIDs) or a console link to a delivery.",
+      "Find a delivery: this is not an ID or a console link: paste a message ID, a log ID or a console link to a delivery.",
     );
   });
 

@@ -62,8 +62,10 @@ test.describe("send a test message and follow it", () => {
     await webhookPage.field("From (channel ID)").fill("channel-1");
     await webhookPage.field("To").fill("");
     await webhookPage.sendButton.click();
-    await expect(webhookPage.sendForm.getByText("A channel kind is 1 to 32 lowercase letters")).toBeVisible();
-    await expect(webhookPage.sendForm.getByText("A channel ID is a UUID")).toBeVisible();
+    await expect(
+      webhookPage.sendForm.getByText("Channel kind: use lowercase letters, digits or dashes"),
+    ).toBeVisible();
+    await expect(webhookPage.sendForm.getByText("From (channel ID): enter a UUID")).toBeVisible();
     await expect(webhookPage.sendForm.getByText("Enter the recipient.")).toBeVisible();
     await expect(webhookPage.field("Channel kind")).toBeFocused();
     await expect(webhookPage.field("From (channel ID)")).toHaveAttribute("aria-invalid", "true");

@@ -7,7 +7,7 @@ test.describe("/webhooks", () => {
 
   test("the Webhook ID must look like a UUID", async ({ page, webhooksPage }) => {
     await webhooksPage.openById("not-a-webhook");
-    await expect(page.getByRole("alert").filter({ hasText: "A webhook ID is a UUID" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Webhook ID: enter a UUID" })).toBeVisible();
     await expect(webhooksPage.webhookId).toHaveAttribute("aria-invalid", "true");
     await expect(page).toHaveURL(/\/webhooks$/);
   });

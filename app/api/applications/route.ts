@@ -3,7 +3,7 @@ import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { addApplication } from "@/lib/server/session/applications";
 import { summaryOf } from "@/lib/server/session/page-application";
 import { sessionDataOf } from "@/lib/server/session/session";
-import { addApplicationSchema } from "@/app/api/applications/schema";
+import { addApplicationSchema } from "@/lib/domain/inputs/application";
 import { checkNewKey } from "@/app/api/applications/check-key";
 
 /** The session's applications: names, ids and key hints, never a key. */

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  matchesQuestion,
-  parseQuestion,
-  serializeQuestion,
-  isPastWindow,
-} from "@/lib/domain/history/question";
+import { matchesQuestion, serializeQuestion, isPastWindow } from "@/lib/domain/history/question";
+import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
+import { findInput } from "@/lib/domain/inputs/find-delivery";
+import { fieldErrors } from "@/lib/domain/inputs/field-errors";
 import { HealthBuilder, StreakBuilder } from "@/lib/domain/history/health";
 import {
   csvCell,
@@ -13,9 +11,19 @@ import {
   exportFileName,
   neutraliseFormula,
 } from "@/lib/domain/history/export-format";
-import { matchesTarget, parseFindInput } from "@/lib/domain/history/find-input";
+import { matchesTarget } from "@/lib/domain/history/find-input";
 
-const parse = (query: string) => parseQuestion(new URLSearchParams(query));
+const parse = (query: string) => {
+  const result = historyQuestionSchema.safeParse(Object.fromEntries(new URLSearchParams(query)));
+  return result.success
+    ? { ok: true as const, value: result.data }
+    : { ok: false as const, errors: fieldErrors(result.error) };
+};
+
+const parseFindInput = (input: string) => {
+  const result = findInput.safeParse(input);
+  return result.success ? { ok: true, target: result.data } : { ok: false };
+};
 
 describe("question", () => {
   it("reads every filter, and serializes back canonically", () => {

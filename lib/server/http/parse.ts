@@ -1,6 +1,7 @@
 import "server-only";
-import type { z } from "zod";
+import { safeParse, type $ZodType, type output } from "zod/v4/core";
 import type { FieldErrors } from "@/lib/domain/api-error";
+import { fieldErrors } from "@/lib/domain/inputs/field-errors";
 import { AppError } from "@/lib/server/app-error";
 import { readCapped } from "@/lib/server/http/read-capped";
 
@@ -13,46 +14,36 @@ import { readCapped } from "@/lib/server/http/read-capped";
 /** Request bodies larger than this are refused with 413 (a send-message body is a few KiB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024;
 
-/** zod issues → `{ "field.path": ["message", …] }`; form-level issues go under "_". */
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const fields: FieldErrors = {};
-  const add = (key: string, message: string) => (fields[key] ??= []).push(message);
-  for (const issue of error.issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) add([...issue.path, key].join("."), "is not a known field");
-      continue;
-    }
-    add(issue.path.length ? issue.path.join(".") : "_", issue.message);
-  }
-  return fields;
-}
-
-function invalid(what: string, fields: FieldErrors): AppError {
-  const summary = Object.entries(fields)
+/** A 400 whose message is what the person reads: the first message of up to three fields. */
+function invalid(fields: FieldErrors): AppError {
+  const message = Object.values(fields)
     .slice(0, 3)
-    .map(([key, messages]) => (key === "_" ? messages[0] : `${key}: ${messages[0]}`))
-    .join("; ");
-  return new AppError("bad_request", `The ${what} is not valid (${summary}). Correct it and try again.`, {
-    fields,
-  });
+    .map((messages) => messages[0])
+    .join(" ");
+  return new AppError("bad_request", message, { fields });
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what: string): z.infer<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw invalid(what, fieldErrors(result.error));
+export function parseWith<S extends $ZodType>(schema: S, input: unknown): output<S> {
+  const result = safeParse(schema, input);
+  if (!result.success) throw invalid(fieldErrors(result.error));
   return result.data;
 }
 
-/** Query string → object for a schema; a parameter given twice is a 400 (no silent "last one wins"). */
-export function parseQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
-  const query: Record<string, string> = {};
+/** A query or form as name → value; a name given twice is a 400 (no silent "last one wins"). */
+function singleValues(pairs: URLSearchParams): Record<string, string> {
+  const values: Record<string, string> = {};
   const repeated: FieldErrors = {};
-  for (const [name, value] of url.searchParams) {
-    if (name in query) repeated[name] = ["is given more than once"];
-    query[name] = value;
+  for (const [name, value] of pairs) {
+    if (name in values) repeated[name] = [`${name}: it is given more than once; give it once.`];
+    values[name] = value;
   }
-  if (Object.keys(repeated).length > 0) throw invalid("query", repeated);
-  return parseWith(schema, query, "query");
+  if (Object.keys(repeated).length > 0) throw invalid(repeated);
+  return values;
+}
+
+/** Query string → object for a schema. */
+export function parseQuery<S extends $ZodType>(url: URL, schema: S): output<S> {
+  return parseWith(schema, singleValues(url.searchParams));
 }
 
 export function isJsonContentType(header: string | null): boolean {
@@ -62,11 +53,11 @@ export function isJsonContentType(header: string | null): boolean {
 }
 
 /** A JSON body parsed with a schema: 415 unless `Content-Type: application/json`, 413 over the cap, 400 when malformed or invalid. */
-export async function parseJsonBody<S extends z.ZodType>(
+export async function parseJsonBody<S extends $ZodType>(
   request: Request,
   schema: S,
   limitBytes: number = DEFAULT_BODY_LIMIT_BYTES,
-): Promise<z.infer<S>> {
+): Promise<output<S>> {
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new AppError(
       "unsupported_media_type",
@@ -80,15 +71,15 @@ export async function parseJsonBody<S extends z.ZodType>(
   } catch {
     throw new AppError("bad_request", "The request body is not valid JSON. Send a JSON object.");
   }
-  return parseWith(schema, json, "request body");
+  return parseWith(schema, json);
 }
 
 /** A form body (`application/x-www-form-urlencoded`, what a plain HTML form posts) parsed with a schema; a field given twice is a 400. */
-export async function parseFormBody<S extends z.ZodType>(
+export async function parseFormBody<S extends $ZodType>(
   request: Request,
   schema: S,
   limitBytes: number = DEFAULT_BODY_LIMIT_BYTES,
-): Promise<z.infer<S>> {
+): Promise<output<S>> {
   const mediaType = request.headers.get("content-type")?.split(";")[0]!.trim().toLowerCase();
   if (mediaType !== "application/x-www-form-urlencoded") {
     throw new AppError(
@@ -96,15 +87,7 @@ export async function parseFormBody<S extends z.ZodType>(
       "This route takes a form: send the body as application/x-www-form-urlencoded.",
     );
   }
-  const text = await readBodyText(request, limitBytes);
-  const fields: Record<string, string> = {};
-  const repeated: FieldErrors = {};
-  for (const [name, value] of new URLSearchParams(text)) {
-    if (name in fields) repeated[name] = ["is given more than once"];
-    fields[name] = value;
-  }
-  if (Object.keys(repeated).length > 0) throw invalid("form", repeated);
-  return parseWith(schema, fields, "form");
+  return parseWith(schema, singleValues(new URLSearchParams(await readBodyText(request, limitBytes))));
 }
 
 /** The body as text; 413 over `limitBytes`. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { z } from "zod";
+import type { $ZodType, output } from "zod/v4/core";
 import { AppError, isAppError } from "@/lib/server/app-error";
 import {
   DEFAULT_BODY_LIMIT_BYTES,
@@ -52,7 +52,7 @@ import { markRejected } from "@/lib/server/session/applications";
  * `X-Request-Id`; each request is logged as one JSON line (request-log.ts).
  */
 
-type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Parsed<S> = S extends $ZodType ? output<S> : undefined;
 
 export interface RouteSession {
   /** The session as the request's cookie has it (read once per request). */
@@ -84,9 +84,9 @@ export interface RouteInput<P, Q, B> {
 }
 
 export interface RouteSpec<
-  PS extends z.ZodType | undefined,
-  QS extends z.ZodType | undefined,
-  BS extends z.ZodType | undefined,
+  PS extends $ZodType | undefined,
+  QS extends $ZodType | undefined,
+  BS extends $ZodType | undefined,
 > {
   params?: PS;
   query?: QS;
@@ -103,9 +103,9 @@ export interface RouteSpec<
 export type RouteHandler = (request: Request, context?: { params?: Promise<unknown> }) => Promise<Response>;
 
 export function defineRoute<
-  PS extends z.ZodType | undefined = undefined,
-  QS extends z.ZodType | undefined = undefined,
-  BS extends z.ZodType | undefined = undefined,
+  PS extends $ZodType | undefined = undefined,
+  QS extends $ZodType | undefined = undefined,
+  BS extends $ZodType | undefined = undefined,
 >(spec: RouteSpec<PS, QS, BS>): RouteHandler {
   return async (request, context) => {
     const since = arrivedAt();
@@ -124,7 +124,7 @@ export function defineRoute<
       rawParams = ((await context?.params) ?? {}) as Record<string, unknown>;
       if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
       await spec.rateLimit?.hit(clientAddress(request));
-      const params = (spec.params ? parseWith(spec.params, rawParams, "path") : undefined) as Parsed<PS>;
+      const params = (spec.params ? parseWith(spec.params, rawParams) : undefined) as Parsed<PS>;
       // `?app=` is every route's (RequestSession.app()), not the route's own query.
       const url = new URL(request.url);
       url.searchParams.delete("app");
@@ -265,9 +265,8 @@ class RequestSession implements RouteSession {
     const appParams = new URL(this.request.url).searchParams.getAll("app");
     const named = parseApplicationId(appParams);
     if (appParams.length > 1 || (appParams.length === 1 && !named)) {
-      throw new AppError("bad_request", "Give one application id (?app=, 16 hex characters), or none.", {
-        fields: { app: ["is not one application id"] },
-      });
+      const message = "app: give one application id (16 hex characters), or none.";
+      throw new AppError("bad_request", message, { fields: { app: [message] } });
     }
     this.used = applicationOf(state, named);
     return this.used;

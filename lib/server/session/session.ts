@@ -245,14 +245,12 @@ export async function sealedCookie(data: SessionData, now = Date.now()): Promise
   const seal = await sealData(toSealed(data), { password: { [passwordId(newest!)]: newest! }, ttl: left });
   const setCookie = `${sessionCookieName()}=${seal}; ${cookieAttributes(left)}`;
   if (setCookie.length > SESSION_COOKIE_MAX) {
-    throw new AppError(
-      "bad_request",
+    const message =
       data.applications.length > 1
-        ? "The session has no room for this key: the keys already added fill the session cookie " +
-            "(browsers keep at most 4 KB). Remove an application, then try again."
-        : "This API key is too long to keep in a session cookie.",
-      { fields: { apiKey: ["is too long to keep"] } },
-    );
+        ? "API key: the session has no room for this key; the keys already added fill the session cookie " +
+          "(browsers keep at most 4 KB). Remove an application, then try again."
+        : "API key: this key is too long to keep in a session cookie; check that you pasted only the key.";
+    throw new AppError("bad_request", message, { fields: { apiKey: [message] } });
   }
   return setCookie;
 }

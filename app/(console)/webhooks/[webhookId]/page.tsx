@@ -16,7 +16,7 @@ import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
 import { webhooksHref } from "@/lib/server/session/page-application";
 import { getSession } from "@/lib/server/session/session";
-import { parseFindInput } from "@/lib/domain/history/find-input";
+import { findInput } from "@/lib/domain/inputs/find-delivery";
 import { isHistoryView, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
 import { demoOf } from "@/lib/domain/sandbox-demo";
 import { loadLogView } from "@/lib/domain/search-params";
@@ -76,11 +76,11 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const app = data.applications.find(({ id }) => id === view.app);
   if (!app) notFound();
 
-  const find = typeof query.find === "string" ? parseFindInput(query.find) : null;
-  if (find?.ok) {
+  const find = typeof query.find === "string" ? findInput.safeParse(query.find) : null;
+  if (find?.success) {
     // A link to another webhook's delivery opens it there.
-    const owner = find.target.kind === "log" ? find.target.webhookId : webhookId.toLowerCase();
-    redirect(webhookViewHref(owner, { app: app.id, log: find.target.id }));
+    const owner = find.data.kind === "log" ? find.data.webhookId : webhookId.toLowerCase();
+    redirect(webhookViewHref(owner, { app: app.id, log: find.data.id }));
   }
 
   const queryClient = getQueryClient();
@@ -136,7 +136,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
     );
   }
 
-  const findError = find && !find.ok ? `That ${find.message}.` : null;
+  const findError = find && !find.success ? (find.error.issues[0]?.message ?? null) : null;
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <WebhookView

@@ -3,7 +3,7 @@ import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { replaceKey } from "@/lib/server/session/applications";
 import { summaryOf } from "@/lib/server/session/page-application";
 import { sessionDataOf } from "@/lib/server/session/session";
-import { replaceKeySchema } from "@/app/api/applications/schema";
+import { replaceKeySchema } from "@/lib/domain/inputs/application";
 import { checkNewKey } from "@/app/api/applications/check-key";
 
 /**

@@ -2,7 +2,7 @@ import { defineRoute } from "@/lib/server/http/route";
 import { renameApplication } from "@/lib/server/session/applications";
 import { summaryOf } from "@/lib/server/session/page-application";
 import { sessionDataOf } from "@/lib/server/session/session";
-import { renameSchema } from "@/app/api/applications/schema";
+import { renameSchema } from "@/lib/domain/inputs/application";
 
 /** Renames an application `{ app, name }`; a name that is empty, too long or another's is refused with the reason. */
 export const POST = defineRoute({

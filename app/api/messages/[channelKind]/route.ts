@@ -1,22 +1,21 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/server/http/route";
 import { sendMessage } from "@/lib/server/hub/client";
-import { sendMessageSchema } from "@/lib/domain/hub-schemas";
+import { messageBodySchema } from "@/lib/domain/inputs/send-message";
 import { channelKindParamSchema } from "@/lib/server/hub/path-params";
 
 const paramsSchema = z.strictObject({ channelKind: channelKindParamSchema });
 
 /**
  * Send a test message: `{ from, to, content: { text } }` → the hub's send call. Answers 202 with
- * `{ messageId, answer }` (the delivery to webhooks happens afterwards). Only the fields the form
- * has are forwarded, whatever else the body carried.
+ * `{ messageId, answer }` (the delivery to webhooks happens afterwards). The body schema is the
+ * send form's own, and forwards only the fields the form has, whatever else the body carried.
  */
 export const POST = defineRoute({
   params: paramsSchema,
-  body: sendMessageSchema,
+  body: messageBodySchema,
   async handle({ params, body, session, hub }) {
     const apiKey = await session.apiKey();
-    const message = { from: body.from, to: body.to, content: { text: body.content.text } };
-    return Response.json(await sendMessage(hub(apiKey), params.channelKind, message), { status: 202 });
+    return Response.json(await sendMessage(hub(apiKey), params.channelKind, body), { status: 202 });
   },
 });

@@ -66,7 +66,6 @@ describe("GET /api/webhooks/{id}", () => {
     ["a query", `${WEBHOOK}?limit=500`],
     ["not a UUID", "12345"],
     ["empty", ""],
-    ["a UUID with spaces", ` ${WEBHOOK}`],
     ["a very long value", "a".repeat(5000)],
   ])("refuses a webhook id that is %s: 400, nothing upstream", async (_name, webhookId) => {
     const cookie = await signIn();

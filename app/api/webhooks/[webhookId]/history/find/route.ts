@@ -15,11 +15,8 @@ export const GET = defineRoute({
   async handle({ params, query, session, signal }) {
     const { target, cap } = query;
     if (target.kind === "log" && target.webhookId !== params.webhookId.toLowerCase()) {
-      throw new AppError(
-        "bad_request",
-        `This link opens a delivery of another webhook (${target.webhookId}). Open it from that webhook's page.`,
-        { fields: { q: ["is a link to another webhook's delivery"] } },
-      );
+      const message = `Find a delivery: this link opens a delivery of another webhook (${target.webhookId}); open it from that webhook's page.`;
+      throw new AppError("bad_request", message, { fields: { q: [message] } });
     }
     const apiKey = await session.apiKey();
     const result = await findInHistory({ apiKey, signal }, params.webhookId, target, cap);

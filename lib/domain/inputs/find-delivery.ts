@@ -1,0 +1,55 @@
+import { z } from "zod/mini";
+import { isUuidShape } from "@/lib/domain/api-limits";
+import { decodedOrNull } from "@/lib/domain/percent-decoding";
+import type { FindTarget } from "@/lib/domain/history/find-input";
+import { fieldMessage } from "@/lib/domain/inputs/field-message";
+import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
+
+/**
+ * "Find a delivery": a log ID, a message ID (both UUIDs: either may match), or a console link
+ * to a delivery (`…/webhooks/<webhookId>?log=<logId>`), in any case and with spaces around it.
+ */
+
+export const FIND_LABEL = "Find a delivery";
+/** Longest text Find reads (a console link with its query fits easily). */
+export const FIND_INPUT_MAX = 2048;
+
+const say = (what: string) => fieldMessage(FIND_LABEL, what);
+const WHAT = "paste a message ID, a log ID or a console link to a delivery.";
+
+/** The target of a trimmed input, or what is wrong with it. */
+function targetOf(value: string): FindTarget | string {
+  if (isUuidShape(value)) return { kind: "id", id: value.toLowerCase() };
+  let url: URL | null = null;
+  try {
+    url = new URL(value, "http://console.invalid");
+  } catch {
+    url = null;
+  }
+  const path = url ? /\/webhooks\/([^/?#]+)\/?$/.exec(url.pathname) : null;
+  if (!url || !path || !(/^https?:\/\//i.test(value) || value.startsWith("/")))
+    return say(`this is not an ID or a console link: ${WHAT}`);
+  const webhookId = decodedOrNull(path[1]!)?.trim() ?? "";
+  const log = url.searchParams.get("log")?.trim();
+  if (!isUuidShape(webhookId)) return say("this link's webhook ID is not a UUID: copy the link again.");
+  if (!log)
+    return say("this links to a webhook, not to one delivery: copy the link of the delivery's details.");
+  if (!isUuidShape(log)) return say("this link's log ID is not a UUID: copy the link again.");
+  return { kind: "log", id: log.toLowerCase(), webhookId: webhookId.toLowerCase() };
+}
+
+export const findInput = z.pipe(
+  textInput(FIND_LABEL, WHAT).check(
+    z.trim(),
+    notBlank(FIND_LABEL, WHAT),
+    maxChars(FIND_LABEL, FIND_INPUT_MAX),
+  ),
+  z.transform((value, ctx): FindTarget => {
+    const target = targetOf(value);
+    if (typeof target === "string") {
+      ctx.issues.push({ code: "custom", message: target, input: value });
+      return z.NEVER;
+    }
+    return target;
+  }),
+);

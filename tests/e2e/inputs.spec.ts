@@ -1,0 +1,145 @@
+/**
+ * What people type: webhook and log IDs in any case and with spaces, caps stated in the hint
+ * and refused whole (never cut), and messages that name the field by its label and say what to
+ * do, in the browser and in the API's answers.
+ */
+import { expect, test } from "./fixtures/test";
+
+test.describe("IDs are accepted in any case, with spaces around them", () => {
+  test.beforeEach(async ({ signInWithDemoKey }) => {
+    await signInWithDemoKey();
+  });
+
+  test("the Open box opens a webhook ID typed in capitals", async ({ page, webhooksPage, sandbox }) => {
+    const webhook = await sandbox.demoWebhook("404");
+    await webhooksPage.openById(`  ${webhook.id.toUpperCase()} `);
+    await expect(page).toHaveURL(new RegExp(`/webhooks/${webhook.id}\\?app=[0-9a-f]{16}$`));
+    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+  });
+
+  test("a /webhooks/{ID} link in capitals shows the webhook", async ({ page, webhookPage, sandbox }) => {
+    const webhook = await sandbox.demoWebhook("500");
+    await webhookPage.goto(webhook.id.toUpperCase());
+    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(webhookPage.rows.first()).toBeVisible();
+  });
+
+  test("a ?log= link and Find take a log ID in capitals", async ({ page, webhookPage, sandbox }) => {
+    const { apiKey } = await sandbox.demo();
+    const webhook = await sandbox.demoWebhook("500");
+    const [log] = await sandbox.allLogs(webhook.id, apiKey);
+    await webhookPage.goto(webhook.id, `?log=${log!.id.toUpperCase()}`);
+    await expect(webhookPage.dialog.getByText(`Log ${log!.id}`)).toBeVisible({ timeout: 20_000 });
+    await page.keyboard.press("Escape");
+
+    const find = page.getByRole("form", { name: "Find a delivery" });
+    await find.getByLabel("Find a delivery").fill(` ${log!.id.toUpperCase()} `);
+    await find.getByRole("button", { name: "Find" }).click();
+    await expect(webhookPage.dialog.getByText(`Log ${log!.id}`)).toBeVisible({ timeout: 20_000 });
+  });
+});
+
+test.describe("caps are stated and refused, never cut", () => {
+  test("message text over 4,096 characters is kept as typed and refused with the cap", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
+    const { application, channel, webhook } = await sandbox.isolatedSetup("caps");
+    await signInWithKey(application.apiKey);
+    await webhookPage.goto(webhook.id);
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/messages/")) sent.push(request.url());
+    });
+    const text = webhookPage.field("Text");
+    await expect(text).toHaveAccessibleDescription(/Up to 4,096 characters\./);
+    await webhookPage.field("Channel kind").fill("whatsapp");
+    await webhookPage.field("From (channel ID)").fill(channel.id);
+    await webhookPage.field("To").fill("5511999990003");
+    await text.fill("x".repeat(4097));
+    await expect(text).toHaveValue("x".repeat(4097));
+    await webhookPage.sendButton.click();
+    await expect(text).toHaveAccessibleDescription(
+      /^Text: shorten it to 4,096 characters or fewer \(it has 4,097\)\./,
+    );
+    await expect(text).toBeFocused();
+    expect(sent).toEqual([]);
+  });
+
+  test("Response contains over 200 and Find over 2,048 characters are refused with the cap", async ({
+    page,
+    signInWithDemoKey,
+    webhookPage,
+    sandbox,
+  }) => {
+    await signInWithDemoKey();
+    const webhook = await sandbox.demoWebhook("500");
+    await webhookPage.goto(webhook.id);
+    await page.getByText("Filter the whole history").click();
+    const contains = page.getByLabel("Response contains");
+    await expect(contains).toHaveAccessibleDescription(/Up to 200 characters\./);
+    await contains.fill("y".repeat(201));
+    await expect(contains).toHaveValue("y".repeat(201));
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(contains).toHaveAccessibleDescription(
+      /^Response contains: shorten it to 200 characters or fewer \(it has 201\)\./,
+    );
+    expect(new URL(page.url()).searchParams.has("contains")).toBe(false);
+
+    const find = page.getByRole("form", { name: "Find a delivery" });
+    const box = find.getByLabel("Find a delivery");
+    await expect(box).toHaveAccessibleDescription(/Up to 2,048 characters\./);
+    await box.fill(`/webhooks/${webhook.id}?log=${webhook.id}&pad=${"z".repeat(2048)}`);
+    await find.getByRole("button", { name: "Find" }).click();
+    await expect(find.getByRole("alert")).toHaveText(
+      /^Find a delivery: shorten it to 2,048 characters or fewer \(it has 2,\d{3}\)\.$/,
+    );
+  });
+});
+
+test.describe("messages name the field by its label and say what to do", () => {
+  test("sign-in, in the form and in the API's answer", async ({ page, loginPage }) => {
+    await loginPage.goto();
+    await loginPage.signInWith("short");
+    await expect(loginPage.apiKey).toHaveAccessibleDescription(
+      /^API key: enter at least 8 characters: paste the whole key\./,
+    );
+    await expect(page).toHaveURL(/\/login/);
+
+    const origin = new URL(page.url()).origin;
+    const response = await page.request.post("/api/session", {
+      data: { apiKey: "short" },
+      headers: { origin },
+    });
+    expect(response.status()).toBe(400);
+    const { error } = (await response.json()) as { error: { message: string } };
+    expect(error.message).toBe("API key: enter at least 8 characters: paste the whole key.");
+  });
+});
+
+test.describe("the outcome of a send shows where the person is looking", () => {
+  test("with the button at the bottom edge of the screen, each step of the outcome is in view", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
+    const { application, channel, webhook } = await sandbox.isolatedSetup("outcome", "error");
+    await signInWithKey(application.apiKey);
+    await page.setViewportSize({ width: 1280, height: 480 });
+    await webhookPage.goto(webhook.id);
+    await webhookPage.field("Channel kind").fill("whatsapp");
+    await webhookPage.field("From (channel ID)").fill(channel.id);
+    await webhookPage.field("To").fill("5511999990004");
+    await webhookPage.sendButton.evaluate((button) => button.scrollIntoView({ block: "end" }));
+    await webhookPage.sendButton.click();
+
+    const status = webhookPage.sendStatus;
+    await expect(status).toContainText("Sent.");
+    await expect(status).toBeInViewport();
+    await expect(status).toContainText("Its delivery has landed", { timeout: 20_000 });
+    await expect(status.getByRole("button", { name: /^Details/ })).toBeInViewport();
+  });
+});
