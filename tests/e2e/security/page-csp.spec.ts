@@ -10,7 +10,7 @@ const CONSOLE_PORT = 3168;
 const SANDBOX_PORT = 4168;
 const UNKNOWN_WEBHOOK = "00000000-0000-4000-8000-00000000beef";
 
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 let sandbox: ServerProcess;
 let consoleServer: ServerProcess;
@@ -18,6 +18,7 @@ let demo: { apiKey: string; webhooks: { id: string }[] };
 let cookie = "";
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
   sandbox = await startSandboxProcess(SANDBOX_PORT);
   demo = await sandboxAdmin(sandbox, "GET", "/_sandbox/demo");
   consoleServer = await startConsole(CONSOLE_PORT, { HUB_BASE_URL: sandbox.url, HUB_SANDBOX: "1" });

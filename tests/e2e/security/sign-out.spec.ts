@@ -9,13 +9,14 @@ import { sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } f
 const CONSOLE_PORT = 3167;
 const SANDBOX_PORT = 4167;
 
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 let sandbox: ServerProcess;
 let consoleServer: ServerProcess;
 let demo: { apiKey: string; webhooks: { id: string }[] };
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
   sandbox = await startSandboxProcess(SANDBOX_PORT);
   demo = await sandboxAdmin(sandbox, "GET", "/_sandbox/demo");
   consoleServer = await startConsole(CONSOLE_PORT, { HUB_BASE_URL: sandbox.url, HUB_SANDBOX: "1" });
@@ -40,7 +41,9 @@ test("when Sign out's own call fails, its fallback still revokes the session: a 
   await page.goto(`${consoleServer.url}/login`);
   await page.getByRole("textbox", { name: "API key" }).fill(demo.apiKey);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((url) => url.pathname !== "/login");
+  await page.waitForURL(/\/webhooks$/);
+  const signOut = page.getByRole("button", { name: "Sign out" });
+  await expect(signOut).toBeEnabled();
   const session = (await context.cookies(consoleServer.url)).find((c) => c.name === "__Host-hub_console")!;
   const copy = `${session.name}=${session.value}`;
   expect(await statusWith(copy, webhook)).toBe(200);
@@ -51,10 +54,12 @@ test("when Sign out's own call fails, its fallback still revokes the session: a 
     refused++;
     return route.abort("connectionreset");
   });
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(/\/login/);
+  await signOut.click();
+  await expect(page).toHaveURL(/\/login/, { timeout: 30_000 });
   expect(refused).toBe(1);
-  expect((await context.cookies(consoleServer.url)).find((c) => c.name === session.name)).toBeUndefined();
+  await expect
+    .poll(async () => (await context.cookies(consoleServer.url)).find((c) => c.name === session.name))
+    .toBeUndefined();
 
   expect(await statusWith(copy, webhook)).toBe(401);
   const answer = await fetch(`${consoleServer.url}/api/session`, { headers: { cookie: copy } });
