@@ -63,7 +63,9 @@ beforeEach(() => {
 const ctx = { params: Promise.resolve({ webhookId: WEBHOOK }) };
 
 async function signIn(): Promise<string> {
-  return signedInCookie(KEY);
+  const cookie = await signedInCookie(KEY);
+  upstream.requests.length = 0;
+  return cookie;
 }
 
 function get(path: string, cookie?: string): Request {
