@@ -5,9 +5,12 @@ import { malformedPathResponse } from "@/lib/server/http/malformed-path";
 import { PAGE_ADDRESS_HEADER } from "@/lib/server/http/page-address";
 
 /**
- * Runs before every page (not /api, not static files): a fresh CSP nonce per request, passed to
- * the render in the request's CSP header (Next reads it there) and sent to the browser. A path
- * with a malformed percent-encoding, of a page or of /api, is answered 400 here (malformed-path.ts).
+ * Runs before every request that can render a page, prefetches included: a fresh CSP nonce per
+ * request, passed to the render in the request's CSP header (Next reads it there) and sent to the
+ * browser, and the page's own address in PAGE_ADDRESS_HEADER, overwriting whatever the browser
+ * sent there. Other requests (/api, which answers JSON under its own CSP from next.config.mjs,
+ * and Next's static files) come here only when they carry that header, to have it removed. A path with a malformed percent-encoding, of a page or of /api, is answered
+ * 400 here (malformed-path.ts).
  *
  * This is NOT a security boundary for the session: every route handler and page checks the
  * session itself (Next 16 renamed middleware to proxy; the advice stands).
@@ -15,29 +18,35 @@ import { PAGE_ADDRESS_HEADER } from "@/lib/server/http/page-address";
 export function proxy(request: NextRequest) {
   const malformed = malformedPathResponse(request.nextUrl.pathname);
   if (malformed) return malformed;
-  if (request.nextUrl.pathname.startsWith("/api/")) return NextResponse.next();
+  const requestHeaders = new Headers(request.headers);
+  const { pathname, search } = request.nextUrl;
+  if (!isPagePath(pathname)) {
+    requestHeaders.delete(PAGE_ADDRESS_HEADER);
+    return NextResponse.next({ request: { headers: requestHeaders } });
+  }
   const nonce = newNonce();
   const csp = contentSecurityPolicy({ nonce, https: requestScheme(request) === "https" });
-  const requestHeaders = new Headers(request.headers);
-  requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
-  // The page's own address (page-address.ts): always ours, never the browser's.
-  requestHeaders.set(PAGE_ADDRESS_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
+  requestHeaders.set(PAGE_ADDRESS_HEADER, `${pathname}${search}`);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
   return response;
 }
 
+/** The first matcher below, in code. */
+function isPagePath(pathname: string): boolean {
+  return !/^\/(api\/|_next\/static\/|_next\/image$)/.test(pathname);
+}
+
+/**
+ * Every page path, whatever the request's headers: a prefetched document is shown as it came, so
+ * it needs its CSP as much as a navigation does. Any other path only with the internal header.
+ */
 export const config = {
   matcher: [
-    {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-    // An /api path with a percent sign, which may be malformed (malformed-path.ts); nothing else of /api.
+    "/((?!api/|_next/static/|_next/image$).*)",
+    { source: "/:path*", has: [{ type: "header", key: "x-console-page" }] },
+    // An /api path with a percent sign, which may be malformed (malformed-path.ts).
     "/api/:path(.*%.*)",
   ],
 };

@@ -53,17 +53,17 @@ test.describe("signing in and out", () => {
     await expect(page.getByRole("combobox", { name: "Status" })).toHaveValue("Failed");
   });
 
-  test("a key the hub does not know ends at /login with the reason", async ({
+  test("a key the hub does not know is refused at sign-in with the hub's reason, and nothing is stored", async ({
     page,
-    sandbox,
-    signInWithKey,
+    loginPage,
   }) => {
-    const webhook = await sandbox.demoWebhook("200");
-    await signInWithKey("mh_not_a_real_key_0123456789abcdef");
-    await page.goto(`/webhooks/${webhook.id}`);
-    await expect(page).toHaveURL(/\/login\?reason=key_rejected$/);
-    await expect(page.getByRole("alert").filter({ hasText: "rejected your API key" })).toBeVisible();
-    // The session is over: the console does not let the next visit in.
+    await loginPage.goto();
+    await loginPage.signInWith("mh_not_a_real_key_0123456789abcdef");
+    await expect(page.getByText(/Messaging Hub rejected this key/)).toBeVisible();
+    await expect(loginPage.apiKey).toHaveAttribute("aria-invalid", "true");
+    await expect(page).toHaveURL(/\/login$/);
+    const cookies = await page.context().cookies();
+    expect(cookies.filter((cookie) => cookie.name.includes("hub_console"))).toEqual([]);
     await page.goto("/webhooks");
     await expect(page).toHaveURL(/\/login/);
   });

@@ -200,9 +200,9 @@ test.describe("whole history", () => {
       page.getByRole("link", { name: "Export CSV" }).click(),
     ]);
     expect(csvDownload.suggestedFilename()).toMatch(new RegExp(`${busyId}.*\\.csv$`));
-    const csv = csvRecords(
-      Buffer.concat(await (await csvDownload.createReadStream()).toArray()).toString("utf8"),
-    );
+    const csvText = Buffer.concat(await (await csvDownload.createReadStream()).toArray()).toString("utf8");
+    expect(csvText.startsWith("\ufeff"), "a UTF-8 byte order mark, for Excel").toBe(true);
+    const csv = csvRecords(csvText.slice(1));
     const [header, ...rows] = csv;
     expect(header).toEqual([
       "id",

@@ -7,7 +7,7 @@ import { beforeEach, expect } from "vitest";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
-import * as sessionRoute from "@/app/api/session/route";
+import { signedInCookie } from "@/tests/support/signed-in";
 
 export const HOST = "console.test:3000";
 export const ORIGIN = `http://${HOST}`;
@@ -71,14 +71,9 @@ export function request(method: string, path: string, init: Init = {}): Request 
 /** The second argument Next passes a dynamic route's handler. */
 export const ctx = (params: Record<string, string>) => ({ params: Promise.resolve(params) });
 
-/** Signs in through the real route; returns the Cookie header a browser would send back. */
+/** The Cookie header a browser signed in with `key` sends back (the sign-in itself: app/api/session/). */
 export async function signIn(key = KEY): Promise<string> {
-  const response = await sessionRoute.POST(
-    request("POST", "/api/session", { body: { apiKey: key }, headers: { origin: ORIGIN } }),
-  );
-  expect(response.status).toBe(200);
-  const setCookie = response.headers.get("set-cookie")!;
-  return setCookie.split(";")[0]!;
+  return signedInCookie(key);
 }
 
 export function clearsCookie(response: Response): boolean {

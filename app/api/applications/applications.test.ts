@@ -6,10 +6,10 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+import { signedInCookie } from "@/tests/support/signed-in";
 import { fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
-import * as sessionRoute from "@/app/api/session/route";
 import * as applicationsRoute from "@/app/api/applications/route";
 import * as currentRoute from "@/app/api/applications/current/route";
 import * as lookRoute from "@/app/api/applications/look/route";
@@ -62,7 +62,7 @@ function request(
 const cookieOf = (response: Response) => response.headers.get("set-cookie")?.split(";")[0];
 
 async function signIn(): Promise<string> {
-  return cookieOf(await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: FIRST } })))!;
+  return signedInCookie(FIRST);
 }
 
 async function add(cookie: string, body: { name: string; apiKey: string }) {

@@ -1,13 +1,19 @@
 import { defineRoute } from "@/lib/server/http/route";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
-import { currentApplication, revokeSession } from "@/lib/server/session/session";
+import { currentApplication } from "@/lib/server/session/session";
 import { signInSchema, signedInAnswer, type SessionAnswer } from "@/app/api/session/schema";
+import { checkNewKey } from "@/app/api/applications/check-key";
 
-/** Sign in: seal the key in the session cookie. The answer never contains the key. */
+/**
+ * Sign in: the hub is asked whether it accepts the key first (refused with its reason, and no
+ * cookie set, when it does not), then the key is sealed in the session cookie. The answer never
+ * contains the key.
+ */
 export const POST = defineRoute({
   body: signInSchema,
   rateLimit: signInLimiter,
-  async handle({ body, session }) {
+  async handle({ body, session, hub }) {
+    await checkNewKey(hub(body.apiKey));
     return Response.json(signedInAnswer(currentApplication(await session.signIn(body.apiKey))));
   },
 });
@@ -17,7 +23,7 @@ export const GET = defineRoute({
   async handle({ session }) {
     const state = await session.state();
     if (state.status === "signed_in") return Response.json(signedInAnswer(currentApplication(state.data)));
-    if (state.status === "ended") session.end();
+    if (state.status === "ended") await session.end();
     return Response.json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
   },
 });
@@ -28,9 +34,7 @@ export const GET = defineRoute({
  */
 export const DELETE = defineRoute({
   async handle({ session }) {
-    const state = await session.state();
-    if (state.status === "signed_in") await revokeSession(state.data);
-    session.end();
+    await session.end();
     return Response.json({ signedIn: false, keyHint: null } satisfies SessionAnswer);
   },
 });

@@ -1,6 +1,6 @@
 /**
- * The export of matched deliveries: the spec's log fields, as CSV (RFC 4180, formula-safe) or as
- * a JSON array written one row at a time, and the file's name.
+ * The export of matched deliveries: the spec's log fields, as CSV (RFC 4180, UTF-8 with a byte
+ * order mark, formula-safe) or as a JSON array written one row at a time, and the file's name.
  */
 
 /** The spec's fields of a webhook log (part 2), in this order; `webhook` is flattened for CSV. */
@@ -33,20 +33,38 @@ export interface ExportableLog {
 }
 
 /**
- * A cell a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage return)
- * gets a leading apostrophe, so it is shown as text.
+ * Formula-safe in every locale. A spreadsheet may split a cell again on its list separator (`,`,
+ * `;` where the decimal mark is a comma, a tab, `|`) or at a line break, so every part that would
+ * start a formula (`=`, `+`, `-`, `@` or their full-width forms, after any spaces) gets an
+ * apostrophe, which makes it text; so does a cell that starts with a tab or carriage return.
+ * `csvCell` also quotes every cell holding a separator, quote or line break.
  */
+const SEPARATOR = /([,;\t|\r\n])/;
+const FORMULA_START = /^ *[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+const NEEDS_QUOTES = /[",;\t|\r\n]/;
+
 export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const text = value
+    .split(SEPARATOR)
+    .map((part) => (FORMULA_START.test(part) ? `'${part}` : part))
+    .join("");
+  return /^[\t\r]/.test(text) ? `'${text}` : text;
 }
 
 export function csvCell(value: string | number | null | undefined): string {
   const text = value === null || value === undefined ? "" : neutraliseFormula(String(value));
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/**
+ * The byte order mark that opens the file: Excel reads a CSV without one in the machine's legacy
+ * code page, which garbles any non-ASCII response body.
+ */
+export const CSV_BOM = "\ufeff";
+
+/** The file's opening: the byte order mark and the header row. */
 export function csvHeader(): string {
-  return `${EXPORT_FIELDS.join(",")}\r\n`;
+  return `${CSV_BOM}${EXPORT_FIELDS.join(",")}\r\n`;
 }
 
 export function csvRow(log: ExportableLog): string {

@@ -212,7 +212,7 @@ describe("export format", () => {
 
   it("writes the spec's fields, the webhook flattened", () => {
     expect(csvHeader()).toBe(
-      "id,webhookId,statusCode,responseBody,status,sendAt,createdDate,messageId,webhook.id,webhook.endpoint,webhook.eventType\r\n",
+      "\ufeffid,webhookId,statusCode,responseBody,status,sendAt,createdDate,messageId,webhook.id,webhook.endpoint,webhook.eventType\r\n",
     );
     const row = csvRow({
       id: "a",

@@ -1,35 +1,24 @@
 import "server-only";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { sharedRedis, type SharedRedis } from "@/lib/server/shared-state/redis";
 
 /**
- * Fixed-window rate limit (rate-limiter-flexible) per client address, plus a global cap of
- * GLOBAL_FACTOR × the per-client limit over all clients. With Redis the counts are shared by
- * every instance; without it, or while Redis is unreachable, they are kept in this process's
- * memory (N instances then allow up to N × the limit).
+ * Fixed-window rate limit (rate-limiter-flexible) per client address. With Redis the counts are
+ * shared by every instance; without it, or while Redis is unreachable, they are kept in this
+ * process's memory (N instances then allow up to N × the limit).
  *
- * The client is keyed by the right-most `X-Forwarded-For` address: Next fills that header from
- * the socket when absent, and a trusted proxy appends the address it saw. A client that sends
- * its own header can spoof its key when no proxy overwrites it; the global cap bounds the total
- * either way, and once it is reached new addresses are not even tracked.
+ * There is deliberately no cap over all clients together: anyone could burn it and lock everyone
+ * out. `defineRoute` counts an attempt only once it could succeed (same-origin, its body valid), so
+ * junk costs nobody a try. How the client's address is known is `clientAddress()` below.
  */
-
-const GLOBAL_FACTOR = 20;
-const GLOBAL_KEY = "all";
-
-interface Store {
-  perClient: RateLimiterAbstract;
-  global: RateLimiterAbstract;
-}
 
 interface Built {
   limit: number;
   shared: SharedRedis | null;
-  memory: Store;
-  redis: Store | null;
+  memory: RateLimiterMemory;
+  redis: RateLimiterRedis | null;
 }
 
 export class RateLimiter {
@@ -45,12 +34,8 @@ export class RateLimiter {
   /** Counts one attempt by `client`; rejects with a 429 AppError with Retry-After when over the limit. */
   async hit(client: string): Promise<void> {
     const built = this.limiters();
-    const store = built.redis && (await built.shared?.usable()) ? built.redis : built.memory;
-    const globalPoints = built.limit * GLOBAL_FACTOR;
-    const all = await store.global.get(GLOBAL_KEY);
-    if (all && all.consumedPoints >= globalPoints) refuse(all);
-    await store.perClient.consume(client).catch(refuse);
-    await store.global.consume(GLOBAL_KEY).catch(refuse);
+    const limiter = built.redis && (await built.shared?.usable()) ? built.redis : built.memory;
+    await limiter.consume(client).catch(refuse);
   }
 
   /** Forgets this process's counts (Redis keeps its own until their window ends). */
@@ -63,25 +48,17 @@ export class RateLimiter {
     const shared = this.shared();
     if (this.built?.limit === limit && this.built.shared === shared) return this.built;
     const duration = Math.max(1, Math.round(this.windowMs / 1000));
-    const memory: Store = {
-      perClient: new RateLimiterMemory({ points: limit, duration }),
-      global: new RateLimiterMemory({ points: limit * GLOBAL_FACTOR, duration }),
-    };
+    const memory = new RateLimiterMemory({ points: limit, duration });
     // A failing Redis command counts in memory instead (the insurance limiter).
-    const onRedis = (points: number, keyPrefix: string, insuranceLimiter: RateLimiterMemory) =>
-      new RateLimiterRedis({
-        storeClient: shared!.client,
-        points,
-        duration,
-        keyPrefix: `hub-console:${keyPrefix}`,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter,
-      });
-    const redis: Store | null = shared
-      ? {
-          perClient: onRedis(limit, this.name, memory.perClient as RateLimiterMemory),
-          global: onRedis(limit * GLOBAL_FACTOR, `${this.name}:all`, memory.global as RateLimiterMemory),
-        }
+    const redis = shared
+      ? new RateLimiterRedis({
+          storeClient: shared.client,
+          points: limit,
+          duration,
+          keyPrefix: `hub-console:${this.name}`,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: memory,
+        })
       : null;
     this.built = { limit, shared, memory, redis };
     return this.built;
@@ -97,7 +74,13 @@ function refuse(result: unknown): never {
   });
 }
 
-/** The address a request came from, as well as it can be known (see above). */
+/**
+ * The address a request came from: the right-most `X-Forwarded-For` entry. Route handlers do not
+ * see the socket; Next fills that header from it when the request has none, and a proxy in front
+ * appends (or sets) the address it saw, so the right-most entry is the one our side wrote. A
+ * client that reaches the console directly and sends its own header chooses its key (more tries
+ * for itself, or another address's spent), so deploy behind a proxy (SECURITY.md).
+ */
 export function clientAddress(request: Request): string {
   const forwarded = request.headers.get("x-forwarded-for");
   const last = forwarded?.split(",").pop()?.trim();

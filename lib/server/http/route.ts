@@ -27,6 +27,7 @@ import {
   clearedSessionCookie,
   hasSessionCookie,
   readSession,
+  revokeSession,
   sealedCookie,
   sessionCookie,
   type Application,
@@ -38,12 +39,12 @@ import { markRejected } from "@/lib/server/session/applications";
 /**
  * The one way to write a route handler of the console's API.
  *
- * Order, always: same-origin check (state-changing methods) → rate limit (when given) → parse params → parse query →
- * parse body → `handle` (which reads the session, then acts). Whatever `handle` throws becomes
- * the JSON error answer: an AppError as it is, anything else a 500 logged without the API key.
- * An `unauthorized` error also ends the session (the cookie is cleared in that same answer), unless
- * the session holds several applications: then only the application whose key the hub rejected is
- * marked (answer `key_rejected`), and the others stay usable.
+ * Order, always: same-origin check (state-changing methods) → parse params → parse query →
+ * parse body → rate limit (when given) → `handle` (which reads the session, then acts). Whatever
+ * `handle` throws becomes the JSON error answer: an AppError as it is, anything else a 500 logged
+ * without the API key. An `unauthorized` error also ends the session (revoked, and the cookie
+ * cleared in that same answer), unless the session holds several applications: then only the
+ * application whose key the hub rejected is marked (answer `key_rejected`), and the others stay usable.
  *
  * Which application: every route takes `?app=<id>` (the browser adds the page's own, see
  * lib/browser/api.ts); without it, the session's current one. It is taken out of the query before
@@ -65,8 +66,8 @@ export interface RouteSession {
   signIn(apiKey: string): Promise<SessionData>;
   /** Seals changed applications into the session cookie sent with this answer (same session id and end). */
   save(data: SessionData): Promise<void>;
-  /** Clears the session cookie in this answer. */
-  end(): void;
+  /** Ends the session: revokes it on every instance (a copied cookie stops working) and clears the cookie in this answer. */
+  end(): Promise<void>;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -94,7 +95,7 @@ export interface RouteSpec<
   /** The body as a plain HTML form posts it (application/x-www-form-urlencoded), instead of JSON. */
   form?: BS;
   bodyLimitBytes?: number;
-  /** Counts every attempt (valid or not) by client address; 429 with Retry-After over the limit. */
+  /** Counts each same-origin attempt whose input parsed, by client address; 429 with Retry-After over the limit. */
   rateLimit?: RateLimiter;
   handle(input: RouteInput<Parsed<PS>, Parsed<QS>, Parsed<BS>>): Promise<Response>;
 }
@@ -123,7 +124,6 @@ export function defineRoute<
     try {
       rawParams = ((await context?.params) ?? {}) as Record<string, unknown>;
       if (STATE_CHANGING_METHODS.has(request.method)) assertSameOrigin(request);
-      await spec.rateLimit?.hit(clientAddress(request));
       const params = (spec.params ? parseWith(spec.params, rawParams) : undefined) as Parsed<PS>;
       // `?app=` is every route's (RequestSession.app()), not the route's own query.
       const url = new URL(request.url);
@@ -148,6 +148,8 @@ export function defineRoute<
       ) {
         throw new AppError("unsupported_media_type", "This route takes no body; send none, or JSON.");
       }
+      // Counted only now: a cross-site or malformed attempt could not succeed, so it costs nobody a try.
+      await spec.rateLimit?.hit(clientAddress(request));
       const poll = request.headers.get(POLL_HEADER) === "1";
       response = await spec.handle({
         request,
@@ -290,7 +292,7 @@ class RequestSession implements RouteSession {
     const state = await this.state().catch(() => undefined);
     const used = this.used;
     if (state?.status !== "signed_in" || !used || state.data.applications.length < 2) {
-      this.end();
+      await this.end();
       return error;
     }
     // A mark that would not fit the cookie is left out: the answer still says which key was rejected.
@@ -311,7 +313,9 @@ class RequestSession implements RouteSession {
     return data;
   }
 
-  end(): void {
+  async end(): Promise<void> {
+    const state = await this.state().catch(() => undefined);
+    if (state?.status === "signed_in") await revokeSession(state.data);
     this.setCookies.length = 0;
     this.setCookies.push(clearedSessionCookie());
   }

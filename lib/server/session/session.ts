@@ -146,37 +146,15 @@ export async function openSeal(seal: string | undefined | null): Promise<Session
   return { status: "signed_in", data };
 }
 
-/**
- * Seals this process opened lately, by their exact text: unsealing costs about 0.5 ms of CPU
- * (a sixth of a proxied request), and a browser sends the same cookie with every request. An
- * entry is trusted until signedInAt + SESSION_TTL_SECONDS (never past the seal's own expiry); at
- * most OPENED_MAX are kept (oldest out). A tampered or other seal is a different text: a miss.
- * Sign-outs are checked on every request, cached or not.
- */
-const OPENED_MAX = 1000;
-const opened = new Map<string, { data: SessionData; until: number }>();
-let openedWith: string | undefined;
-
+/** The session data a sealed cookie holds, or undefined when it does not open (any reason). */
 async function unseal(seal: string): Promise<SessionData | undefined> {
-  const secrets = sessionSecrets();
-  const { sessionTtlSeconds } = serverConfig();
-  const openedKey = `${sessionTtlSeconds}\n${secrets.join("\n")}`;
-  if (openedWith !== openedKey) {
-    // Other secrets or TTL (tests change them): what was opened before may not open now.
-    opened.clear();
-    openedWith = openedKey;
-  }
-  const known = opened.get(seal);
-  if (known && known.until > Date.now()) return known.data;
-  if (known) opened.delete(seal);
   try {
-    const data = openSealed(
-      await unsealData<unknown>(seal, { password: passwordMap(secrets), ttl: sessionTtlSeconds }),
+    return openSealed(
+      await unsealData<unknown>(seal, {
+        password: passwordMap(sessionSecrets()),
+        ttl: serverConfig().sessionTtlSeconds,
+      }),
     );
-    if (!data) return undefined;
-    if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value as string);
-    opened.set(seal, { data, until: data.signedInAt + sessionTtlSeconds * 1000 });
-    return data;
   } catch {
     return undefined;
   }

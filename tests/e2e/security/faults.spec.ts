@@ -36,6 +36,8 @@ test.beforeAll(async () => {
     HUB_BASE_URL: upstream.url,
     HUB_TIMEOUT_MS: String(HUB_TIMEOUT_MS),
   });
+  // Sign-in asks the hub about the key: this one knows it (no such webhook, but no 401).
+  upstream.handle = (_req, res) => sendJson(res, 404, {});
   cookie = await signIn(consoleServer.url, KEY);
 });
 
@@ -120,12 +122,12 @@ test("a browser that goes away cancels the upstream call", async () => {
 test("the hub rejecting the key ends the session: 401 clears the cookie; a page lands on /login?reason=key_rejected", async ({
   page,
 }) => {
+  await signInPage(page);
   upstream.handle = (_req, res) => sendJson(res, 401, {});
   const { response } = await get(`/api/webhooks/${WEBHOOK}`);
   expect(response.status).toBe(401);
   expect(response.headers.get("set-cookie")).toMatch(/^__Host-hub_console=; Path=\/; Max-Age=0/);
 
-  await signInPage(page);
   await page.goto(`${consoleServer.url}/webhooks/${WEBHOOK}`);
   await page.waitForURL(/\/login\?reason=key_rejected/);
   expect((await page.context().cookies(consoleServer.url)).map((c) => c.name)).not.toContain(

@@ -12,7 +12,8 @@ const querySchema = z.object({
 /**
  * `GET /api/session/end?reason=key_rejected|expired`: where server components send the browser
  * when the session is over (`redirectToSignIn()`), since they cannot clear cookies themselves.
- * Clears the cookie and redirects (303) to `/login?reason=…`.
+ * Revokes the session (a copied cookie stops working, as after Sign out), clears the cookie and
+ * redirects (303) to `/login?reason=…`. The Sign out button falls back to it when its own call fails.
  *
  * Cross-site: a cross-site *navigation* is served (a person following a link from elsewhere to a
  * page whose session is over goes through here, and the whole redirect chain is then marked
@@ -31,7 +32,7 @@ export const GET = defineRoute({
         "Refused a cross-site request to end the session. Use the console's own Sign out button.",
       );
     }
-    session.end();
+    await session.end();
     const location = query.reason ? `/login?reason=${query.reason}` : "/login";
     return new Response(null, { status: 303, headers: { Location: location } });
   },

@@ -4,10 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+import { signedInCookie } from "@/tests/support/signed-in";
 import { sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { resetHistoryForTests } from "@/lib/server/history/scan";
-import * as sessionRoute from "@/app/api/session/route";
 import * as scanRoute from "@/app/api/webhooks/[webhookId]/history/route";
 import * as healthRoute from "@/app/api/webhooks/[webhookId]/history/health/route";
 import * as findRoute from "@/app/api/webhooks/[webhookId]/history/find/route";
@@ -63,15 +63,9 @@ beforeEach(() => {
 const ctx = { params: Promise.resolve({ webhookId: WEBHOOK }) };
 
 async function signIn(): Promise<string> {
-  const response = await sessionRoute.POST(
-    new Request(`${ORIGIN}/api/session`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: ORIGIN, host: "console.test:3000" },
-      body: JSON.stringify({ apiKey: KEY }),
-    }),
-  );
+  const cookie = await signedInCookie(KEY);
   upstream.requests.length = 0;
-  return response.headers.get("set-cookie")!.split(";")[0]!;
+  return cookie;
 }
 
 function get(path: string, cookie?: string): Request {

@@ -1,0 +1,88 @@
+/**
+ * Every HTML answer of the console carries the page CSP with a nonce that its scripts carry,
+ * however the request is marked (a link prefetch, Next's router prefetch, a plain navigation),
+ * and the render never takes the page's address from a header the browser sent.
+ */
+import { expect, test } from "@playwright/test";
+import { sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } from "./support";
+
+const CONSOLE_PORT = 3168;
+const SANDBOX_PORT = 4168;
+const UNKNOWN_WEBHOOK = "00000000-0000-4000-8000-00000000beef";
+
+test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+let sandbox: ServerProcess;
+let consoleServer: ServerProcess;
+let demo: { apiKey: string; webhooks: { id: string }[] };
+let cookie = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  sandbox = await startSandboxProcess(SANDBOX_PORT);
+  demo = await sandboxAdmin(sandbox, "GET", "/_sandbox/demo");
+  consoleServer = await startConsole(CONSOLE_PORT, { HUB_BASE_URL: sandbox.url, HUB_SANDBOX: "1" });
+  const signedIn = await fetch(`${consoleServer.url}/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: consoleServer.url },
+    body: JSON.stringify({ apiKey: demo.apiKey }),
+  });
+  expect(signedIn.status).toBe(200);
+  cookie = signedIn.headers.getSetCookie()[0]!.split(";")[0]!;
+});
+
+test.afterAll(async () => {
+  await consoleServer?.stop();
+  await sandbox?.stop();
+});
+
+const MARKS: Record<string, Record<string, string>> = {
+  "a navigation": {},
+  "Purpose: prefetch": { purpose: "prefetch" },
+  "Sec-Purpose: prefetch": { "sec-purpose": "prefetch" },
+  "Next-Router-Prefetch: 1": { "next-router-prefetch": "1" },
+  "both prefetch marks": { purpose: "prefetch", "next-router-prefetch": "1" },
+};
+
+test("every HTML answer carries the CSP, its nonce on every script, prefetch or not", async () => {
+  const paths = [
+    "/login",
+    "/webhooks",
+    `/webhooks/${demo.webhooks[0]!.id}`,
+    `/webhooks/${UNKNOWN_WEBHOOK}`,
+    "/no-such-page",
+    "/favicon.ico",
+  ];
+  let checked = 0;
+  for (const path of paths) {
+    for (const [mark, headers] of Object.entries(MARKS)) {
+      const response = await fetch(`${consoleServer.url}${path}`, {
+        headers: { cookie, ...headers },
+        redirect: "manual",
+      });
+      const body = await response.text();
+      const where = `${path} (${mark}) → ${response.status}`;
+      if (!response.headers.get("content-type")?.includes("text/html")) continue;
+      checked++;
+      const csp = response.headers.get("content-security-policy") ?? "";
+      expect(csp, where).toContain("frame-ancestors 'none'");
+      const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
+      expect(nonce, where).toBeTruthy();
+      const scripts = [...body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts.length, where).toBeGreaterThan(0);
+      for (const script of scripts) expect(script, where).toContain(`nonce="${nonce}"`);
+    }
+  }
+  expect(checked).toBeGreaterThanOrEqual(paths.length * Object.keys(MARKS).length - 2);
+});
+
+test("a page address sent by the browser (x-console-page) is never trusted, prefetch or not", async () => {
+  for (const [mark, headers] of Object.entries(MARKS)) {
+    const response = await fetch(`${consoleServer.url}/webhooks/${UNKNOWN_WEBHOOK}`, {
+      headers: { cookie, ...headers, "x-console-page": `/webhooks/${UNKNOWN_WEBHOOK}?looked=none` },
+    });
+    const body = await response.text();
+    expect(body, mark).toContain("Webhook not found");
+    expect(body, mark).not.toContain("None of your other applications has a webhook with this ID either");
+  }
+});
