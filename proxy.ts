@@ -9,8 +9,9 @@ import { PAGE_ADDRESS_HEADER } from "@/lib/server/http/page-address";
  * request, passed to the render in the request's CSP header (Next reads it there) and sent to the
  * browser, and the page's own address in PAGE_ADDRESS_HEADER, overwriting whatever the browser
  * sent there. Other requests (/api, which answers JSON under its own CSP from next.config.mjs,
- * and Next's static files) come here only when they carry that header, to have it removed. A path with a malformed percent-encoding, of a page or of /api, is answered
- * 400 here (malformed-path.ts).
+ * and Next's static files) come here only when they carry that header, to have it removed. A
+ * path with a malformed percent-encoding, of a page or of /api, is answered 400 here
+ * (malformed-path.ts).
  *
  * This is NOT a security boundary for the session: every route handler and page checks the
  * session itself (Next 16 renamed middleware to proxy; the advice stands).

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
-import * as sessionRoute from "@/app/api/session/route";
+import { signedInCookie } from "@/tests/support/signed-in";
 import * as watchesRoute from "@/app/api/watches/route";
 import * as webhookRoute from "@/app/api/webhooks/[webhookId]/route";
 
@@ -36,8 +36,7 @@ function request(method: string, path: string, init: { body?: unknown; cookie?: 
 describe("with the store unavailable", () => {
   it("the overview and watching answer 503 store_unavailable, and webhook pages still read the hub", async () => {
     fake.current.handle = (_req, res) => sendJson(res, 200, fakeWebhook(WEBHOOK));
-    const signedIn = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY } }));
-    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    const cookie = await signedInCookie(KEY);
 
     const overview = await watchesRoute.GET(request("GET", "/api/watches", { cookie }));
     expect(overview.status).toBe(503);

@@ -14,7 +14,7 @@ import { applicationId } from "@/lib/server/session/key-hash";
 import { watchStore } from "@/lib/server/watch/store";
 import type { OverviewAnswer } from "@/lib/domain/watching/overview";
 import type { BulkOutcome } from "@/lib/domain/watching/bulk-input";
-import * as sessionRoute from "@/app/api/session/route";
+import { signedInCookie } from "@/tests/support/signed-in";
 import * as watchesRoute from "@/app/api/watches/route";
 import * as bulkRoute from "@/app/api/watches/bulk/route";
 import * as watchRoute from "@/app/api/watches/[webhookId]/route";
@@ -81,7 +81,7 @@ const cookieOf = (response: Response) => response.headers.get("set-cookie")?.spl
 const params = (webhookId: string) => ({ params: Promise.resolve({ webhookId }) });
 
 async function signIn(apiKey = FIRST): Promise<string> {
-  return cookieOf(await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey } })))!;
+  return signedInCookie(apiKey);
 }
 
 async function watch(cookie: string, body: unknown) {
@@ -143,15 +143,15 @@ describe("watching one webhook", () => {
       "a webhook ID that is not a UUID",
       { webhookId: "nope", name: "x" },
       "webhookId",
-      /^Webhook ID must be a UUID/,
+      /^Webhook ID: enter a UUID/,
     ],
     [
       "a name too long",
       { webhookId: A, name: "x".repeat(121) },
       "name",
-      /^Name may be at most 120 characters/,
+      /^Watch name: shorten it to 120 characters/,
     ],
-    ["no webhook ID", { name: "x" }, "webhookId", /^Webhook ID is required/],
+    ["no webhook ID", { name: "x" }, "webhookId", /^Webhook ID: enter it/],
   ])("refuses %s, naming the field, before asking the hub", async (_what, body, field, message) => {
     const cookie = await signIn();
     upstream.requests.length = 0;
@@ -208,7 +208,7 @@ describe("watching many at once", () => {
       request("POST", "/api/watches/bulk", { body: { text: " \n " }, cookie }),
     );
     expect(response.status).toBe(400);
-    expect((await errorOf(response)).fields?.text?.[0]).toMatch(/^Webhook IDs are required/);
+    expect((await errorOf(response)).fields?.text?.[0]).toMatch(/^Webhook IDs: paste one ID per line/);
     expect(upstream.requests).toHaveLength(0);
   });
 });
@@ -227,7 +227,7 @@ describe("a watch after it is kept", () => {
       params(A),
     );
     expect(empty.status).toBe(400);
-    expect((await errorOf(empty)).fields?.name?.[0]).toMatch(/^Name is required/);
+    expect((await errorOf(empty)).fields?.name?.[0]).toMatch(/^Watch name: give the watch a name/);
     expect((await overview(cookie)).rows.map((row) => row.name)).toEqual(["Acme EU"]);
 
     const stopped = await watchRoute.DELETE(request("DELETE", `/api/watches/${A}`, { cookie }), params(A));
