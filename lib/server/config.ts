@@ -1,5 +1,5 @@
 import "server-only";
-import { compilePattern, RedactionError } from "@/lib/domain/handover/redact";
+import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/handover/redact";
 
 /**
  * The console's configuration, read from the environment when first asked for (so `next build`
@@ -193,7 +193,7 @@ function readRedactPatterns(): string[] {
   }
   parsed.forEach((entry, index) => {
     try {
-      compilePattern(entry, `REDACT_PATTERNS entry ${index + 1}`);
+      compilePattern(entry, patternLabel(index, entry));
     } catch (error) {
       if (error instanceof RedactionError) throw new Error(error.message);
       throw error;
