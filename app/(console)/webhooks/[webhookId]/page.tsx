@@ -109,6 +109,11 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const demoChannels = demo ? demoOf(demo, app.id).channels : [];
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
+      <p className="mb-3 text-right text-sm">
+        <Link href={`/webhooks/${webhookId}/bundle?app=${app.id}`} className="btn-link">
+          Support bundle
+        </Link>
+      </p>
       <WebhookView
         webhookId={webhookId}
         demoChannels={demoChannels}

@@ -5,7 +5,15 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { sendJson } from "@/tests/support/fake-upstream";
-import { KEY, WEBHOOK, ctx, errorOf, fakeHubForRoutes, request, signIn } from "@/tests/support/route-requests";
+import {
+  KEY,
+  WEBHOOK,
+  ctx,
+  errorOf,
+  fakeHubForRoutes,
+  request,
+  signIn,
+} from "@/tests/support/route-requests";
 import { stubEnv } from "@/tests/support/env";
 import { resetHistoryForTests } from "@/lib/server/history/scan";
 import { validateServerConfig } from "@/lib/server/config";
@@ -64,7 +72,10 @@ const to = new Date(NOW).toISOString();
 const windowQuery = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&tz=Europe%2FBerlin`;
 
 async function bundle(format: string, cookie: string): Promise<Response> {
-  return bundleRoute.GET(request("GET", path(`${windowQuery}&format=${format}`), { cookie }), ctx({ webhookId: WEBHOOK }));
+  return bundleRoute.GET(
+    request("GET", path(`${windowQuery}&format=${format}`), { cookie }),
+    ctx({ webhookId: WEBHOOK }),
+  );
 }
 
 describe("GET /api/webhooks/{id}/bundle", () => {
@@ -73,7 +84,9 @@ describe("GET /api/webhooks/{id}/bundle", () => {
     const response = await bundle("json", cookie);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="support-bundle-0b7e5a4c-.*\.json"$/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="support-bundle-0b7e5a4c-.*\.json"$/,
+    );
     const text = await response.text();
     for (const secret of [KEY, "pw0rd", "ops@customer.test", "t0ps3cret"]) expect(text).not.toContain(secret);
     const body = JSON.parse(text);
@@ -118,7 +131,9 @@ describe("GET /api/webhooks/{id}/bundle", () => {
 
   it("a REDACT_PATTERNS entry that does not compile stops the console at start, naming it", () => {
     stubEnv({ REDACT_PATTERNS: JSON.stringify(["ok", "(unclosed"]) });
-    expect(() => validateServerConfig()).toThrow(/REDACT_PATTERNS entry 2 \(\(unclosed\) is not a valid regular expression/);
+    expect(() => validateServerConfig()).toThrow(
+      /REDACT_PATTERNS entry 2 \(\(unclosed\) is not a valid regular expression/,
+    );
     stubEnv({ REDACT_PATTERNS: "ORD-.*" });
     expect(() => validateServerConfig()).toThrow(/REDACT_PATTERNS must be a JSON array/);
   });
@@ -127,12 +142,19 @@ describe("GET /api/webhooks/{id}/bundle", () => {
     ["format=pdf", "format", /Format must be md, html or json/],
     ["format=md&tz=Mars%2FOlympus", "tz", /Time zone must be an IANA time zone name/],
     ["format=md&from=yesterday", "from", /From must be a date and time/],
-    [`format=md&from=${encodeURIComponent(to)}&to=${encodeURIComponent(from)}`, "from", /From must be before To/],
+    [
+      `format=md&from=${encodeURIComponent(to)}&to=${encodeURIComponent(from)}`,
+      "from",
+      /From must be before To/,
+    ],
     ["format=md&extra=1", "extra", /is not a known field/],
   ])("%s is a 400 naming %s, and nothing is sent upstream", async (query, field, message) => {
     const cookie = await signIn();
     hub.requests.length = 0;
-    const response = await bundleRoute.GET(request("GET", path(query), { cookie }), ctx({ webhookId: WEBHOOK }));
+    const response = await bundleRoute.GET(
+      request("GET", path(query), { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
     expect(response.status).toBe(400);
     const error = await errorOf(response);
     expect(Object.keys(error.fields!)).toEqual([field]);
