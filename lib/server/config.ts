@@ -1,4 +1,5 @@
 import "server-only";
+import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/handover/redact";
 
 /**
  * The console's configuration, read from the environment when first asked for (so `next build`
@@ -30,6 +31,8 @@ export interface ServerConfig {
   redisUrl: string | null;
   history: HistoryConfig;
   watch: WatchConfig;
+  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles. */
+  redactPatterns: string[];
 }
 
 export const MIN_SECRET_LENGTH = 32;
@@ -256,6 +259,31 @@ function readRedisUrl(): string | null {
   return raw;
 }
 
+/** A JSON array of strings, each `source` or `/source/flags`; every one must compile. */
+function readRedactPatterns(): string[] {
+  const raw = process.env.REDACT_PATTERNS?.trim();
+  if (!raw) return [];
+  const shape = 'a JSON array of regular expressions, e.g. ["ORD-\\d{6}", "/acct_[a-z0-9]+/i"]';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error(`REDACT_PATTERNS must be ${shape}; the value set is not JSON.`);
+  }
+  if (!Array.isArray(parsed) || !parsed.every((entry) => typeof entry === "string")) {
+    throw new Error(`REDACT_PATTERNS must be ${shape}; the value set is not an array of strings.`);
+  }
+  parsed.forEach((entry, index) => {
+    try {
+      compilePattern(entry, patternLabel(index, entry));
+    } catch (error) {
+      if (error instanceof RedactionError) throw new Error(error.message);
+      throw error;
+    }
+  });
+  return parsed;
+}
+
 let cached: ServerConfig | undefined;
 
 export function serverConfig(): ServerConfig {
@@ -273,6 +301,7 @@ export function serverConfig(): ServerConfig {
     redisUrl: readRedisUrl(),
     history: readHistoryConfig(),
     watch: readWatchConfig(),
+    redactPatterns: readRedactPatterns(),
   };
   return cached;
 }

@@ -55,7 +55,7 @@ function readContains(raw: string): string | null {
 }
 
 /** An optional filter: absent or blank is null; unreadable is an issue saying what to enter. */
-function filter<T>(read: (raw: string) => T | null, message: (raw: string) => string) {
+export function filter<T>(read: (raw: string) => T | null, message: (raw: string) => string) {
   return z.pipe(
     z.optional(z.string({ error: message("") })),
     z.transform((raw, ctx): T | null => {
@@ -67,6 +67,11 @@ function filter<T>(read: (raw: string) => T | null, message: (raw: string) => st
   );
 }
 
+/** An optional date and time (ISO 8601) as epoch ms, under the field's label. */
+export function timeFilter(label: string) {
+  return filter(readTime, () => fieldMessage(label, "enter a date and time, e.g. 2025-01-31T02:00:00Z."));
+}
+
 export const questionShape = {
   status: filter(readStatus, () => fieldMessage(QUESTION_LABELS.status, "choose Success or Failed.")),
   code: filter(readCode, () =>
@@ -75,12 +80,8 @@ export const questionShape = {
       "enter a code from 0 to 599 (0 is No connection), or a class: 2xx, 3xx, 4xx or 5xx.",
     ),
   ),
-  since: filter(readTime, () =>
-    fieldMessage(QUESTION_LABELS.since, "enter a date and time, e.g. 2025-01-31T02:00:00Z."),
-  ),
-  until: filter(readTime, () =>
-    fieldMessage(QUESTION_LABELS.until, "enter a date and time, e.g. 2025-01-31T02:00:00Z."),
-  ),
+  since: timeFilter(QUESTION_LABELS.since),
+  until: timeFilter(QUESTION_LABELS.until),
   contains: filter(readContains, (raw) => tooLongMessage(QUESTION_LABELS.contains, CONTAINS_MAX, raw.length)),
 };
 

@@ -139,6 +139,11 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   const findError = find && !find.success ? (find.error.issues[0]?.message ?? null) : null;
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
+      <p className="mb-3 text-right text-sm">
+        <Link href={`/webhooks/${webhookId}/bundle?app=${app.id}`} className="btn-link">
+          Support bundle
+        </Link>
+      </p>
       <WebhookView
         webhookId={webhookId}
         demoChannels={demo ? demoOf(demo, app.id).channels : []}

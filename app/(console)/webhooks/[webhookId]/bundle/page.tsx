@@ -1,0 +1,99 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { ErrorPanel } from "@/components/errors/error-panel";
+import { BundleForm } from "@/components/handover/bundle-form";
+import { BundlePreview } from "@/components/handover/bundle-preview";
+import type { BundleFile } from "@/components/handover/bundle-downloads";
+import { bundleFileName, type BundleFormat, type SupportBundle } from "@/lib/domain/handover/bundle";
+import { parseBundleRequest } from "@/lib/domain/handover/bundle-request";
+import { BUNDLE_CONTENT_TYPES, renderBundle } from "@/lib/domain/handover/render";
+import { webhookViewHref } from "@/lib/domain/log-view";
+import { isAppError } from "@/lib/server/app-error";
+import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
+import { supportBundle } from "@/lib/server/handover/support-bundle";
+import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
+
+export const metadata: Metadata = { title: "Support bundle" };
+
+interface Props {
+  params: Promise<{ webhookId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+const FORMAT_LABELS = { md: "Markdown", html: "HTML", json: "JSON" } as const;
+
+/**
+ * `/webhooks/{id}/bundle?app=&from=&to=&tz=`: the support bundle of a window, previewed exactly
+ * as it will be shared (each format rendered once, here, and downloaded from that same text).
+ */
+export default async function BundlePage({ params, searchParams }: Props) {
+  const webhookId = parseWebhookId((await params).webhookId);
+  if (!webhookId) notFound();
+  const query = await searchParams;
+  const one = (name: string) => (typeof query[name] === "string" ? query[name] : "");
+  const here = `/webhooks/${webhookId}/bundle?${new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  )}`;
+  const data = await requireSignedInPage(here);
+  const appId = one("app");
+  if (!appId) redirect(`${here}&app=${data.current}`);
+  const app = data.applications.find(({ id }) => id === appId);
+  if (!app) notFound();
+
+  const values = { from: one("from"), to: one("to"), tz: one("tz") || "UTC" };
+  const { errors, bundle, failure, files } = await prepare(app.apiKey, webhookId, one);
+  return (
+    <div className="space-y-5">
+      <div className="space-y-1">
+        <Link href={webhookViewHref(webhookId, { app: appId })} className="btn-link text-sm">
+          Back to the webhook
+        </Link>
+        <h1 className="text-xl font-semibold">Support bundle</h1>
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">
+          A hand-over for the customer: what failed, since when, why, and what to fix. Secrets and personal
+          data are masked before anything is shown here; what you see below is exactly what will be shared.
+        </p>
+      </div>
+      <BundleForm app={appId} values={values} errors={errors} />
+      {failure ? <ErrorPanel status={failure.status} message={failure.message} role="alert" /> : null}
+      {bundle && files ? <BundlePreview bundle={bundle} files={files} /> : null}
+    </div>
+  );
+}
+
+/** The bundle the URL asks for, with each format rendered; field errors or a failure instead. */
+async function prepare(apiKey: string, webhookId: WebhookId, one: (name: string) => string) {
+  const now = Date.now();
+  const parsed = parseBundleRequest({ get: (name) => one(name) || null }, now);
+  if (!parsed.ok) return { errors: parsed.errors, bundle: null, failure: null, files: null };
+  try {
+    const bundle = await supportBundle(
+      { apiKey, signal: new AbortController().signal },
+      webhookId,
+      parsed.value,
+      now,
+    );
+    return { errors: {}, bundle, failure: null, files: filesOf(bundle, webhookId, parsed.value.from) };
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    if (error.code === "unauthorized") redirectToSignIn("key_rejected");
+    if (error.code === "not_found") notFound();
+    return {
+      errors: {},
+      bundle: null,
+      failure: { status: error.status, message: error.message },
+      files: null,
+    };
+  }
+}
+
+function filesOf(bundle: SupportBundle, webhookId: string, from: number): Record<BundleFormat, BundleFile> {
+  const file = (format: BundleFormat): BundleFile => ({
+    label: FORMAT_LABELS[format],
+    fileName: bundleFileName(webhookId, from, format),
+    contentType: BUNDLE_CONTENT_TYPES[format],
+    text: renderBundle(bundle, format),
+  });
+  return { md: file("md"), html: file("html"), json: file("json") };
+}

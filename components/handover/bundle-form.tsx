@@ -1,0 +1,57 @@
+import type { FieldErrors } from "@/lib/domain/api-error";
+
+const FIELDS = [
+  { name: "from", label: "From", hint: "ISO 8601, e.g. 2026-01-31T09:00:00Z (UTC unless it has an offset)" },
+  { name: "to", label: "To", hint: "ISO 8601; now when empty" },
+  {
+    name: "tz",
+    label: "Time zone",
+    hint: "The customer's, e.g. Europe/Berlin; the bundle's times are said in it",
+  },
+] as const;
+
+/** The window and time zone of a bundle: a plain GET form, so the choice lives in the URL. */
+export function BundleForm({
+  app,
+  values,
+  errors,
+}: {
+  app: string;
+  values: Record<(typeof FIELDS)[number]["name"], string>;
+  errors: FieldErrors;
+}) {
+  return (
+    <form method="get" className="card grid gap-3 p-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end">
+      <input type="hidden" name="app" value={app} />
+      {FIELDS.map(({ name, label, hint }) => {
+        const error = errors[name]?.[0];
+        return (
+          <div key={name} className="space-y-1 self-start">
+            <label htmlFor={`bundle-${name}`} className="field-label">
+              {label}
+            </label>
+            <input
+              id={`bundle-${name}`}
+              name={name}
+              defaultValue={values[name]}
+              className="field-input w-full"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={`bundle-${name}-hint${error ? ` bundle-${name}-error` : ""}`}
+            />
+            <p id={`bundle-${name}-hint`} className="field-hint">
+              {hint}
+            </p>
+            {error ? (
+              <p id={`bundle-${name}-error`} className="field-error">
+                {error}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
+      <button type="submit" className="btn btn-primary sm:mb-6">
+        Prepare bundle
+      </button>
+    </form>
+  );
+}

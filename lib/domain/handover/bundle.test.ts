@@ -1,0 +1,244 @@
+import { describe, expect, it } from "vitest";
+import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
+import { IncidentCollector } from "@/lib/domain/handover/incident";
+import { SAMPLE_BODY_MAX_CHARS, buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
+import { parseBundleRequest } from "@/lib/domain/handover/bundle-request";
+import { RedactionError } from "@/lib/domain/handover/redact";
+import { codeSpan, fenced, renderMarkdown } from "@/lib/domain/handover/render-markdown";
+import { renderHtml } from "@/lib/domain/handover/render-html";
+import { renderBundle } from "@/lib/domain/handover/render";
+
+const NOW = Date.parse("2026-11-25T10:00:00Z");
+const MIN = 60_000;
+const WEBHOOK_ID = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
+const id = (n: number, p = "1") => `${p.repeat(8)}-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
+
+const webhook: Webhook = {
+  id: WEBHOOK_ID,
+  endpoint: "https://ops:hunter2@customer.test/hook?token=abc123",
+  eventType: "Message",
+  active: true,
+  numberOfErrors: 12,
+};
+
+function log(n: number, minutesAgo: number, statusCode: number, responseBody: string): WebhookLog {
+  const at = new Date(NOW - minutesAgo * MIN).toISOString();
+  return {
+    id: id(n),
+    webhookId: WEBHOOK_ID,
+    statusCode,
+    responseBody,
+    status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
+    sendAt: at,
+    createdDate: at,
+    messageId: id(n, "2"),
+    webhook: { id: WEBHOOK_ID, endpoint: webhook.endpoint, eventType: "Message" },
+  };
+}
+
+/** Feeds logs newest first until the collector has enough; returns how many it took. */
+function collect(logs: WebhookLog[], window = { from: NOW - 60 * MIN, to: NOW }) {
+  const collector = new IncidentCollector(window);
+  let taken = 0;
+  for (const entry of logs) {
+    taken++;
+    if (!collector.add(entry)) break;
+  }
+  return { incident: collector.result(), taken };
+}
+
+describe("IncidentCollector", () => {
+  it("counts the window, finds the streak's true start before it, and stops at the success", () => {
+    const logs = [
+      log(1, 5, 500, '{"error":"database connection lost"}'),
+      log(2, 20, 500, '{"error":"database connection lost"}'),
+      log(3, 50, 404, "Not Found"),
+      log(4, 70, 500, "older, outside the window"),
+      log(5, 90, 200, '{"ok":true}'),
+      log(6, 100, 500, "never read"),
+    ];
+    const { incident, taken } = collect(logs);
+    expect(taken).toBe(5);
+    expect(incident).toMatchObject({ attempts: 3, succeeded: 0, failed: 3 });
+    expect(incident.codes.map((c) => [c.statusCode, c.count])).toEqual([
+      [500, 2],
+      [404, 1],
+    ]);
+    expect(incident.streak).toMatchObject({ length: 4, recovered: false });
+    expect(incident.streak!.start.id).toBe(id(4));
+    expect(incident.lastSuccess!.id).toBe(id(5));
+    expect(incident.samples.map((s) => s.id)).toEqual([id(1), id(3)]);
+    expect(incident.messageIds).toEqual({ ids: [id(1, "2"), id(2, "2"), id(3, "2")], total: 3 });
+  });
+
+  it("skips logs newer than the window and notes a recovery inside it", () => {
+    const { incident } = collect(
+      [
+        log(1, 1, 500, "after the window"),
+        log(2, 10, 200, "ok"),
+        log(3, 20, 500, "boom"),
+        log(4, 30, 200, "ok"),
+      ],
+      { from: NOW - 60 * MIN, to: NOW - 5 * MIN },
+    );
+    expect(incident.attempts).toBe(3);
+    expect(incident.newestFailure!.id).toBe(id(3));
+    expect(incident.streak).toMatchObject({ length: 1, recovered: true });
+    expect(incident.lastSuccess!.id).toBe(id(4));
+  });
+
+  it("has no streak or comparison when nothing failed", () => {
+    const { incident } = collect([log(1, 5, 200, "ok")]);
+    expect(incident.streak).toBeNull();
+    expect(incident.newestFailure).toBeNull();
+  });
+});
+
+function bundleOf(logs: WebhookLog[], options: { patterns?: string[]; partial?: string | null } = {}) {
+  return buildBundle({
+    webhook,
+    incident: collect(logs).incident,
+    timeZone: "Europe/Berlin",
+    now: NOW,
+    partial: options.partial ?? null,
+    redaction: { patterns: options.patterns, literals: ["canary-key-7f3a9c2e5b1d4e6f8a0b"] },
+  });
+}
+
+describe("buildBundle", () => {
+  const logs = [
+    log(1, 5, 500, '{"error":"database connection lost","contact":"dba@customer.test"}'),
+    log(2, 30, 401, "Authorization: Bearer zzzzzzzzzzzz rejected"),
+    log(3, 70, 200, '{"ok":true}'),
+  ];
+
+  it("holds window, counts, codes with causes, streak, comparison and what to fix, in the zone asked", () => {
+    const bundle = bundleOf(logs);
+    expect(bundle.window.text).toBe(
+      "2026-11-25 10:00:00 (Europe/Berlin) to 2026-11-25 11:00:00 (Europe/Berlin)",
+    );
+    expect(bundle.counts).toEqual({ attempts: 2, succeeded: 0, failed: 2 });
+    expect(bundle.codes.map((c) => [c.statusCode, c.count, c.fromSpec])).toEqual([
+      [401, 1, true],
+      [500, 1, true],
+    ]);
+    expect(bundle.streak).toMatchObject({ length: 2, atLeast: false, recovered: false });
+    expect(bundle.streak!.startedText).toBe("2026-11-25 10:30:00 (Europe/Berlin)");
+    expect(bundle.comparison!.summary).toBe(
+      "Worked until 09:50 today with 200; since then 500 with 'database connection lost'.",
+    );
+    expect(bundle.fixes[0]).toMatch(/^HTTP 401 Unauthorized: /);
+  });
+
+  it("redacts every text from the hub and lists what it masked", () => {
+    const bundle = bundleOf(logs);
+    const json = JSON.stringify(bundle);
+    for (const secret of ["hunter2", "abc123", "dba@customer.test", "zzzzzzzzzzzz"])
+      expect(json).not.toContain(secret);
+    expect(bundle.webhook.endpoint).toBe("https://[redacted]customer.test/hook?token=[redacted]");
+    expect(bundle.masked).toEqual([
+      { kind: "Bearer tokens", count: 1 },
+      { kind: "Email addresses", count: 1 },
+      { kind: "Secrets in URLs", count: 1 },
+      { kind: "URL credentials", count: 1 },
+    ]);
+  });
+
+  it("produces nothing when an operator pattern fails", () => {
+    expect(() => bundleOf(logs, { patterns: ["(broken"] })).toThrow(RedactionError);
+  });
+
+  it("says 'at least' when the reading stopped before the streak's start", () => {
+    const bundle = bundleOf([log(1, 5, 500, "x"), log(2, 10, 500, "x")], { partial: "cap" });
+    expect(bundle.streak!.text).toMatch(/^At least 2 failed attempts in a row since/);
+    expect(bundle.comparison!.summary).toMatch(/^No success in the history; 500 with 'x'/);
+  });
+
+  it("cuts huge sample bodies after redacting them, and says how long they were", () => {
+    const huge = `${"a".repeat(SAMPLE_BODY_MAX_CHARS - 5)}token=abcdefghij${"b".repeat(50_000)}`;
+    const bundle = bundleOf([log(1, 5, 500, huge), log(2, 70, 200, "ok")]);
+    const sample = bundle.samples[0]!;
+    expect(sample.truncated).toBe(true);
+    expect(sample.body).toHaveLength(SAMPLE_BODY_MAX_CHARS);
+    expect(sample.body).not.toContain("abcdefghij");
+    expect(bundle.comparison!.diff?.kind).toBe("lines");
+  });
+});
+
+const HOSTILE = [
+  "</script><script>alert(1)</script>",
+  "<img src=x onerror=alert(1)>",
+  "[click me](https://evil.test) ![pixel](https://evil.test/p.png)",
+  "```\n# injected heading\n```",
+  "````` five backticks",
+  "<!-- comment --> &amp; ' \"",
+].join("\n");
+
+describe("renderers with hostile bodies", () => {
+  const bundle: SupportBundle = bundleOf([log(1, 5, 500, HOSTILE), log(2, 70, 200, "ok")]);
+
+  it("Markdown keeps every body inside a fence no content can close", () => {
+    const md = renderMarkdown(bundle);
+    // The body's own five-backtick run is shorter than the fence around it.
+    expect(md).toContain(`\`\`\`\`\`\`text\n${HOSTILE}\n\`\`\`\`\`\``);
+    // Outside fences and code spans, no link, image or raw HTML survives.
+    const outside = md.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, "").replace(/(`+)[^`]*?\1/g, "");
+    expect(outside).not.toMatch(/\]\(|<script|<img|^# injected/m);
+  });
+
+  it("fences and code spans outgrow the backtick runs inside them", () => {
+    expect(fenced("a ``` b ````")).toBe("`````text\na ``` b ````\n`````");
+    expect(codeSpan("x `y` z")).toBe("``x `y` z``");
+    expect(codeSpan("`edge`")).toBe("`` `edge` ``");
+  });
+
+  it("the summary's quoted body words sit in a code span in Markdown", () => {
+    const md = renderMarkdown(bundleOf([log(1, 5, 500, "[x](https://evil.test)"), log(2, 70, 200, "ok")]));
+    expect(md).toContain("since then 500 with `[x](https://evil.test)`.");
+  });
+
+  it("HTML escapes every text, has no script and no external resource", () => {
+    const html = renderHtml(bundle);
+    const tags = new Set([...html.matchAll(/<\/?([a-z0-9!-]+)/gi)].map((m) => m[1]!.toLowerCase()));
+    const allowed =
+      "!doctype html head meta title body h1 h2 h3 p table thead tbody tr th td code pre span ol ul li";
+    expect([...tags].filter((tag) => !allowed.split(" ").includes(tag))).toEqual([]);
+    expect(html).toContain("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).toContain("&lt;!-- comment --&gt; &amp;amp; &#39; &quot;");
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    // Attributes are the page's own: no src, href or event handler outside escaped text.
+    expect(html.replace(/>[^<]*</g, "><")).not.toMatch(/\s(?:src|href|on[a-z]+)=/i);
+  });
+
+  it("JSON is the bundle itself", () => {
+    expect(JSON.parse(renderBundle(bundle, "json"))).toEqual(JSON.parse(JSON.stringify(bundle)));
+  });
+});
+
+describe("parseBundleRequest", () => {
+  const params = (values: Record<string, string>) => new URLSearchParams(values);
+
+  it("defaults to the last 24 hours in UTC", () => {
+    expect(parseBundleRequest(params({}), NOW)).toEqual({
+      ok: true,
+      value: { from: NOW - 86_400_000, to: NOW, timeZone: "UTC" },
+    });
+  });
+
+  it("names each bad field by its label", () => {
+    const result = parseBundleRequest(params({ from: "yesterday", tz: "Mars/Olympus" }), NOW);
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        from: ["From: enter a date and time, e.g. 2025-01-31T02:00:00Z."],
+        tz: ["Time zone: enter an IANA time zone name, e.g. Europe/Berlin, America/New_York or UTC."],
+      },
+    });
+    expect(
+      parseBundleRequest(params({ from: "2026-11-25T10:00:00Z", to: "2026-11-25T09:00:00Z" }), NOW),
+    ).toEqual({
+      ok: false,
+      errors: { from: ["From: pick a time before To."] },
+    });
+  });
+});

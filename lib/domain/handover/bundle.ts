@@ -1,0 +1,201 @@
+/**
+ * A support bundle: what a customer (or a colleague) needs to fix a failing webhook, in one
+ * redacted, render-ready object. The renderers (render-markdown, render-html, and JSON as is)
+ * only lay it out: every text from the hub is redacted here, once, before any of them sees it.
+ */
+import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
+import { statusMeaning } from "@/lib/domain/status-meaning";
+import { compareWithLastSuccess, type ComparedLog, type Comparison } from "@/lib/domain/handover/compare";
+import type { Incident } from "@/lib/domain/handover/incident";
+import { createRedactor, type MaskedCount, type RedactorOptions } from "@/lib/domain/handover/redact";
+import { exactTime, spanWords, timeWords } from "@/lib/domain/handover/time-words";
+
+/** Sample bodies longer than this are cut (after redaction) in the bundle. */
+export const SAMPLE_BODY_MAX_CHARS = 4_000;
+
+export const BUNDLE_FORMATS = ["md", "html", "json"] as const;
+export type BundleFormat = (typeof BUNDLE_FORMATS)[number];
+
+export interface BundleLog {
+  logId: string;
+  messageId: string | null;
+  statusCode: number;
+  sentAt: string;
+  sentAtText: string;
+  body: string;
+  /** The body was cut to SAMPLE_BODY_MAX_CHARS; `bodyLength` is its whole length. */
+  truncated: boolean;
+  bodyLength: number;
+}
+
+export interface SupportBundle {
+  title: string;
+  generatedAt: string;
+  timeZone: string;
+  webhook: { id: string; endpoint: string; eventType: string; active: boolean; numberOfErrors: number };
+  window: { from: string; to: string; text: string };
+  counts: { attempts: number; succeeded: number; failed: number };
+  codes: Array<{
+    statusCode: number;
+    title: string;
+    count: number;
+    cause: string;
+    fromSpec: boolean;
+    firstText: string;
+    lastText: string;
+  }>;
+  streak: {
+    length: number;
+    /** The start is older than what was read. */
+    atLeast: boolean;
+    startedAt: string;
+    startedText: string;
+    lastAt: string;
+    lastText: string;
+    recovered: boolean;
+    text: string;
+  } | null;
+  comparison: Comparison | null;
+  samples: BundleLog[];
+  messageIds: { ids: string[]; total: number };
+  /** What the customer must fix, most frequent failure first. */
+  fixes: string[];
+  /** Where the history reading stopped short, said for a person; null when it read all it needed. */
+  partial: string | null;
+  /** What was masked, by kind and count. */
+  masked: MaskedCount[];
+}
+
+export interface BundleInput {
+  webhook: Webhook;
+  incident: Incident;
+  timeZone: string;
+  now: number;
+  partial: string | null;
+  redaction: RedactorOptions;
+}
+
+/** Builds the bundle; throws a RedactionError (and builds nothing) when a pattern fails. */
+export function buildBundle({
+  webhook,
+  incident,
+  timeZone,
+  now,
+  partial,
+  redaction,
+}: BundleInput): SupportBundle {
+  const redactor = createRedactor(redaction);
+  const bodies = new Map<string, string>();
+  const bodyOf = (log: WebhookLog) => {
+    let body = bodies.get(log.id);
+    if (body === undefined) {
+      body = redactor.redact(log.responseBody);
+      bodies.set(log.id, body);
+    }
+    return body;
+  };
+  const compared = (log: WebhookLog): ComparedLog => ({
+    id: log.id,
+    messageId: log.messageId ?? null,
+    statusCode: log.statusCode,
+    sendAt: log.sendAt,
+    responseBody: bodyOf(log),
+  });
+  const at = (iso: string) => exactTime(Date.parse(iso), timeZone);
+  const endpoint = redactor.redact(webhook.endpoint);
+  const eventType = redactor.redact(webhook.eventType);
+
+  const comparison = incident.newestFailure
+    ? compareWithLastSuccess(
+        compared(incident.newestFailure),
+        incident.lastSuccess ? compared(incident.lastSuccess) : null,
+        { now, timeZone },
+      )
+    : null;
+
+  const samples = incident.samples.map((log): BundleLog => {
+    const body = bodyOf(log);
+    return {
+      logId: log.id,
+      messageId: log.messageId ?? null,
+      statusCode: log.statusCode,
+      sentAt: log.sendAt,
+      sentAtText: at(log.sendAt),
+      body: body.length > SAMPLE_BODY_MAX_CHARS ? body.slice(0, SAMPLE_BODY_MAX_CHARS) : body,
+      truncated: body.length > SAMPLE_BODY_MAX_CHARS,
+      bodyLength: body.length,
+    };
+  });
+
+  const codes = incident.codes.map((code) => {
+    const meaning = statusMeaning(code.statusCode);
+    return {
+      statusCode: code.statusCode,
+      title: meaning.title,
+      count: code.count,
+      cause: meaning.cause,
+      fromSpec: meaning.fromSpec,
+      firstText: at(code.first),
+      lastText: at(code.last),
+    };
+  });
+
+  const streak = incident.streak
+    ? (() => {
+        const { length, start, end, recovered } = incident.streak;
+        const atLeast = incident.lastSuccess === null && partial !== null;
+        const startedAt = Date.parse(start.sendAt);
+        const span = spanWords(Date.parse(end.sendAt) - startedAt);
+        return {
+          length,
+          atLeast,
+          startedAt: start.sendAt,
+          startedText: at(start.sendAt),
+          lastAt: end.sendAt,
+          lastText: at(end.sendAt),
+          recovered,
+          text:
+            `${atLeast ? "At least " : ""}${length} failed ${length === 1 ? "attempt" : "attempts"} in a row ` +
+            `since ${timeWords(startedAt, now, timeZone)} (${span})` +
+            (recovered ? ", then deliveries succeeded again." : ", still failing at the latest attempt."),
+        };
+      })()
+    : null;
+
+  const fixes = [...new Set(incident.codes.map((code) => statusMeaning(code.statusCode)))].map(
+    (meaning) => `${meaning.title}: ${meaning.nextStep}`,
+  );
+
+  return {
+    title: `Support bundle: ${endpoint}`,
+    generatedAt: new Date(now).toISOString(),
+    timeZone,
+    webhook: {
+      id: webhook.id,
+      endpoint,
+      eventType,
+      active: webhook.active,
+      numberOfErrors: webhook.numberOfErrors,
+    },
+    window: {
+      from: new Date(incident.from).toISOString(),
+      to: new Date(incident.to).toISOString(),
+      text: `${exactTime(incident.from, timeZone)} to ${exactTime(incident.to, timeZone)}`,
+    },
+    counts: { attempts: incident.attempts, succeeded: incident.succeeded, failed: incident.failed },
+    codes,
+    streak,
+    comparison,
+    samples,
+    messageIds: incident.messageIds,
+    fixes,
+    partial,
+    masked: redactor.report(),
+  };
+}
+
+/** `support-bundle-<webhook>-<from>.md`, safe as a file name. */
+export function bundleFileName(webhookId: string, from: number, format: BundleFormat): string {
+  const stamp = new Date(from).toISOString().slice(0, 16).replace(/[:T]/g, "-");
+  return `support-bundle-${webhookId.slice(0, 8)}-${stamp}.${format}`;
+}

@@ -1,0 +1,126 @@
+/**
+ * What a support bundle needs from a webhook's history, gathered one log at a time, newest
+ * first, keeping only what the bundle shows (so a long window costs counts, not memory). Reads
+ * past the window's start only as far as the failing streak's true start and the last success
+ * before it. Fed by the scan today; the watch's store can feed the same logs.
+ */
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { bodyReason } from "@/lib/domain/handover/compare";
+
+export const SAMPLE_COUNT = 5;
+export const MESSAGE_ID_COUNT = 100;
+
+export interface CodeCount {
+  statusCode: number;
+  count: number;
+  /** Oldest and newest attempt with this code in the window (ISO). */
+  first: string;
+  last: string;
+}
+
+export interface Incident {
+  from: number;
+  to: number;
+  attempts: number;
+  succeeded: number;
+  failed: number;
+  /** Failure codes, most frequent first. */
+  codes: CodeCount[];
+  /** The newest failure in the window. */
+  newestFailure: WebhookLog | null;
+  /** The last success before it (possibly before the window); null when none was read. */
+  lastSuccess: WebhookLog | null;
+  /** The run of failures that ends with the newest failure. */
+  streak: { length: number; start: WebhookLog; end: WebhookLog; recovered: boolean } | null;
+  /** One failure per distinct (code, reason), newest first. */
+  samples: WebhookLog[];
+  /** Message ids of the failures (newest first, at most MESSAGE_ID_COUNT) and how many there were. */
+  messageIds: { ids: string[]; total: number };
+}
+
+export class IncidentCollector {
+  private readonly incident: Incident;
+  private readonly codes = new Map<number, CodeCount>();
+  private readonly sampleKeys = new Set<string>();
+  private newerSuccess = false;
+  private streakOpen = false;
+
+  constructor(window: { from: number; to: number }) {
+    this.incident = {
+      ...window,
+      attempts: 0,
+      succeeded: 0,
+      failed: 0,
+      codes: [],
+      newestFailure: null,
+      lastSuccess: null,
+      streak: null,
+      samples: [],
+      messageIds: { ids: [], total: 0 },
+    };
+  }
+
+  /** Takes the next (older) log; false once nothing older can change the bundle. */
+  add(log: WebhookLog): boolean {
+    const time = Date.parse(log.sendAt);
+    const incident = this.incident;
+    if (time > incident.to) return true;
+    const inWindow = time >= incident.from;
+    if (inWindow) this.count(log);
+    if (log.status === "Failed") {
+      if (inWindow && !incident.newestFailure) {
+        incident.newestFailure = log;
+        incident.streak = { length: 0, start: log, end: log, recovered: this.newerSuccess };
+        this.streakOpen = true;
+      }
+      if (this.streakOpen && incident.streak) {
+        incident.streak.length++;
+        incident.streak.start = log;
+      }
+    } else {
+      if (this.streakOpen) {
+        incident.lastSuccess = log;
+        this.streakOpen = false;
+      }
+      if (inWindow) this.newerSuccess = true;
+    }
+    if (inWindow) return true;
+    return this.streakOpen;
+  }
+
+  private count(log: WebhookLog): void {
+    const incident = this.incident;
+    incident.attempts++;
+    if (log.status !== "Failed") {
+      incident.succeeded++;
+      return;
+    }
+    incident.failed++;
+    const code = this.codes.get(log.statusCode);
+    if (code) {
+      code.count++;
+      code.first = log.sendAt;
+    } else {
+      this.codes.set(log.statusCode, {
+        statusCode: log.statusCode,
+        count: 1,
+        first: log.sendAt,
+        last: log.sendAt,
+      });
+    }
+    const key = `${log.statusCode}:${bodyReason(log.responseBody) ?? ""}`;
+    if (incident.samples.length < SAMPLE_COUNT && !this.sampleKeys.has(key)) {
+      this.sampleKeys.add(key);
+      incident.samples.push(log);
+    }
+    if (log.messageId) {
+      incident.messageIds.total++;
+      if (incident.messageIds.ids.length < MESSAGE_ID_COUNT) incident.messageIds.ids.push(log.messageId);
+    }
+  }
+
+  result(): Incident {
+    const codes = [...this.codes.values()].sort((a, b) => b.count - a.count || a.statusCode - b.statusCode);
+    return { ...this.incident, codes };
+  }
+}
