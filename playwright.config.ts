@@ -55,7 +55,7 @@ export default defineConfig({
       SIGN_IN_RATE_LIMIT_PER_MINUTE: process.env.SIGN_IN_RATE_LIMIT_PER_MINUTE ?? "60",
       // Each run starts with an empty watch store, and the watcher polls often enough for tests to wait on.
       WATCH_DB: ":memory:",
-      WATCH_INTERVAL_SECONDS: "2",
+      WATCH_INTERVAL_SECONDS: "10",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -149,7 +149,7 @@ const IGNORED_BECAUSE: Record<Exclude<keyof LogViewState, "app">, string> = {
   cap: `the scan limit must be a whole number from 1 to ${MAX_CAP.toLocaleString("en")}; scanning the usual number`,
   page: `the page must be a whole number from 1 to ${MAX_PAGE.toLocaleString("en")}; showing page 1`,
   limit: `Rows per page must be ${PAGE_SIZES.join(", ").replace(/, (\d+)$/, " or $1")}; showing ${LOG_LIMIT_DEFAULT}`,
-  log: "a delivery is opened by its log ID or message ID (a UUID); none opened",
+  log: "the delivery to open must be a log ID or message ID (a UUID); none opened",
 };
 
 /**

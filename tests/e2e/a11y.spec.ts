@@ -45,6 +45,8 @@ for (const colorScheme of ["light", "dark"] as const) {
       sandbox,
       webhookPage,
     }) => {
+      // axe over the whole webhook page, its fields open, takes most of 30 s on a loaded machine.
+      test.setTimeout(60_000);
       await signInWithDemoKey();
       await webhookPage.goto((await sandbox.demoWebhook("401")).id);
       await expect(webhookPage.rows.first()).toBeVisible();
