@@ -2,6 +2,7 @@
 
 import { QueryClientProvider } from "@tanstack/react-query";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
+import { inViewOrder } from "@/lib/domain/search-params";
 import type { ReactNode } from "react";
 import { getQueryClient } from "@/lib/browser/query-client";
 
@@ -10,7 +11,7 @@ export function Providers({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   return (
     <QueryClientProvider client={queryClient}>
-      <NuqsAdapter>{children}</NuqsAdapter>
+      <NuqsAdapter processUrlSearchParams={inViewOrder}>{children}</NuqsAdapter>
     </QueryClientProvider>
   );
 }

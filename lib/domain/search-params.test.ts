@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_LOG_VIEW,
   ignoredParams,
+  inViewOrder,
   loadLogView,
   serializeLogView,
   type LogViewState,
@@ -155,5 +156,12 @@ describe("ignoredParams", () => {
     ).toEqual([
       { name: "since", value: "2026-01-02T00:00:00Z", reason: "Since is after Until; not filtered by Since" },
     ]);
+  });
+});
+
+describe("inViewOrder", () => {
+  it("puts the view's parameters in the parsers' order, whichever was set last, and keeps the others after them", () => {
+    const search = new URLSearchParams("limit=10&find=x&status=Success&app=81b85f2222547b3c&page=2");
+    expect(inViewOrder(search).toString()).toBe("app=81b85f2222547b3c&status=Success&page=2&limit=10&find=x");
   });
 });

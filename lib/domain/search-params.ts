@@ -129,6 +129,16 @@ export function loadLogView(input: URLSearchParams | Record<string, string | str
   return withoutConflicts(load(input));
 }
 
+/**
+ * The URL's parameters in the parsers' order (any others after them, as they were), so one view
+ * has one spelling whichever control changed last. The nuqs adapter applies it to every update.
+ */
+export function inViewOrder(search: URLSearchParams): URLSearchParams {
+  const order: string[] = Object.keys(logViewParsers);
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return new URLSearchParams([...search.entries()].sort(([a], [b]) => rank(a) - rank(b)));
+}
+
 /** Canonical query string (no leading `?`): defaults left out, in the parsers' order. */
 export const serializeLogView = createSerializer(logViewParsers);
 

@@ -100,7 +100,9 @@ test("malformed query parameters and pasted Find links: the webhook page answers
   for (const link of [`/webhooks/%E0%A4%A?log=${LOG}`, `http://127.0.0.1/webhooks/%?log=${LOG}`]) {
     const response = await page.goto(`${own.pathname}${own.search}&find=${encodeURIComponent(link)}`);
     expect(response?.status(), link).toBe(200);
-    await expect(page.getByText("That is a link whose webhook ID is not a UUID.")).toBeVisible();
+    await expect(
+      page.getByText("Find a delivery: this link's webhook ID is not a UUID: copy the link again."),
+    ).toBeVisible();
   }
   for (const parameter of ["find", "log", "code", "since", "until", "contains", "status", "page", "app"]) {
     for (const bad of MALFORMED) {

@@ -77,6 +77,8 @@ test.describe("watching", () => {
     sandbox,
     signInWithKey,
   }) => {
+    // It waits for the watcher to poll twice (WATCH_INTERVAL_SECONDS in playwright.config.ts).
+    test.setTimeout(120_000);
     const { application, channel, webhook } = await sandbox.isolatedSetup("hand-over");
     await sandbox.sendMessage(application.apiKey, channel, "before the rotation");
     await signInWithKey(application.apiKey);
