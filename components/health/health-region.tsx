@@ -21,7 +21,7 @@ const DeliveryHealth = dynamic(() => import("@/components/health/delivery-health
 /** "Delivery health" at the top of the webhook page: a region that fills in after the rows. */
 export function HealthRegion({ webhookId }: { webhookId: string }) {
   const [, setView] = useLogView();
-  // Asked for when hydrating, its chunk (d3-scale) puts first-load JS at 213 kB gzip, over 200 (bench row "page weight").
+  // Asked for when hydrating, its chunk (d3-scale) takes first-load JS past its budget (bench row "page weight").
   const afterLoad = useAfterLoad();
 
   function showInTable({ code, since, until }: HealthFilter) {
