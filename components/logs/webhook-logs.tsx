@@ -4,9 +4,8 @@ import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-quer
 import { getCoreRowModel, useReactTable, type PaginationState, type Updater } from "@tanstack/react-table";
 import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
-import { foundLogQueryOptions, logsQueryOptions } from "@/lib/browser/queries";
-import { isHistoryView } from "@/lib/domain/log-view";
+import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
+import { foundLogQueryOptions } from "@/lib/browser/queries";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { webhookKeys } from "@/lib/domain/query-keys";
@@ -89,19 +88,6 @@ export function WebhookLogs({
   const hasRows = history.active ? history.result !== null : query.data !== undefined;
   const tryAgain = history.active ? history.scan.rerun : () => void query.refetch();
 
-  // A new status is written to the URL once its rows are in, so the address never names rows not
-  // shown yet; leaving the page (or choosing again) before then drops the earlier choice.
-  const statusChoice = useRef<AbortController | null>(null);
-  useEffect(() => () => statusChoice.current?.abort(), []);
-  async function changeStatus(status: LogViewState["status"]) {
-    statusChoice.current?.abort();
-    const choice = new AbortController();
-    statusChoice.current = choice;
-    const next = { ...view, status, page: 1, log: null };
-    if (!isHistoryView(next)) await queryClient.prefetchQuery(logsQueryOptions(webhookId, next));
-    if (!choice.signal.aborted) void setView({ status, page: null, log: null });
-  }
-
   const openLog = useCallback(
     (logId: string) => void setView({ log: logId }, { history: "replace" }),
     [setView],
@@ -169,7 +155,7 @@ export function WebhookLogs({
       ) : null}
       <LogsToolbar
         view={view}
-        onStatusChange={(status) => void changeStatus(status)}
+        onStatusChange={(status) => void setView({ status, page: null, log: null })}
         onStatusIntent={prefetchStatusViews}
         onPageSizeChange={(size) => table.setPageSize(size)}
         autoRefresh={autoRefresh}

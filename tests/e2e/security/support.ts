@@ -38,6 +38,9 @@ export function spawnConsole(port: number, env: Record<string, string>): ServerP
     spawnServer(`console on ${port}`, args, {
       SESSION_SECRET,
       NEXT_DIST_DIR: path.relative(ROOT, DIST_DIR),
+      // No watcher unless a spec asks: its polls would add to the hub calls the specs count.
+      WATCH_IN_CONSOLE: "0",
+      WATCH_DB: ":memory:",
       ...env,
     }),
     port,
