@@ -4,7 +4,8 @@ import type { FormEvent } from "react";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
 import { capHint } from "@/lib/domain/inputs/field-message";
-import { CONTAINS_MAX, historyQuestionSchema } from "@/lib/domain/inputs/history-question";
+import { CONTAINS_MAX } from "@/lib/domain/inputs/history-filters";
+import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import { historyExportPath, isHistoryView } from "@/lib/domain/log-view";
 import {
   HISTORY_FILTERS,

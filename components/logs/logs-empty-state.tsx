@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import type { FieldErrors } from "@/lib/domain/api-error";
+import { QUESTION_LABELS } from "@/lib/domain/inputs/history-filters";
 import { isHistoryView } from "@/lib/domain/log-view";
 import { NO_HISTORY_FILTERS, type LogViewState } from "@/lib/domain/search-params";
 import { useLogView } from "@/components/logs/use-log-view";
 import { LogsLoadFailed } from "@/components/logs/logs-errors";
-import { FILTER_LABELS } from "@/components/history/filter-labels";
 
 /**
  * What the table body says when it has no rows: the filters typed were refused, loading, failed,
@@ -29,7 +29,9 @@ export function LogsEmptyState({
 }): ReactNode {
   const [, setView] = useLogView();
   if (refused) {
-    const fields = Object.keys(refused).map((name) => FILTER_LABELS[name] ?? name);
+    const fields = Object.keys(refused).map(
+      (name) => QUESTION_LABELS[name as keyof typeof QUESTION_LABELS] ?? name,
+    );
     return (
       <p role="status">
         No results shown: the filters above were not applied. Fix {fields.join(" and ")}, then apply them

@@ -14,7 +14,13 @@ import {
 } from "nuqs/server";
 import { LOG_LIMIT_DEFAULT, LOG_STATUSES, isUuidShape } from "@/lib/domain/api-limits";
 import { parseApplicationId } from "@/lib/domain/applications";
-import { CONTAINS_MAX, questionShape } from "@/lib/domain/inputs/history-question";
+import {
+  CONTAINS_MAX,
+  readCode,
+  readContains,
+  readStatus,
+  readTime,
+} from "@/lib/domain/inputs/history-filters";
 
 export const LOG_STATUS_FILTERS = LOG_STATUSES;
 
@@ -27,21 +33,12 @@ const MAX_PAGE = 1_000_000;
 /** The most a scan may be asked to read (the server's own limit, HISTORY_SCAN_CAP_MAX, may be lower). */
 const MAX_CAP = 10_000_000;
 
-/** A history filter's value as its schema reads it (null when unset or unreadable). */
-function readFilter<T>(
-  schema: { safeParse(value: string): { success: boolean; data?: T | null } },
-  raw: string,
-) {
-  const read = schema.safeParse(raw);
-  return read.success ? (read.data ?? null) : null;
-}
-
-/** A parser of text kept as typed (trimmed), when `valid` accepts it. */
-function parseAsTextWhere(valid: (value: string) => boolean) {
+/** A parser of text kept as typed (trimmed), when `read` can read it. */
+function parseAsTextWhere(read: (value: string) => unknown) {
   return createParser({
     parse: (raw) => {
       const value = raw.trim();
-      return value && valid(value) ? value : null;
+      return value && read(value) !== null ? value : null;
     },
     serialize: String,
   });
@@ -66,14 +63,11 @@ function parseAsCount(max: number) {
  */
 export const logViewParsers = {
   app: createParser({ parse: parseApplicationId, serialize: String }),
-  status: createParser({
-    parse: (raw) => LOG_STATUSES.find((status) => status.toLowerCase() === raw.trim().toLowerCase()) ?? null,
-    serialize: String,
-  }),
-  code: parseAsTextWhere((value) => readFilter(questionShape.code, value) !== null),
-  since: parseAsTextWhere((value) => readFilter(questionShape.since, value) !== null),
-  until: parseAsTextWhere((value) => readFilter(questionShape.until, value) !== null),
-  contains: parseAsTextWhere((value) => readFilter(questionShape.contains, value) !== null),
+  status: createParser({ parse: readStatus, serialize: String }),
+  code: parseAsTextWhere(readCode),
+  since: parseAsTextWhere(readTime),
+  until: parseAsTextWhere(readTime),
+  contains: parseAsTextWhere(readContains),
   cap: parseAsCount(MAX_CAP),
   page: parseAsCount(MAX_PAGE).withDefault(1),
   limit: parseAsNumberLiteral(PAGE_SIZES).withDefault(LOG_LIMIT_DEFAULT),
@@ -119,7 +113,7 @@ export function withoutConflicts(view: LogViewState): LogViewState {
 
 function sinceAfterUntil(view: Pick<LogViewState, "since" | "until">): boolean {
   if (view.since === null || view.until === null) return false;
-  return readFilter(questionShape.since, view.since)! > readFilter(questionShape.until, view.until)!;
+  return readTime(view.since)! > readTime(view.until)!;
 }
 
 const load = createLoader(logViewParsers);
