@@ -59,9 +59,19 @@ function formErrorsOf(error: unknown): FormErrors | null {
   return errors;
 }
 
+export interface SendMessageFormProps {
+  webhookId: string;
+  webhookActive: boolean;
+  demoChannels: DemoChannelOption[];
+  follow: FollowState;
+  onSent: (target: FollowTarget) => void;
+  onShowDelivery: (logId: string) => void;
+}
+
 /**
  * Sends a test message through the hub (`POST /api/messages/{channelKind}`), then follows it:
- * the outcome, and later the deliveries it caused, are announced in the status region.
+ * the outcome, and later the deliveries it caused, are announced in the status region. Its
+ * section and heading are SendMessagePart's (`send-heading`).
  */
 export function SendMessageForm({
   webhookId,
@@ -70,14 +80,7 @@ export function SendMessageForm({
   follow,
   onSent,
   onShowDelivery,
-}: {
-  webhookId: string;
-  webhookActive: boolean;
-  demoChannels: DemoChannelOption[];
-  follow: FollowState;
-  onSent: (target: FollowTarget) => void;
-  onShowDelivery: (logId: string) => void;
-}) {
+}: SendMessageFormProps) {
   const lastChannel = useLastChannel();
   const formRef = useRef<HTMLFormElement>(null);
   const demo = demoChannels[0];
@@ -133,16 +136,7 @@ export function SendMessageForm({
   }
 
   return (
-    <section aria-labelledby="send-heading" className="card space-y-3 p-4">
-      <div>
-        <h2 id="send-heading" className="text-base font-semibold">
-          Send a test message
-        </h2>
-        <p className="field-hint">
-          The hub delivers a Message event to every active webhook of the key&apos;s application; this page
-          then follows the delivery to this webhook.
-        </p>
-      </div>
+    <>
       <form
         ref={formRef}
         onSubmit={onSubmit}
@@ -233,6 +227,6 @@ export function SendMessageForm({
           </PartBoundary>
         ) : null}
       </div>
-    </section>
+    </>
   );
 }

@@ -8,7 +8,8 @@ import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
 import { webhookKeys } from "@/lib/domain/query-keys";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
 import { useLogView } from "@/components/logs/use-log-view";
-import { SendMessageForm, type DemoChannelOption } from "@/components/send/send-message-form";
+import type { DemoChannelOption } from "@/components/send/send-message-form";
+import { SendMessagePart } from "@/components/send/send-message-part";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { WebhookHeader } from "@/components/webhook/webhook-header";
 import { HealthRegion } from "@/components/health/health-region";
@@ -67,7 +68,7 @@ export function WebhookView({
           highlightIds={highlightIds}
           findBox={findBox}
         />
-        <SendMessageForm
+        <SendMessagePart
           webhookId={webhookId}
           webhookActive={webhook?.active ?? true}
           demoChannels={demoChannels}
