@@ -22,6 +22,7 @@ import {
 import type { ScanPartial } from "@/lib/domain/scan-answer";
 import { statusCodeLabel, statusMeaning } from "@/lib/domain/status-meaning";
 import { AttemptsChart } from "@/components/health/attempts-chart";
+import { HistorySourceLine } from "@/components/history/history-source";
 import { ScanProgress } from "@/components/history/scan-progress";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { Notice } from "@/components/ui/notice";
@@ -41,7 +42,7 @@ export interface HealthFilter {
 
 /**
  * The "Delivery health" region's body: the most recent window of deliveries (1 h, 24 h or 7 d,
- * read by a server-side scan), as a chart and numbers. Rendered after the rows, in its own chunk.
+ * from the watch's store or a server-side scan, which it says), as a chart and numbers. Rendered after the rows, in its own chunk.
  */
 export default function DeliveryHealth({
   webhookId,
@@ -87,6 +88,7 @@ export default function DeliveryHealth({
           </button>
         </Notice>
       ) : null}
+      {result ? <HistorySourceLine source={result.source} /> : null}
       {result ? <PartialNotice partial={result.partial} onRetry={scan.rerun} /> : null}
       {result ? (
         <HealthBody summary={result.summary} read={result.read} onFilter={onFilter} />

@@ -1,13 +1,15 @@
 import type { ScanState } from "@/lib/browser/use-scan";
 import type { ScanResultLine } from "@/lib/domain/scan-answer";
 import { useLogView } from "@/components/logs/use-log-view";
+import { HistorySourceLine } from "@/components/history/history-source";
 import { ScanProgress } from "@/components/history/scan-progress";
 import { Notice } from "@/components/ui/notice";
 import { formatCount as n } from "@/lib/domain/format-count";
 
 /**
- * What the filtered table covers: "37 matches in 6,000 deliveries scanned", the progress and
- * Cancel while the scan runs, and what to do when the result is partial or the scan failed.
+ * What the filtered table covers: "37 matches in 6,000 deliveries scanned" (or stored, when the
+ * watch answered) and which answered, the progress and Cancel while the scan runs, and what to
+ * do when the result is partial or the scan failed.
  */
 export function HistoryCoverage({
   scan,
@@ -29,7 +31,8 @@ export function HistoryCoverage({
             <strong>
               {n(result.matches)} {result.matches === 1 ? "match" : "matches"}
             </strong>{" "}
-            in {n(result.read)} {result.read === 1 ? "delivery" : "deliveries"} scanned
+            in {n(result.read)} {result.read === 1 ? "delivery" : "deliveries"}{" "}
+            {result.source.from === "watch" ? "stored" : "scanned"}
             {result.read < result.total ? ` (of ${n(result.total)})` : ""}
             {result.arrivedMeanwhile > 0
               ? `; ${n(result.arrivedMeanwhile)} arrived while scanning (Refresh to include them)`
@@ -37,6 +40,7 @@ export function HistoryCoverage({
             .
           </p>
         ) : null}
+        {result ? <HistorySourceLine source={result.source} /> : null}
         {scan.status === "running" ? <ScanProgress progress={scan.progress} onCancel={onCancel} /> : null}
         {scan.status === "cancelled" ? (
           <p role="status">

@@ -5,6 +5,7 @@
  */
 import type { ErrorBody, ErrorCode } from "@/lib/domain/api-error";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import type { HistorySource } from "@/lib/domain/history/answer-source";
 import type { HealthSummary } from "@/lib/domain/history/health";
 
 /** Why a result covers less than the question asked. null: it covers it all. */
@@ -35,6 +36,8 @@ export interface ScanResultLine {
   partial: ScanPartial;
   /** Deliveries that arrived while the scan ran (the next question brings them in). */
   arrivedMeanwhile: number;
+  /** The watch's store or a scan of the hub, and how fresh. */
+  source: HistorySource;
 }
 
 export type ScanErrorLine = { type: "error" } & ErrorBody;

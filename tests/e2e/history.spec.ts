@@ -99,7 +99,7 @@ test.describe("whole history", () => {
     const health = page.getByRole("region", { name: "Delivery health" });
     await health.getByRole("button", { name: /^Show the \d+ failures with 500 in this window$/ }).click();
     await expect(page).toHaveURL(/status=Failed&code=500&since=/);
-    const coverage = page.getByText(/^[\d,]+ match(es)? in [\d,]+ deliver(y|ies) scanned/);
+    const coverage = page.getByText(/^[\d,]+ match(es)? in [\d,]+ deliver(y|ies) (scanned|stored)/);
     await expect(coverage).toBeVisible({ timeout: 20_000 });
     const codes = await webhookPage.column("HTTP status");
     expect(codes.length).toBeGreaterThan(0);
@@ -136,7 +136,9 @@ test.describe("whole history", () => {
     await page.getByLabel("Response contains").fill("CERT");
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(/code=0&contains=CERT/);
-    await expect(page.getByText(/match(es)? in [\d,]+ deliveries scanned/)).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText(/match(es)? in [\d,]+ deliveries (scanned|stored)/)).toBeVisible({
+      timeout: 20_000,
+    });
     const codes = await webhookPage.column("HTTP status");
     for (const code of codes) expect(code).toBe("No connection");
     for (const body of await webhookPage.column("Response")) expect(body.toLowerCase()).toContain("cert");
@@ -192,7 +194,9 @@ test.describe("whole history", () => {
   test("Export CSV and JSON download every matched row, formula-safe", async ({ page, sandbox }) => {
     const { apiKey } = await sandbox.demo();
     await openBusy(page, "?status=Failed&code=500");
-    await expect(page.getByText(/match(es)? in [\d,]+ deliveries scanned/)).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText(/match(es)? in [\d,]+ deliveries (scanned|stored)/)).toBeVisible({
+      timeout: 20_000,
+    });
     // The filters panel is open while filters are set.
 
     const [csvDownload] = await Promise.all([

@@ -90,6 +90,19 @@ export async function startFakeUpstream(
   return upstream;
 }
 
+/** Answers the log list as the hub does: `logs` (newest first) paged by `offset` and `limit`, whatever the webhook. */
+export function servesLogs(logs: readonly unknown[]): UpstreamHandler {
+  return (req, res) => {
+    const url = new URL(req.url ?? "", "http://hub");
+    const offset = Number(url.searchParams.get("offset"));
+    const limit = Number(url.searchParams.get("limit"));
+    sendJson(res, 200, {
+      data: logs.slice(offset, offset + limit),
+      pagination: { offset, limit, total: logs.length, totalPages: Math.ceil(logs.length / limit) },
+    });
+  };
+}
+
 /** A webhook as the hub would answer it (with a field the spec does not show). */
 export function fakeWebhook(id = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d") {
   return {

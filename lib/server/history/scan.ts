@@ -168,6 +168,9 @@ function partialOf(reader: HistoryReader, cap: number): ScanPartial {
   };
 }
 
+/** A scan's result line; the route adds which part of the console answered (`source`). */
+export type ScanResult = Omit<ScanResultLine, "source">;
+
 export interface ScanOptions {
   cap: number;
   /** Matched rows to skip and to return (paging over the matches). */
@@ -192,7 +195,7 @@ export async function beginScan(
   question: HistoryQuestion,
   options: Omit<ScanOptions, "onProgress">,
   now = Date.now(),
-): Promise<{ run(onProgress?: ScanOptions["onProgress"]): Promise<ScanResultLine> }> {
+): Promise<{ run(onProgress?: ScanOptions["onProgress"]): Promise<ScanResult> }> {
   const reader = await openHistory(call, webhookId, { cap: options.cap, retain: true });
   return { run: (onProgress) => runScan(reader, question, { ...options, onProgress }, now) };
 }
@@ -204,7 +207,7 @@ export async function scanHistory(
   question: HistoryQuestion,
   options: ScanOptions,
   now = Date.now(),
-): Promise<ScanResultLine> {
+): Promise<ScanResult> {
   return (await beginScan(call, webhookId, question, options, now)).run(options.onProgress);
 }
 
@@ -213,7 +216,7 @@ async function runScan(
   question: HistoryQuestion,
   options: ScanOptions,
   now: number,
-): Promise<ScanResultLine> {
+): Promise<ScanResult> {
   const health = new HealthBuilder();
   const streak = new StreakBuilder();
   const rows: WebhookLog[] = [];

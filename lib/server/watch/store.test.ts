@@ -170,7 +170,11 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
     ).toMatchObject({ index: 2 });
     expect(await store.findLog(hook.id, { kind: "id", id: uuid() })).toBeNull();
 
-    const health = await store.health(hook.id, { from: NOW - HOUR, to: NOW });
+    const health = await store.health(
+      hook.id,
+      { ...EMPTY_QUESTION, since: NOW - HOUR },
+      { now: NOW, followStreak: true },
+    );
     expect(health).toMatchObject({
       attempts: 4,
       success: 1,

@@ -86,8 +86,15 @@ export interface WatchStore {
   /** How much history the store holds for this webhook, and how fresh. */
   coverage(webhookId: string): Promise<StoreCoverage>;
 
-  /** Delivery health over [from, to] (epoch ms), from the store: the same summary the scan gives. */
-  health(webhookId: string, window: { from: number; to: number }): Promise<HealthSummary>;
+  /**
+   * Delivery health of the logs matching a question, from the store: the summary a scan gives
+   * (the failing streak over every stored log with `followStreak`, else over those since `since`).
+   */
+  health(
+    webhookId: string,
+    question: HistoryQuestion,
+    options: { now: number; followStreak: boolean },
+  ): Promise<HealthSummary>;
 
   /**
    * The logs matching a question, newest first, one page of them and how many match in all.
@@ -140,7 +147,7 @@ export interface StoreOptions {
 }
 
 /** Any failure that is not already an AppError is the database's: the store is unavailable. */
-function unavailable(error: unknown): AppError {
+export function unavailable(error: unknown): AppError {
   if (error instanceof AppError) return error;
   return new AppError(
     "store_unavailable",
@@ -201,7 +208,7 @@ export function storeOver(ctx: StoreContext): WatchStore {
     markKeyRejected: (appId, reason) => watches.markKeyRejected(ctx, appId, reason),
     keyStates: (appIds) => watches.keyStates(ctx, appIds),
     coverage: (webhookId) => logs.coverage(ctx, webhookId),
-    health: (webhookId, window) => logs.health(ctx, webhookId, window),
+    health: (webhookId, question, options) => logs.health(ctx, webhookId, question, options),
     queryLogs: (webhookId, question, page) => logs.queryLogs(ctx, webhookId, question, page),
     streamLogs: (webhookId, question) => logs.streamLogs(ctx, webhookId, question),
     findLog: (webhookId, target, status) => logs.findLog(ctx, webhookId, target, status),

@@ -45,6 +45,11 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The body holds `text` (lower-cased already), in any case. */
+function bodyContains(text: string) {
+  return sql<SqlBool>`lower(body) like ${likePattern(text)} escape '\\'`;
+}
+
 function matching(webhookId: string, question: HistoryQuestion) {
   return (eb: Logs) => {
     const terms: Expression<SqlBool>[] = [eb("webhook_id", "=", webhookId)];
@@ -59,10 +64,45 @@ function matching(webhookId: string, question: HistoryQuestion) {
     }
     if (question.since !== null) terms.push(eb("send_at", ">=", question.since));
     if (question.until !== null) terms.push(eb("send_at", "<=", question.until));
-    if (question.contains)
-      terms.push(sql<SqlBool>`lower(body) like ${likePattern(question.contains)} escape '\\'`);
+    if (question.contains) terms.push(bodyContains(question.contains));
     return eb.and(terms);
   };
+}
+
+/**
+ * Whether a stored log answering the question has its body cut (WATCH_BODY_CAP_BYTES) where that
+ * matters: with `contains`, one whose kept part lacks the text, as it may hold it past the cut;
+ * without, any (an export would write the cut body).
+ */
+export async function cutBodyAmong(
+  ctx: StoreContext,
+  webhookId: string,
+  question: HistoryQuestion,
+): Promise<boolean> {
+  const found = await ctx.db
+    .selectFrom("watch_logs")
+    .select("id")
+    .where(matching(webhookId, { ...question, contains: null }))
+    .where(sql<SqlBool>`body_size > octet_length(body)`)
+    .$if(question.contains !== null, (qb) => qb.where((eb) => eb.not(bodyContains(question.contains!))))
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
+/** Stored logs of the webhook created at or after `since` (all when null): what a scan to `since` reads. */
+export async function countStored(
+  ctx: StoreContext,
+  webhookId: string,
+  since: number | null,
+): Promise<number> {
+  const row = await ctx.db
+    .selectFrom("watch_logs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("webhook_id", "=", webhookId)
+    .$if(since !== null, (qb) => qb.where("created_at", ">=", since!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function coverage(ctx: StoreContext, webhookId: string): Promise<StoreCoverage> {
@@ -79,81 +119,98 @@ export async function coverage(ctx: StoreContext, webhookId: string): Promise<St
   };
 }
 
+/** Listing order (newest first, as the hub lists): after `row` means older than it. */
+function olderThan(row: { created_at: number; id: string }) {
+  return (eb: Logs) =>
+    eb.or([
+      eb("created_at", "<", row.created_at),
+      eb.and([eb("created_at", "=", row.created_at), eb("id", "<", row.id)]),
+    ]);
+}
+
+function newerThan(row: { created_at: number; id: string }) {
+  return (eb: Logs) =>
+    eb.or([
+      eb("created_at", ">", row.created_at),
+      eb.and([eb("created_at", "=", row.created_at), eb("id", ">", row.id)]),
+    ]);
+}
+
+function byCount(rows: Array<{ status_code: number; n: number | string | bigint }>) {
+  return rows
+    .map((row) => ({ statusCode: Number(row.status_code), count: Number(row.n) }))
+    .sort((a, b) => b.count - a.count || a.statusCode - b.statusCode);
+}
+
+/**
+ * Delivery health of the logs matching a question, as the scan builds it (HealthBuilder and
+ * StreakBuilder in lib/domain/history/health.ts): buckets over [since, until or now], counts,
+ * the newest success and failure, failures by code; and the webhook's current failing streak,
+ * over every stored log (`followStreak`) or, like a scan that stops at the question's start,
+ * over the logs created since then.
+ */
 export async function health(
   ctx: StoreContext,
   webhookId: string,
-  window: { from: number; to: number },
+  question: HistoryQuestion,
+  options: { now: number; followStreak: boolean },
 ): Promise<HealthSummary> {
-  const { from, to } = window;
-  const bucketMs = bucketSizeFor(Math.max(to - from, 60_000));
-  const first = Math.floor(from / bucketMs) * bucketMs;
-  const inWindow = (eb: Logs) =>
-    eb.and([eb("webhook_id", "=", webhookId), eb("send_at", ">=", from), eb("send_at", "<=", to)]);
+  const where = matching(webhookId, question);
+  const to = question.until ?? options.now;
+  const oldest =
+    question.since ??
+    (
+      await ctx.db
+        .selectFrom("watch_logs")
+        .select((eb) => eb.fn.min("send_at").as("first"))
+        .where(where)
+        .executeTakeFirst()
+    )?.first ??
+    null;
+  const from = oldest === null ? null : Number(oldest);
+  const bucketMs = from === null || to < from ? 0 : bucketSizeFor(Math.max(to - from, 60_000));
+  const first = from === null || bucketMs === 0 ? 0 : Math.floor(from / bucketMs) * bucketMs;
   // Literals, not parameters: PostgreSQL matches the GROUP BY to the select only when the text is
   // the same, and SQLite divides integers only when both sides are integers (it binds numbers as reals).
-  const slot = sql<number>`(send_at - ${sql.lit(first)}) / ${sql.lit(bucketMs)}`;
-  const [counts, codes, lastSuccess, lastFailure, state] = await Promise.all([
+  const slot = sql<number>`(send_at - ${sql.lit(first)}) / ${sql.lit(Math.max(bucketMs, 1))}`;
+  const [counts, codes, lastSuccess, lastFailure, failingStreak] = await Promise.all([
     ctx.db
       .selectFrom("watch_logs")
       .select([slot.as("slot"), "status", (eb) => eb.fn.countAll<number>().as("n")])
-      .where(inWindow)
+      .where(where)
       .groupBy([slot, "status"])
       .execute(),
     ctx.db
       .selectFrom("watch_logs")
       .select(["status_code", (eb) => eb.fn.countAll<number>().as("n")])
-      .where(inWindow)
-      .where("status", "=", "Failed")
+      .where(where)
+      .where("status", "!=", "Success")
       .groupBy("status_code")
       .execute(),
-    newest(ctx, inWindow, "Success"),
-    newest(ctx, inWindow, "Failed"),
-    ctx.db.selectFrom("watch_state").selectAll().where("webhook_id", "=", webhookId).executeTakeFirst(),
+    newest(ctx, where, "Success"),
+    newest(ctx, where, "Failed"),
+    streakOf(ctx, webhookId, options.followStreak ? null : question.since),
   ]);
-  const count = Math.floor((to - first) / bucketMs) + 1;
+  const count = bucketMs === 0 ? 0 : Math.floor((to - first) / bucketMs) + 1;
   const buckets: HealthBucket[] = Array.from({ length: count }, (_, i) => ({
     start: toIso(first + i * bucketMs),
     success: 0,
     failed: 0,
   }));
+  let success = 0;
+  let failed = 0;
   for (const row of counts) {
-    const bucket = buckets[Number(row.slot)];
+    const ok = row.status === "Success";
+    if (ok) success += Number(row.n);
+    else failed += Number(row.n);
+    const bucket = Number(row.slot) >= 0 ? buckets[Number(row.slot)] : undefined;
     if (!bucket) continue;
-    if (row.status === "Success") bucket.success += Number(row.n);
+    if (ok) bucket.success += Number(row.n);
     else bucket.failed += Number(row.n);
   }
-  const success = buckets.reduce((sum, b) => sum + b.success, 0);
-  const failed = buckets.reduce((sum, b) => sum + b.failed, 0);
   const attempts = success + failed;
-  let failingStreak: HealthSummary["failingStreak"] = null;
-  if (lastFailure && (!lastSuccess || lastFailure.send_at > lastSuccess.send_at)) {
-    const streak = await ctx.db
-      .selectFrom("watch_logs")
-      .select([(eb) => eb.fn.min("send_at").as("since"), (eb) => eb.fn.countAll<number>().as("n")])
-      .where(inWindow)
-      .where("status", "=", "Failed")
-      .where("send_at", ">", lastSuccess?.send_at ?? -1)
-      .executeTakeFirstOrThrow();
-    const streakCodes = await ctx.db
-      .selectFrom("watch_logs")
-      .select(["status_code", (eb) => eb.fn.countAll<number>().as("n")])
-      .where(inWindow)
-      .where("status", "=", "Failed")
-      .where("send_at", ">", lastSuccess?.send_at ?? -1)
-      .groupBy("status_code")
-      .execute();
-    const covered = state?.history_complete === 1 || (state?.complete_from ?? Infinity) <= from;
-    failingStreak = {
-      since: toIso(Number(streak.since)),
-      length: Number(streak.n),
-      atLeast: !lastSuccess && !covered,
-      codes: streakCodes
-        .map((row) => ({ statusCode: Number(row.status_code), count: Number(row.n) }))
-        .sort((a, b) => b.count - a.count || a.statusCode - b.statusCode),
-    };
-  }
   return {
-    from: toIso(from),
+    from: from === null ? null : toIso(from),
     to: toIso(to),
     bucketMs,
     buckets,
@@ -166,19 +223,81 @@ export async function health(
       ? { at: toIso(lastFailure.send_at), logId: lastFailure.id, statusCode: lastFailure.status_code }
       : null,
     failingStreak,
-    failuresByCode: codes
-      .map((row) => ({ statusCode: row.status_code, count: Number(row.n) }))
-      .sort((a, b) => b.count - a.count || a.statusCode - b.statusCode),
+    failuresByCode: byCount(codes),
   };
 }
 
-function newest(ctx: StoreContext, where: (eb: Logs) => Expression<SqlBool>, status: string) {
+/**
+ * The failures in a row since the newest success among the stored logs created at or after
+ * `since` (all of them when null). `atLeast` when no success ends it and the store does not reach
+ * back to the webhook's first log (or a scan stopping at `since` would not have read to it).
+ */
+async function streakOf(
+  ctx: StoreContext,
+  webhookId: string,
+  since: number | null,
+): Promise<HealthSummary["failingStreak"]> {
+  const scope = (eb: Logs) =>
+    eb.and([eb("webhook_id", "=", webhookId), ...(since === null ? [] : [eb("created_at", ">=", since)])]);
+  const success = await ctx.db
+    .selectFrom("watch_logs")
+    .select(["created_at", "id"])
+    .where(scope)
+    .where("status", "=", "Success")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const failures = (eb: Logs) =>
+    eb.and([scope(eb), eb("status", "!=", "Success"), ...(success ? [newerThan(success)(eb)] : [])]);
+  const [oldest, codes, state, before] = await Promise.all([
+    ctx.db
+      .selectFrom("watch_logs")
+      .select("send_at")
+      .where(failures)
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst(),
+    ctx.db
+      .selectFrom("watch_logs")
+      .select(["status_code", (eb) => eb.fn.countAll<number>().as("n")])
+      .where(failures)
+      .groupBy("status_code")
+      .execute(),
+    ctx.db
+      .selectFrom("watch_state")
+      .select("history_complete")
+      .where("webhook_id", "=", webhookId)
+      .executeTakeFirst(),
+    since === null
+      ? undefined
+      : ctx.db
+          .selectFrom("watch_logs")
+          .select("id")
+          .where("webhook_id", "=", webhookId)
+          .where("created_at", "<", since)
+          .limit(1)
+          .executeTakeFirst(),
+  ]);
+  if (!oldest) return null;
+  const streakCodes = byCount(codes);
+  const readToStart = state?.history_complete === 1 && before === undefined;
+  return {
+    since: toIso(oldest.send_at),
+    length: streakCodes.reduce((sum, code) => sum + code.count, 0),
+    atLeast: !success && !readToStart,
+    codes: streakCodes,
+  };
+}
+
+function newest(ctx: StoreContext, where: (eb: Logs) => Expression<SqlBool>, status: "Success" | "Failed") {
   return ctx.db
     .selectFrom("watch_logs")
     .select(["id", "send_at", "status_code"])
     .where(where)
-    .where("status", "=", status)
-    .orderBy("send_at", "desc")
+    .where("status", status === "Success" ? "=" : "!=", "Success")
+    .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
@@ -225,14 +344,7 @@ export async function* streamLogs(
       .selectFrom("watch_logs")
       .selectAll()
       .where(matching(webhookId, question))
-      .$if(cursor !== null, (qb) =>
-        qb.where((eb) =>
-          eb.or([
-            eb("created_at", "<", cursor!.created_at),
-            eb.and([eb("created_at", "=", cursor!.created_at), eb("id", "<", cursor!.id)]),
-          ]),
-        ),
-      )
+      .$if(cursor !== null, (qb) => qb.where(olderThan(cursor!)))
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
       .limit(STREAM_BATCH)
@@ -271,12 +383,7 @@ export async function findLog(
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("webhook_id", "=", webhookId)
       .$if(status !== null, (qb) => qb.where("status", "=", status!))
-      .where((eb) =>
-        eb.or([
-          eb("created_at", ">", row.created_at),
-          eb.and([eb("created_at", "=", row.created_at), eb("id", ">", row.id)]),
-        ]),
-      )
+      .where(newerThan(row))
       .executeTakeFirstOrThrow(),
   ]);
   return { log: logOf(row, webhook), index: Number(before.n) };

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { ORIGIN, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
-import { sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
+import { sendJson, servesLogs, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { resetHistoryForTests } from "@/lib/server/history/scan";
 import * as scanRoute from "@/app/api/webhooks/[webhookId]/history/route";
@@ -20,6 +20,9 @@ const fake = fakeUpstreamPerTest({
   SESSION_SECRET: "unit-test-session-secret-0123456789abcdef",
   HUB_TIMEOUT_MS: "2000",
   HUB_SANDBOX: "",
+  // Nothing is watched: every question here is scanned (watched-history.test.ts: the store's answers).
+  WATCH_DB: ":memory:",
+  WATCH_IN_CONSOLE: "0",
 });
 let upstream: FakeUpstream;
 
@@ -47,15 +50,7 @@ beforeEach(() => {
   signInLimiter.reset();
   resetHistoryForTests();
   upstream.requests.length = 0;
-  upstream.handle = (req, res) => {
-    const url = new URL(req.url ?? "", "http://hub");
-    const offset = Number(url.searchParams.get("offset"));
-    const limit = Number(url.searchParams.get("limit"));
-    sendJson(res, 200, {
-      data: LOGS.slice(offset, offset + limit),
-      pagination: { offset, limit, total: LOGS.length, totalPages: Math.ceil(LOGS.length / limit) },
-    });
-  };
+  upstream.handle = servesLogs(LOGS);
 });
 
 const ctx = { params: Promise.resolve({ webhookId: WEBHOOK }) };

@@ -7,7 +7,8 @@ import {
   type ExportFormat,
 } from "@/lib/domain/history/export-format";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { streamMatches } from "@/lib/server/history/scan";
+import { openExport } from "@/lib/server/history/answer";
+import { HISTORY_SOURCE_HEADER, historySourceHeader } from "@/lib/domain/history/answer-source";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 import { exportQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schemas";
 
@@ -15,15 +16,16 @@ import { exportQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schema
  * Every delivery matching the question (up to `cap` logs read) as a file, `format=csv|json`,
  * named after the webhook and the time range. Rows are written as they are read: memory does not
  * grow with the export. A scan that fails midway aborts the download (the file is incomplete, so
- * the browser says the download failed); the cap ends the file where it stops.
+ * the browser says the download failed); the cap ends the file where it stops. The watch's store
+ * writes it instead when it holds every matching log whole; `X-History-Source` says which.
  */
 export const GET = defineRoute({
   params: webhookParamsSchema,
   query: exportQuerySchema,
   async handle({ params, query, session, signal }) {
-    const apiKey = await session.apiKey();
+    const { id: appId, apiKey } = await session.app();
     const { question, cap, format } = query;
-    const matches = await streamMatches({ apiKey, signal }, params.webhookId, question, cap);
+    const matches = await openExport({ apiKey, appId, signal }, params.webhookId, question, cap);
     const encoder = new TextEncoder();
     const encode = rowEncoder(format);
     let started = false;
@@ -55,6 +57,7 @@ export const GET = defineRoute({
         "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
         "content-disposition": `attachment; filename="${fileName}"`,
         "x-content-type-options": "nosniff",
+        [HISTORY_SOURCE_HEADER]: historySourceHeader(matches.source),
       },
     });
   },

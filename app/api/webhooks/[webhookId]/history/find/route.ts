@@ -1,13 +1,14 @@
 import { AppError } from "@/lib/server/app-error";
 import { defineRoute } from "@/lib/server/http/route";
-import { findInHistory } from "@/lib/server/history/scan";
+import { findDelivery } from "@/lib/server/history/answer";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 import { findQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schemas";
 
 /**
  * One delivery of a webhook, wherever it is in its history (up to `cap` logs): `q` is a log ID,
- * a message ID or a console link to a delivery. `{ log, position, read, total }`, or 404 saying
- * how far it looked. Reading stops the moment the log is found.
+ * a message ID or a console link to a delivery. `{ log, position, read, total, source }`, or 404
+ * saying how far it looked. The watch's store answers when it holds the log; a scan stops reading
+ * the moment it is found.
  */
 export const GET = defineRoute({
   params: webhookParamsSchema,
@@ -18,14 +19,15 @@ export const GET = defineRoute({
       const message = `Find a delivery: this link opens a delivery of another webhook (${target.webhookId}); open it from that webhook's page.`;
       throw new AppError("bad_request", message, { fields: { q: [message] } });
     }
-    const apiKey = await session.apiKey();
-    const result = await findInHistory({ apiKey, signal }, params.webhookId, target, cap);
+    const { id: appId, apiKey } = await session.app();
+    const result = await findDelivery({ apiKey, appId, signal }, params.webhookId, target, cap);
     if (result.found) {
       return Response.json({
         log: result.log,
         position: result.position,
         read: result.read,
         total: result.total,
+        source: result.source,
       });
     }
     if (result.partial?.reason === "failed") throw new AppError(result.partial.code, result.partial.message);

@@ -1,0 +1,138 @@
+import "server-only";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import type { HistorySource } from "@/lib/domain/history/answer-source";
+import type { FindTarget } from "@/lib/domain/history/find-input";
+import type { HistoryQuestion } from "@/lib/domain/history/question";
+import type { ScanResultLine } from "@/lib/domain/scan-answer";
+import type { WebhookId } from "@/lib/server/hub/path-params";
+import {
+  beginScan,
+  findInHistory,
+  streamMatches,
+  type FindResult,
+  type MatchStream,
+  type ScanCall,
+  type ScanOptions,
+} from "@/lib/server/history/scan";
+import {
+  STORE_DOWN,
+  watchedHistory,
+  type StoredResult,
+  type WatchedHistory,
+} from "@/lib/server/watch/store-answers";
+
+/**
+ * Every history question of the webhook page (health, the filtered table, Find and `?log=`,
+ * exports) answered by the watch's store when it can answer exactly, else by a scan of the hub,
+ * and each answer says which (`source`). See lib/server/watch/store-answers.ts for when the store answers.
+ */
+
+export interface HistoryCall extends ScanCall {
+  /** The console's id of the application whose key `apiKey` is: only its watches answer. */
+  appId: string;
+}
+
+type AnswerOptions = Omit<ScanOptions, "onProgress">;
+
+/** The store's answers when it can answer this question exactly, else why the scan must. */
+async function storeFor(
+  call: HistoryCall,
+  webhookId: WebhookId,
+  question: HistoryQuestion,
+  use: "rows" | "export",
+  now: number,
+): Promise<WatchedHistory | { why: string }> {
+  const watched = await watchedHistory(call.appId, webhookId, now);
+  if ("why" in watched) return watched;
+  const why = await watched.cannotAnswer(question, use).catch(() => STORE_DOWN);
+  return why === null ? watched : { why };
+}
+
+/**
+ * Starts answering a question: from the store, or by a scan whose first page is read now (so a
+ * refused key or an unknown webhook is thrown here, before any answer began).
+ */
+export async function beginAnswer(
+  call: HistoryCall,
+  webhookId: WebhookId,
+  question: HistoryQuestion,
+  options: AnswerOptions,
+  now = Date.now(),
+): Promise<{ run(onProgress?: ScanOptions["onProgress"]): Promise<ScanResultLine> }> {
+  const watched = await storeFor(call, webhookId, question, "rows", now);
+  const stored = "why" in watched ? watched : await storeResult(watched, question, options, now);
+  if (!("why" in stored)) return { run: async () => stored };
+  const scan = await beginScan(call, webhookId, question, options, now);
+  const source: HistorySource = { from: "scan", why: stored.why };
+  return { run: async (onProgress) => ({ ...(await scan.run(onProgress)), source }) };
+}
+
+/** The store's result line, or why it is not the one a scan would give. */
+async function storeResult(
+  watched: WatchedHistory,
+  question: HistoryQuestion,
+  options: AnswerOptions,
+  now: number,
+): Promise<ScanResultLine | { why: string }> {
+  const { cap, offset, limit, followStreak = false } = options;
+  let result: StoredResult;
+  try {
+    result = await watched.result(question, { cap, offset, limit, followStreak }, now);
+  } catch {
+    return { why: STORE_DOWN };
+  }
+  if (result.rows.some((row) => row.responseBodyTruncated))
+    return {
+      why: "some of these responses are longer than the watch keeps (WATCH_BODY_CAP_BYTES), and the table shows them whole.",
+    };
+  if (followStreak && result.summary.failingStreak?.atLeast)
+    return { why: "the current failing streak began before the oldest delivery the watch holds." };
+  return { ...result, source: { from: "watch", asOf: watched.asOf } };
+}
+
+export type FindAnswer = FindResult & { source: HistorySource };
+
+/** The newest delivery answering the target: from the store when it holds it, else by a scan. */
+export async function findDelivery(
+  call: HistoryCall,
+  webhookId: WebhookId,
+  target: FindTarget,
+  cap: number,
+): Promise<FindAnswer> {
+  const watched = await watchedHistory(call.appId, webhookId);
+  if (!("why" in watched)) {
+    const found = await watched.find(target).catch(() => null);
+    if (found && !found.log.responseBodyTruncated)
+      return { found: true, ...found, source: { from: "watch", asOf: watched.asOf } };
+  }
+  const why =
+    "why" in watched
+      ? watched.why
+      : "the watch's copy does not hold it whole: it may be newer than its last poll, older than it keeps, or longer than it keeps (WATCH_BODY_CAP_BYTES).";
+  return { ...(await findInHistory(call, webhookId, target, cap)), source: { from: "scan", why } };
+}
+
+/** The matched logs one batch at a time for an export, and where they come from. */
+export async function openExport(
+  call: HistoryCall,
+  webhookId: WebhookId,
+  question: HistoryQuestion,
+  cap: number,
+): Promise<MatchStream & { source: HistorySource }> {
+  const watched = await storeFor(call, webhookId, question, "export", Date.now());
+  if ("why" in watched) {
+    const source: HistorySource = { from: "scan", why: watched.why };
+    return Object.assign(await streamMatches(call, webhookId, question, cap), { source });
+  }
+  const batches = watched.stream(question)[Symbol.asyncIterator]();
+  return {
+    source: { from: "watch", asOf: watched.asOf },
+    async next(): Promise<WebhookLog[] | null> {
+      const batch = await batches.next();
+      return batch.done ? null : batch.value;
+    },
+    close() {
+      void batches.return?.();
+    },
+  };
+}
