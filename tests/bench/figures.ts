@@ -47,6 +47,20 @@ export const GOALS = {
   nextQuestionCalls: { atMost: 1 },
   /** RSS growth per log of the largest CSV export ÷ per log of a scan: the file itself must not be held. */
   exportMemory: { atMost: 1.5 },
+  /** Watch overview time to first byte, 200 watched webhooks and 1 M stored logs ÷ 10 and 10 k. */
+  overviewScale: { atMost: 2 },
+  /** Upstream calls the watch overview makes: it answers from the store. */
+  overviewCalls: { atMost: 0 },
+  /** Watcher, nothing new: upstream calls per watched webhook per interval. */
+  steadyCalls: { atMost: 2 },
+  /** Watcher, new logs: calls beyond a poll's own two per 50 new logs ("about 1"). */
+  newLogCalls: { atMost: 1.1 },
+  /** Backfill time ÷ (pages × the hub's delay ÷ WATCH_CONCURRENCY). */
+  backfill: { atMost: 1.5 },
+  /** Upstream calls of two watcher instances on one PostgreSQL ÷ one instance's. */
+  twoInstances: { atMost: 1.1 },
+  /** From an instance's death until its webhooks are polled by another, in lease periods. */
+  takeOverLeases: { atMost: 2 },
   /**
    * Lighthouse on the signed-in webhook page. On mobile no page that sends the console's COOP
    * header reaches an absolute score on a shared machine, so performance is judged against the

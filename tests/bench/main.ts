@@ -27,7 +27,7 @@ import {
   measurePageWeight,
 } from "./browser";
 import { measureDelivery } from "./delivery";
-import { fillLogs } from "./fill";
+import { fillLogs, type LogFill } from "./fill";
 import {
   farUpstreamFigures,
   historyFigures,
@@ -79,6 +79,7 @@ import {
 } from "./servers";
 import { median, rotationOrder } from "./stats";
 import { watchWithAutoRefresh } from "./viewers";
+import { measureInstances, measureOverview, measureWatcher, type WatcherFixture } from "./watching";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 
@@ -98,6 +99,14 @@ const PLAN = QUICK
       lighthouseRuns: 1,
       viewersSeconds: 10,
       history: { finds: 2, findLogs: 10_000 },
+      watch: {
+        overviewSamples: 10,
+        steadyWebhooks: 50,
+        backfillLogs: 20_000,
+        intervalSeconds: 15,
+        intervals: 2,
+        newMessages: 200,
+      },
     }
   : {
       rounds: 4,
@@ -114,6 +123,14 @@ const PLAN = QUICK
       lighthouseRuns: 3,
       viewersSeconds: 30,
       history: { finds: 5, findLogs: 30_000 },
+      watch: {
+        overviewSamples: 30,
+        steadyWebhooks: 200,
+        backfillLogs: 100_000,
+        intervalSeconds: 60,
+        intervals: 2,
+        newMessages: 500,
+      },
     };
 
 /** The parts of the run, in order; `--only a,b` measures just those. */
@@ -126,6 +143,9 @@ const SECTIONS = [
   "lighthouse",
   "scale",
   "delivery",
+  "overview",
+  "watcher",
+  "instances",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const ONLY = onlySections(process.argv.slice(2));
@@ -151,6 +171,18 @@ const UPSTREAM_DELAY_MS = 25;
 const VIEWERS = 10;
 /** Logs on each of the two webhooks the viewers watch. */
 const WATCHED_LOGS = 1000;
+/** The watch overview's two stores: watched webhooks and stored logs (the large one 100 k in the smoke run). */
+const OVERVIEW_SIDES = {
+  small: { webhooks: 10, logs: 10_000 },
+  large: { webhooks: 200, logs: QUICK ? 100_000 : 1_000_000 },
+};
+/** Logs on each webhook the watcher keeps in steady state. */
+const STEADY_LOGS = 100;
+/**
+ * The two-instance figures: how many of the watched webhooks (one instance must keep up with
+ * them alone at the interval), the interval, and the lease.
+ */
+const INSTANCES = { webhooks: 20, intervalSeconds: 10, leaseSeconds: 10, intervals: 2, newMessages: 40 };
 
 const startedAt = new Date();
 const t0 = performance.now();
@@ -171,6 +203,8 @@ async function main(): Promise<void> {
     farConsole: consolePort + 1,
     bareNext: consolePort + 2,
     memoryConsole: consolePort + 3,
+    overviewSmall: consolePort + 4,
+    overviewLarge: consolePort + 5,
     sandbox: sandboxPort,
     bareProxy: Number(process.env.BENCH_BARE_PROXY_PORT ?? sandboxPort + 1),
     delayProxy: sandboxPort + 2,
@@ -190,6 +224,8 @@ async function main(): Promise<void> {
     const watchOne = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/watch-one");
     const watchMany = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/watch-many");
     const history = await createHistoryWebhooks(sandbox.url, app.id, PLAN.history);
+    const watching =
+      measures("watcher") || measures("instances") ? await watcherFixture(sandbox.url, dbPath) : null;
     await sandbox.stop();
     // The million-log webhook is for the sandbox scale figures only.
     const largeCount = measures("scale") ? PLAN.large : 0;
@@ -204,6 +240,7 @@ async function main(): Promise<void> {
       { webhookId: watchOne.id, count: WATCHED_LOGS },
       { webhookId: watchMany.id, count: WATCHED_LOGS },
       ...(measures("history") ? history.fills : []),
+      ...(watching?.fills ?? []),
     ]);
     log(
       `filled ${formatCount(fill.rows)} logs in ${fill.seconds.toFixed(1)} s (${formatCount(fill.rows / fill.seconds)} rows/s)`,
@@ -421,6 +458,48 @@ async function main(): Promise<void> {
       log(`sandbox delivery of ${formatCount(PLAN.deliveries)} messages`);
       return [await measureDelivery(sandbox.url, PLAN.deliveries)];
     });
+    const watchEnv = { sessionSecret, watchSecret: randomBytes(32).toString("base64url"), tmp, log };
+    await part("overview", ["watch overview"], async () => [
+      await measureOverview({
+        env: watchEnv,
+        apiKey: app.apiKey,
+        proxyUrl: bareProxy.url,
+        ports: [ports.overviewSmall, ports.overviewLarge],
+        sides: OVERVIEW_SIDES,
+        samples: PLAN.watch.overviewSamples,
+      }),
+    ]);
+    await part(
+      "watcher",
+      [
+        "watcher, steady state with nothing new",
+        "watcher, new logs",
+        "watcher memory",
+        `watcher, backfill, hub ${UPSTREAM_DELAY_MS} ms away`,
+      ],
+      () =>
+        measureWatcher({
+          env: watchEnv,
+          fixture: watching!.fixture,
+          countingProxyUrl: bareProxy.url,
+          farProxyUrl: delayProxy.url,
+          delayMs: UPSTREAM_DELAY_MS,
+          intervalSeconds: PLAN.watch.intervalSeconds,
+          steadyIntervals: PLAN.watch.intervals,
+          newMessages: PLAN.watch.newMessages,
+        }),
+    );
+    await part(
+      "instances",
+      ["watcher, two instances on one PostgreSQL", "watcher, one of two instances killed"],
+      () =>
+        measureInstances({
+          env: watchEnv,
+          fixture: watching!.fixture,
+          countingProxyUrl: bareProxy.url,
+          ...INSTANCES,
+        }),
+    );
     figures.push(memoryFigure({ console: consoleServer, "bare Next": bareNext, sandbox }));
     await stopAll();
 
@@ -449,6 +528,44 @@ async function main(): Promise<void> {
     await stopAll();
     removeTmp();
   }
+}
+
+/**
+ * The sandbox's side of the watcher's figures, made while it runs (its logs are filled after):
+ * healthy webhooks with a short history under one key, two that receive new messages under
+ * another, and one with a long history to backfill under a third.
+ */
+async function watcherFixture(
+  sandboxUrl: string,
+  sandboxDb: string,
+): Promise<{ fixture: WatcherFixture; fills: LogFill[] }> {
+  const steadyApp = await createApplication(sandboxUrl, "watched");
+  const steady = [];
+  for (let i = 0; i < PLAN.watch.steadyWebhooks; i++)
+    steady.push(await createWebhook(sandboxUrl, steadyApp.id, `https://hooks.example.com/watched/${i + 1}`));
+  const freshApp = await createApplication(sandboxUrl, "watched, new messages");
+  const channel = await createChannel(sandboxUrl, freshApp.id, "sms");
+  const receiver = `${sandboxUrl}/_sandbox/receivers/ok`;
+  const fresh = [
+    await createWebhook(sandboxUrl, freshApp.id, receiver),
+    await createWebhook(sandboxUrl, freshApp.id, receiver),
+  ];
+  const backfillApp = await createApplication(sandboxUrl, "watched, long history");
+  const backfill = await createWebhook(sandboxUrl, backfillApp.id, "https://hooks.example.com/watched/long");
+  const backfillLogs = measures("watcher") ? PLAN.watch.backfillLogs : 0;
+  return {
+    fixture: {
+      sandboxUrl,
+      sandboxDb,
+      steady: { apiKey: steadyApp.apiKey, webhooks: steady },
+      fresh: { apiKey: freshApp.apiKey, channel, webhooks: fresh },
+      backfill: { apiKey: backfillApp.apiKey, webhook: backfill, logs: backfillLogs },
+    },
+    fills: [
+      ...steady.map((webhook) => ({ webhookId: webhook.id, count: STEADY_LOGS })),
+      { webhookId: backfill.id, count: backfillLogs },
+    ],
+  };
 }
 
 /** The temporary folder of the sandbox's database, removed however the run ends (a full run fills it with a million logs). */

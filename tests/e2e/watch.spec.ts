@@ -118,4 +118,31 @@ test.describe("watching", () => {
     await overview.row("Rotating Co").getByRole("link", { name: "Rotating Co" }).click();
     await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
   });
+
+  test("a key replaced on the Applications page is handed over to the application's watches", async ({
+    page,
+    sandbox,
+    signInWithKey,
+  }) => {
+    test.setTimeout(60_000);
+    const { application, webhook } = await sandbox.isolatedSetup("replace-key");
+    await signInWithKey(application.apiKey);
+    const watched = await page.request.post("/api/watches", {
+      data: { webhookId: webhook.id, name: "Replaced Co" },
+    });
+    expect(watched.status(), await watched.text()).toBe(201);
+    const newKey = await sandbox.rotateKey(application.id);
+
+    await page.goto("/applications");
+    await page.getByText("Replace key of Default").click();
+    await page.getByLabel("New API key for Default").fill(newKey);
+    await page.getByRole("button", { name: "Replace key" }).click();
+    await expect(page.getByRole("status")).toContainText("The key was replaced");
+    // The watch moved to the new key's application, which the session now holds: no hand-over left to do.
+    await page.getByRole("banner").getByRole("link", { name: "Overview" }).click();
+    const overview = new OverviewPage(page);
+    await expect(overview.row("Replaced Co")).toContainText(webhook.endpoint);
+    await expect(page.getByLabel("New API key for Default")).toHaveCount(0);
+    expect(await page.content()).not.toContain(newKey);
+  });
 });

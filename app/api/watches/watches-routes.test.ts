@@ -5,63 +5,19 @@
  * rename, stop watching, the overview, a session that sees only its own applications' watches,
  * and handing a new key over after a rotation.
  */
-import { beforeEach, describe, expect, it } from "vitest";
-import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
-import { fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
-import { signInLimiter } from "@/lib/server/http/rate-limit";
-import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
+import { describe, expect, it } from "vitest";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { watchStore } from "@/lib/server/watch/store";
 import type { OverviewAnswer } from "@/lib/domain/watching/overview";
 import type { BulkOutcome } from "@/lib/domain/watching/bulk-input";
 import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
+import { A, B, FIRST, OTHER, ROTATED, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
 import * as watchesRoute from "@/app/api/watches/route";
 import * as bulkRoute from "@/app/api/watches/bulk/route";
 import * as watchRoute from "@/app/api/watches/[webhookId]/route";
 import * as nameRoute from "@/app/api/watches/[webhookId]/name/route";
 import * as keyRoute from "@/app/api/watches/key/route";
 
-const FIRST = "first-key-7f3a9c2e5b1d4e6f8a0b";
-const SECOND = "second-key-0a1b2c3d4e5f60718293";
-/** FIRST's key after a rotation. */
-const ROTATED = "rotated-key-4d5e6f708192a3b4c5d6";
-const A = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
-const B = "1c8f6b5d-9a1f-4b6c-8d2e-3f4a5b6c7d8e";
-const OTHER = "2d9a7c6e-0b2a-4c7d-9e3f-4a5b6c7d8e9f";
-
-const fake = fakeUpstreamPerTest({
-  SESSION_SECRET: "unit-test-session-secret-0123456789abcdef",
-  HUB_TIMEOUT_MS: "800",
-  HUB_SANDBOX: "",
-  WATCH_DB: ":memory:",
-  WATCH_IN_CONSOLE: "0",
-});
-let upstream: FakeUpstream;
-/** Which webhooks each key reads; a key not listed is rejected (401). */
-let reads: Record<string, string[]>;
-
-beforeEach(async () => {
-  upstream = fake.current;
-  signInLimiter.reset();
-  forgetSharedReadsForTests();
-  reads = { [FIRST]: [A, B], [SECOND]: [OTHER] };
-  upstream.handle = (req, res) => {
-    const key = String(req.headers["x-api-key"]);
-    const readable = reads[key];
-    if (!readable) return sendJson(res, 401, { message: "Unauthorized" });
-    const id = readable.find((webhookId) => req.url?.endsWith(`/webhook/${webhookId}`));
-    if (id)
-      return sendJson(res, 200, {
-        ...fakeWebhook(id),
-        endpoint: `https://${id.slice(0, 4)}.example.test/hook`,
-      });
-    return sendJson(res, 404, { message: "Not found" });
-  };
-  // Each test starts with nothing watched.
-  const store = await watchStore();
-  const appIds = [FIRST, SECOND, ROTATED].map(applicationId);
-  for (const watch of await store.listWatches(appIds)) await store.removeWatch(appIds, watch.webhookId);
-});
+const hub = watchRouteHub();
 
 const cookieOf = (response: Response) => response.headers.get("set-cookie")?.split(";")[0];
 const params = (webhookId: string) => ({ params: Promise.resolve({ webhookId }) });
@@ -81,7 +37,7 @@ describe("watching one webhook", () => {
     const cookie = await signedInCookie(FIRST);
     const response = await watch(cookie, { webhookId: ` ${A} `, name: "Acme" });
     expect(response.status).toBe(201);
-    expect(upstream.requests.map((r) => [r.url, r.headers["x-api-key"]])).toEqual([
+    expect(hub.upstream.requests.map((r) => [r.url, r.headers["x-api-key"]])).toEqual([
       [`/v1/organization/webhook/${A}`, FIRST],
     ]);
     const answer = await overview(cookie);
@@ -130,16 +86,16 @@ describe("watching one webhook", () => {
     ["no webhook ID", { name: "x" }, "webhookId", /^Webhook ID: enter it/],
   ])("refuses %s, naming the field, before asking the hub", async (_what, body, field, message) => {
     const cookie = await signedInCookie(FIRST);
-    upstream.requests.length = 0;
+    hub.upstream.requests.length = 0;
     const response = await watch(cookie, body);
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.[field]?.[0]).toMatch(message);
-    expect(upstream.requests).toHaveLength(0);
+    expect(hub.upstream.requests).toHaveLength(0);
   });
 
   it("refuses a cross-site request (403) before anything else", async () => {
     const cookie = await signedInCookie(FIRST);
-    upstream.requests.length = 0;
+    hub.upstream.requests.length = 0;
     const response = await watchesRoute.POST(
       request("POST", "/api/watches", {
         body: { webhookId: A },
@@ -148,7 +104,7 @@ describe("watching one webhook", () => {
       }),
     );
     expect(response.status).toBe(403);
-    expect(upstream.requests).toHaveLength(0);
+    expect(hub.upstream.requests).toHaveLength(0);
     expect((await overview(cookie)).rows).toEqual([]);
   });
 });
@@ -169,7 +125,7 @@ describe("watching many at once", () => {
     expect(outcomes[1]!.message).toMatch(`No webhook ${OTHER} was found for this API key`);
     expect(outcomes[2]!.message).toMatch(/Line 4 is not a webhook ID/);
     // The line that is not an ID never reached the hub.
-    expect(upstream.requests.map((r) => r.url.split("/").at(-1)).sort()).toEqual([A, B, OTHER].sort());
+    expect(hub.upstream.requests.map((r) => r.url.split("/").at(-1)).sort()).toEqual([A, B, OTHER].sort());
     const rows = (await overview(cookie)).rows;
     expect(rows.map((row) => row.name).sort()).toEqual(
       ["Acme, Inc.", rows.find((r) => r.webhookId === B)!.name].sort(),
@@ -189,7 +145,7 @@ describe("watching many at once", () => {
     );
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.text?.[0]).toMatch(/^Webhook IDs: paste one ID per line/);
-    expect(upstream.requests).toHaveLength(0);
+    expect(hub.upstream.requests).toHaveLength(0);
   });
 });
 
@@ -241,7 +197,7 @@ describe("handing over a rotated key", () => {
     await watch(cookie, { webhookId: A, name: "Acme" });
     await watch(cookie, { webhookId: B, name: "Bravo" });
     // The key is rotated at the hub: the old one is rejected, the new one reads the same webhooks.
-    reads = { [ROTATED]: [A, B], [SECOND]: [OTHER] };
+    hub.reads = { [ROTATED]: [A, B], [SECOND]: [OTHER] };
     return cookie;
   }
 
