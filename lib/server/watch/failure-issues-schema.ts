@@ -1,6 +1,7 @@
 import "server-only";
 import type { Kysely, Migration } from "kysely";
-import type { IssueState } from "@/lib/domain/watch/failure-issue";
+import { DEFAULT_RESOLVE_AFTER, type IssueState } from "@/lib/domain/watch/failure-issue";
+import { rebuildIssues } from "@/lib/server/watch/failure-issues";
 
 /** The failure issues' tables (migration 0002): part of WatchDatabase. Times are epoch milliseconds. */
 export interface FailureIssueTables {
@@ -77,6 +78,8 @@ export const failureIssuesMigration: Migration = {
       .addColumn("body_size", "integer", (c) => c.notNull())
       .addPrimaryKeyConstraint("failure_issue_samples_pk", ["issue_id", "log_id"])
       .execute();
+    // A store that already holds logs shows their issues at once, not only those of logs stored from now on.
+    await rebuildIssues(db, DEFAULT_RESOLVE_AFTER);
   },
   async down(db: AnyDb) {
     await db.schema.dropTable("failure_issue_samples").execute();

@@ -1,9 +1,11 @@
+import { Migrator } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { applicationId } from "@/lib/server/session/key-hash";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { claimDue, finishPoll, prune, writeLogs } from "@/lib/server/watch/cursor";
+import { migrations } from "@/lib/server/watch/schema";
 import { storeOver, type WatchStore } from "@/lib/server/watch/store";
 import { appErrorOf } from "@/tests/support/app-error-of";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
@@ -66,9 +68,10 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     appB = applicationId(OTHER_KEY);
   });
 
-  /** Writes logs as the watcher does: claimed, written with the cursor, released. */
+  /** Writes logs as the watcher does: claimed, written with the cursor, released (at the real time: a new watch is due from when it was added). */
   async function stored(webhookId: string, logs: WebhookLog[]) {
-    const claimed = await claimDue(ctx, "test", 100, MINUTE, NOW + MINUTE);
+    const at = Date.now() + MINUTE;
+    const claimed = await claimDue(ctx, "test", 100, MINUTE, at);
     try {
       return await writeLogs(
         ctx,
@@ -77,11 +80,11 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
         logs,
         { head_id: logs[0]?.id ?? null, tail_offset: null },
         MINUTE,
-        NOW + MINUTE,
+        at,
       );
     } finally {
       for (const c of claimed)
-        await finishPoll(ctx, "test", c.state.webhook_id, { nextPollAt: NOW, error: null }, NOW + MINUTE);
+        await finishPoll(ctx, "test", c.state.webhook_id, { nextPollAt: at, error: null }, at);
     }
   }
 
@@ -290,6 +293,30 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     expect(await stored(hook.id, good)).toBe(250);
     expect(await stored(hook.id, good.slice(0, 100))).toBe(0);
     expect(await store.listIssues([appA])).toMatchObject([{ failures: 250 }]);
+  });
+
+  it("builds the issues of the logs a store held before issues existed, when it migrates", async () => {
+    const hook = await watched();
+    const logs = [
+      log(hook.id, 1, 404, "Not Found"),
+      log(hook.id, 2, 200),
+      log(hook.id, 3, 200),
+      log(hook.id, 4, 200),
+      log(hook.id, 5, 500, dbLost("aaaa11112222")),
+      log(hook.id, 6, 500, dbLost("bbbb33334444")),
+    ];
+    await stored(hook.id, logs);
+    const expected = await store.listIssues([appA]);
+    expect(expected.map((i) => [i.statusCode, i.state, i.failures])).toEqual([
+      [404, "open", 1],
+      [500, "resolved", 2],
+    ]);
+    // Back to the schema before issues (their tables go), then forward again.
+    const migrator = new Migrator({ db: ctx.db, provider: migrations });
+    expect((await migrator.migrateTo("0001_watch")).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const rebuilt = await store.listIssues([appA]);
+    expect(rebuilt).toEqual(expected.map((issue) => ({ ...issue, id: expect.any(String) })));
   });
 
   it("prunes resolved issues past the retention, and keeps open ones", async () => {

@@ -23,6 +23,8 @@ type IssueRow = WatchDatabase["failure_issues"];
 
 /** Characters of a sample's body kept with the issue (the whole stored body is the log's). */
 const SAMPLE_BODY_MAX = 500;
+/** Stored logs read at once when issues are built from them. */
+const REBUILD_BATCH = 1000;
 /** Most issues one list answers. */
 const LIST_MAX = 200;
 
@@ -190,6 +192,40 @@ async function successRunEnd(tx: WatchDb, webhookId: string, after: number, coun
     where status = 'Success' and successes >= ${count}`.execute(tx);
   const at = rows[0]?.at;
   return at === null || at === undefined ? null : Number(at);
+}
+
+/**
+ * Builds the issues from the logs already stored (the migration that adds issues runs it once),
+ * each webhook's logs in the order they were sent, as the watcher would have recorded them.
+ */
+export async function rebuildIssues(db: WatchDb, resolveAfter: number, now = Date.now()): Promise<void> {
+  const webhooks = await db.selectFrom("watch_logs").select("webhook_id").distinct().execute();
+  for (const { webhook_id: webhookId } of webhooks) {
+    let after: { send_at: number; id: string } | null = null;
+    for (;;) {
+      const cursor: typeof after = after;
+      const batch: FreshLog[] = await db
+        .selectFrom("watch_logs")
+        .select(["id", "status", "status_code", "send_at", "body", "body_size"])
+        .where("webhook_id", "=", webhookId)
+        .$if(cursor !== null, (qb) =>
+          qb.where((eb) =>
+            eb.or([
+              eb("send_at", ">", cursor!.send_at),
+              eb.and([eb("send_at", "=", cursor!.send_at), eb("id", ">", cursor!.id)]),
+            ]),
+          ),
+        )
+        .orderBy("send_at")
+        .orderBy("id")
+        .limit(REBUILD_BATCH)
+        .execute();
+      if (batch.length === 0) break;
+      await recordFailures(db, webhookId, batch, resolveAfter, now);
+      if (batch.length < REBUILD_BATCH) break;
+      after = batch.at(-1)!;
+    }
+  }
 }
 
 /** Deletes a webhook's issues and their samples (its watch is going). */
