@@ -161,6 +161,7 @@ describe("changing a failure issue", () => {
       /^Note: say what is being done/,
     ],
     ["no name", { action: "acknowledge", name: " ", note: "On it" }, "name", /^Your name: type your name/],
+    ["neither a name nor a note", { action: "acknowledge", name: "", note: "" }, "name", /^Your name: type/],
     ["a name too long", { action: "resolve", name: "x".repeat(81) }, "name", /^Your name: shorten it to 80/],
     ["an unknown action", { action: "delete", name: "Ada" }, "action", /^Action: choose one of acknowledge/],
   ])("refuses %s, naming the field, and changes nothing", async (_case, body, field, message) => {

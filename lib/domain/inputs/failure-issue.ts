@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { ISSUE_ACTIONS, type IssueAction } from "@/lib/domain/watch/failure-issue";
+import { ISSUE_ACTIONS } from "@/lib/domain/watch/failure-issue";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
 import { uuidInput, webhookIdInput } from "@/lib/domain/inputs/uuid";
@@ -33,21 +33,21 @@ export const issueParamsSchema = z.strictObject({ issueId: uuidInput("Issue") })
  * `POST /api/issues/{issueId}` `{ action, name, note }`: a person's change of an issue. Every
  * action records the name typed; acknowledging also needs a note (what is being done).
  */
-export const issueChangeSchema = z
-  .strictObject({
-    action: z.enum(ISSUE_ACTIONS, {
-      error: fieldMessage(ISSUE_LABELS.action, `choose one of ${ISSUE_ACTIONS.join(", ")}.`),
+export const issueChangeSchema = z.discriminatedUnion(
+  "action",
+  [
+    z.strictObject({
+      action: z.literal("acknowledge"),
+      name: issueNameInput,
+      note: issueNoteInput.check(notBlank(ISSUE_LABELS.note, NOTE_WHAT)),
     }),
-    name: issueNameInput,
-    note: z._default(issueNoteInput, ""),
-  })
-  .check(
-    z.refine(
-      (change: { action: IssueAction; note: string }) =>
-        change.action !== "acknowledge" || change.note !== "",
-      {
-        error: fieldMessage(ISSUE_LABELS.note, NOTE_WHAT),
-        path: ["note"],
-      },
-    ),
-  );
+    z.strictObject({
+      action: z.enum(
+        ISSUE_ACTIONS.filter((action) => action !== "acknowledge") as ["resolve", "ignore", "reopen"],
+      ),
+      name: issueNameInput,
+      note: z._default(issueNoteInput, ""),
+    }),
+  ],
+  { error: fieldMessage(ISSUE_LABELS.action, `choose one of ${ISSUE_ACTIONS.join(", ")}.`) },
+);
