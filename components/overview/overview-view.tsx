@@ -8,6 +8,7 @@ import { filterRows } from "@/lib/domain/watching/overview";
 import { formatAge } from "@/lib/domain/watching/format-age";
 import { Notice } from "@/components/ui/notice";
 import { HandOverForm } from "@/components/overview/hand-over-form";
+import { FailureIssuesSection } from "@/components/overview/failure-issues-section";
 import { OverviewFilters } from "@/components/overview/overview-filters";
 import { OVERVIEW_REFRESH_MS, overviewQueryOptions } from "@/components/overview/overview-query";
 import { OverviewTable } from "@/components/overview/overview-table";
@@ -96,6 +97,7 @@ export function OverviewView() {
           {rows.length ? (
             <OverviewTable rows={rows} applications={applications} now={clock} local={now !== 0} />
           ) : null}
+          <FailureIssuesSection webhookIds={new Set(rows.map((row) => row.webhookId))} />
         </>
       )}
     </div>

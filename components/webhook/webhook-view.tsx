@@ -13,6 +13,7 @@ import { SendMessagePart } from "@/components/send/send-message-part";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { WebhookHeader } from "@/components/webhook/webhook-header";
 import { HealthRegion } from "@/components/health/health-region";
+import { WebhookIssuesPanel } from "@/components/issues/webhook-issues-panel";
 import { isHistoryView } from "@/lib/domain/log-view";
 import { NO_HISTORY_FILTERS } from "@/lib/domain/search-params";
 
@@ -60,6 +61,7 @@ export function WebhookView({
       </a>
       <WebhookHeader webhookId={webhookId} webhook={webhook} />
       <HealthRegion webhookId={webhookId} />
+      <WebhookIssuesPanel webhookId={webhookId} />
       <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
         <WebhookLogs
           webhookId={webhookId}

@@ -1,5 +1,6 @@
 import "server-only";
 import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/handover/redact";
+import { DEFAULT_RESOLVE_AFTER } from "@/lib/domain/watch/failure-issue";
 
 /**
  * The console's configuration, read from the environment when first asked for (so `next build`
@@ -99,6 +100,8 @@ export interface WatchConfig {
   leaseSeconds: number;
   /** WATCH_BODY_CAP_BYTES: stored bytes of a response body; its full size and hash are kept (default 4096). */
   bodyCapBytes: number;
+  /** WATCH_ISSUE_RESOLVE_AFTER: successful deliveries in a row that resolve a failure issue by itself (default 3). */
+  issueResolveAfter: number;
 }
 
 /** `<count>,<age>` with the age in days (`7d`) or hours (`12h`). */
@@ -153,6 +156,7 @@ function readWatchConfig(): WatchConfig {
     keyRequestsPerMinute: positiveInt("WATCH_KEY_REQUESTS_PER_MINUTE", 120, 100_000),
     leaseSeconds: positiveInt("WATCH_LEASE_SECONDS", 30, 3600),
     bodyCapBytes: positiveInt("WATCH_BODY_CAP_BYTES", 4096, 1024 * 1024),
+    issueResolveAfter: positiveInt("WATCH_ISSUE_RESOLVE_AFTER", DEFAULT_RESOLVE_AFTER, 1000),
   };
 }
 

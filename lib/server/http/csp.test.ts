@@ -67,7 +67,10 @@ describe("proxy.ts: the CSP and the page address on every page request", () => {
   function handedOn(response: Response): Headers {
     const names = response.headers.get("x-middleware-override-headers")?.split(",") ?? [];
     return new Headers(
-      names.map((name) => [name, response.headers.get(`x-middleware-request-${name}`) ?? ""]),
+      names.map((name): [string, string] => [
+        name,
+        response.headers.get(`x-middleware-request-${name}`) ?? "",
+      ]),
     );
   }
 

@@ -9,6 +9,8 @@ export interface StoreContext {
   sealer: Sealer;
   /** Stored bytes of a response body (WATCH_BODY_CAP_BYTES). */
   bodyCapBytes: number;
+  /** Successful deliveries in a row that resolve a failure issue by itself (WATCH_ISSUE_RESOLVE_AFTER). */
+  issueResolveAfter: number;
 }
 
 export const toIso = (ms: number): string => new Date(ms).toISOString();

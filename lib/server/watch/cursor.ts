@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { sql, type Selectable, type Updateable } from "kysely";
 import type { StoreContext } from "@/lib/server/watch/context";
+import { pruneIssues, recordFailures, type FreshLog } from "@/lib/server/watch/failure-issues";
 import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
 
 /**
@@ -173,7 +174,7 @@ export async function writeLogs(
 ): Promise<number> {
   return ctx.db.transaction().execute(async (tx) => {
     await holdLease(tx, owner, webhookId, leaseMs, now);
-    const fresh: Array<{ status: string; send_at: number }> = [];
+    const fresh: FreshLog[] = [];
     for (let i = 0; i < logs.length; i += 200) {
       const rows = logs.slice(i, i + 200).map((log) => ({
         webhook_id: webhookId,
@@ -189,7 +190,7 @@ export async function writeLogs(
         .insertInto("watch_logs")
         .values(rows)
         .onConflict((oc) => oc.columns(["webhook_id", "id"]).doNothing())
-        .returning(["status", "send_at"])
+        .returning(["id", "status", "status_code", "send_at", "body", "body_size"])
         .execute();
       fresh.push(...inserted);
     }
@@ -213,6 +214,7 @@ export async function writeLogs(
         )
         .execute();
     }
+    if (fresh.length > 0) await recordFailures(tx, webhookId, fresh, ctx.issueResolveAfter, now);
     const summary = fresh.length > 0 ? await summarise(tx, webhookId) : {};
     await tx
       .updateTable("watch_state")
@@ -310,6 +312,7 @@ export async function prune(ctx: StoreContext, retentionDays: number, now = Date
       .where("hour", "<", cut - HOUR)
       .execute();
     await tx.deleteFrom("watch_timeline").where("at", "<", cut).execute();
+    await pruneIssues(tx, cut);
     const counts = new Map<string, number>();
     for (const { webhook_id } of removed) counts.set(webhook_id, (counts.get(webhook_id) ?? 0) + 1);
     for (const [webhookId, count] of counts) {

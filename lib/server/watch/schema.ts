@@ -1,11 +1,12 @@
 import "server-only";
 import { sql, type Generated, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { failureIssuesMigration, type FailureIssueTables } from "@/lib/server/watch/failure-issues-schema";
 
 /**
  * The watch's tables, one schema for SQLite and PostgreSQL. Times are epoch milliseconds
  * (bigint), flags are 0/1 integers: the types both databases share.
  */
-export interface WatchDatabase {
+export interface WatchDatabase extends FailureIssueTables {
   watch_keys: {
     app_id: string;
     /** The application's API key, sealed (seal.ts). */
@@ -201,7 +202,7 @@ const initial: Migration = {
 
 /** The migrations, in code (no files to ship): Kysely's Migrator runs them in name order. */
 export const migrations: MigrationProvider = {
-  getMigrations: async () => ({ "0001_watch": initial }),
+  getMigrations: async () => ({ "0001_watch": initial, "0002_failure_issues": failureIssuesMigration }),
 };
 
 /** True when a query answered: used to tell "the database is back" after an outage. */

@@ -4,12 +4,14 @@ import type { FindTarget } from "@/lib/domain/history/find-input";
 import type { HealthSummary } from "@/lib/domain/history/health";
 import type { HistoryQuestion } from "@/lib/domain/history/question";
 import type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
+import { DEFAULT_RESOLVE_AFTER, type FailureIssue, type IssueAction } from "@/lib/domain/watch/failure-issue";
 import type { StoreCoverage, StoredLog, TimelineEvent } from "@/lib/domain/watch/stored-log";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { sessionSecrets } from "@/lib/server/session/secrets";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { openDatabase, type DatabaseTarget } from "@/lib/server/watch/database";
+import * as issues from "@/lib/server/watch/failure-issues";
 import * as rows from "@/lib/server/watch/overview-rows";
 import { createSealer } from "@/lib/server/watch/seal";
 import * as logs from "@/lib/server/watch/stored-logs";
@@ -131,6 +133,18 @@ export interface WatchStore {
   /** The watcher's health over the watches of these applications. */
   watcherHealth(appIds: readonly string[], now?: number): Promise<WatcherHealth>;
 
+  // --- Failure issues (kept up to date as logs are stored) -----------------------------------
+
+  /** The failure issues of these applications' watches (of one webhook, when given), worst first. */
+  listIssues(appIds: readonly string[], filter?: { webhookId?: string | null }): Promise<FailureIssue[]>;
+
+  /** A person's change of an issue's state, with the name they typed and their note; `not_found` for another application's. */
+  changeIssue(
+    appIds: readonly string[],
+    issueId: string,
+    change: { action: IssueAction; name: string; note: string | null },
+  ): Promise<FailureIssue>;
+
   /** Closes the database connections. */
   close(): Promise<void>;
 }
@@ -144,6 +158,8 @@ export interface StoreOptions {
   /** Secrets that seal and open keys, newest first. */
   secrets: readonly string[];
   bodyCapBytes: number;
+  /** Successes in a row that resolve a failure issue by itself; DEFAULT_RESOLVE_AFTER when left out. */
+  issueResolveAfter?: number;
 }
 
 /** Any failure that is not already an AppError is the database's: the store is unavailable. */
@@ -185,6 +201,8 @@ function guarded(store: WatchStore): WatchStore {
     timeline: wrap(store.timeline),
     overview: wrap(store.overview),
     watcherHealth: wrap(store.watcherHealth),
+    listIssues: wrap(store.listIssues),
+    changeIssue: wrap(store.changeIssue),
     async *streamLogs(webhookId, question) {
       try {
         yield* store.streamLogs(webhookId, question);
@@ -215,6 +233,8 @@ export function storeOver(ctx: StoreContext): WatchStore {
     timeline: (webhookId, limit) => logs.timeline(ctx, webhookId, limit),
     overview: (appIds, now) => rows.overview(ctx, appIds, now),
     watcherHealth: (appIds, now) => rows.watcherHealth(ctx, appIds, now),
+    listIssues: (appIds, filter) => issues.listIssues(ctx, appIds, filter),
+    changeIssue: (appIds, issueId, change) => issues.changeIssue(ctx, appIds, issueId, change),
     close: () => ctx.db.destroy(),
   });
 }
@@ -222,7 +242,13 @@ export function storeOver(ctx: StoreContext): WatchStore {
 /** Opens (and migrates) a database and the context the store and the watcher share. */
 export async function openStoreContext(options: StoreOptions): Promise<StoreContext> {
   const { db, kind } = await openDatabase(options.target);
-  return { db, kind, sealer: createSealer(options.secrets), bodyCapBytes: options.bodyCapBytes };
+  return {
+    db,
+    kind,
+    sealer: createSealer(options.secrets),
+    bodyCapBytes: options.bodyCapBytes,
+    issueResolveAfter: options.issueResolveAfter ?? DEFAULT_RESOLVE_AFTER,
+  };
 }
 
 /** The store's options from the configuration: WATCH_SECRET(s), else keys derived from SESSION_SECRET(s). */
@@ -234,6 +260,7 @@ export function configuredStoreOptions(): StoreOptions {
       : { kind: "sqlite", path: watch.sqlitePath },
     secrets: watch.secrets.length > 0 ? watch.secrets : sessionSecrets(),
     bodyCapBytes: watch.bodyCapBytes,
+    issueResolveAfter: watch.issueResolveAfter,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Watch } from "@/lib/domain/watch/overview";
 import { AppError } from "@/lib/server/app-error";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { toIso, type StoreContext } from "@/lib/server/watch/context";
+import { removeIssues } from "@/lib/server/watch/failure-issues";
 import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
 
 /** Watches and the sealed key of each watched application. */
@@ -158,6 +159,7 @@ export async function removeWatch(
     for (const table of ["watch_logs", "watch_log_hours", "watch_timeline", "watch_state"] as const) {
       await tx.deleteFrom(table).where("webhook_id", "=", webhookId).execute();
     }
+    await removeIssues(tx, webhookId);
     await dropUnusedKeys(tx, [removed.app_id]);
   });
 }

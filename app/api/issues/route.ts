@@ -1,0 +1,18 @@
+import { defineRoute } from "@/lib/server/http/route";
+import { sessionDataOf } from "@/lib/server/session/session";
+import { watchStore } from "@/lib/server/watch/store";
+import { issuesQuerySchema } from "@/lib/domain/inputs/failure-issue";
+import { sessionAppIds } from "@/app/api/watches/overview-answer";
+
+/**
+ * The failure issues of the watched webhooks of every application in the session (of one webhook
+ * with `?webhookId=`), worst first, from the store alone. Another application's are never listed.
+ */
+export const GET = defineRoute({
+  query: issuesQuerySchema,
+  async handle({ query, session }) {
+    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const issues = await (await watchStore()).listIssues(appIds, { webhookId: query.webhookId ?? null });
+    return Response.json({ issues });
+  },
+});

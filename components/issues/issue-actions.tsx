@@ -1,0 +1,122 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { isApiError } from "@/lib/browser/api";
+import type { FieldErrors } from "@/lib/domain/api-error";
+import { fieldErrors } from "@/lib/domain/inputs/field-errors";
+import {
+  ISSUE_LABELS,
+  ISSUE_NAME_MAX,
+  ISSUE_NOTE_MAX,
+  issueChangeSchema,
+} from "@/lib/domain/inputs/failure-issue";
+import type { FailureIssue, IssueAction, IssueState } from "@/lib/domain/watch/failure-issue";
+import { Field } from "@/components/ui/field";
+import { ISSUES_KEY, changeIssue } from "@/components/issues/issues-api";
+
+/** The actions that make sense from each state, and the words of their buttons and outcomes. */
+const ACTIONS: Record<IssueState, IssueAction[]> = {
+  open: ["acknowledge", "resolve", "ignore"],
+  acknowledged: ["acknowledge", "resolve", "ignore"],
+  resolved: ["reopen", "ignore"],
+  ignored: ["reopen"],
+};
+const BUTTON: Record<IssueAction, string> = {
+  acknowledge: "Acknowledge",
+  resolve: "Resolve",
+  ignore: "Ignore",
+  reopen: "Reopen",
+};
+const DONE: Record<IssueAction, string> = {
+  acknowledge: "Acknowledged.",
+  resolve: "Resolved. A new failure of this cause reopens it.",
+  ignore: "Ignored. Its failures still count, and it stays ignored.",
+  reopen: "Reopened.",
+};
+
+/**
+ * A person's change of an issue: the name they type (every change records it) and a note (needed
+ * to acknowledge), checked with the route's own schema before it is sent.
+ */
+export function IssueActions({ issue }: { issue: FailureIssue }) {
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [done, setDone] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: (change: { action: IssueAction; name: string; note: string }) =>
+      changeIssue(issue.id, change),
+    onSuccess: (_issue, change) => {
+      setDone(DONE[change.action]);
+      return queryClient.invalidateQueries({ queryKey: ISSUES_KEY });
+    },
+    onError: (error) => setErrors(isApiError(error) && error.fields ? error.fields : {}),
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const form = new FormData(event.currentTarget);
+    const parsed = issueChangeSchema.safeParse({
+      action: submitter?.value,
+      name: String(form.get("name") ?? ""),
+      note: String(form.get("note") ?? ""),
+    });
+    setDone(null);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    mutation.mutate(parsed.data);
+  }
+
+  const error = mutation.error;
+  const failure = error && !(isApiError(error) && error.fields) ? error.message : null;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-2">
+      <div className="grid gap-2 sm:grid-cols-[12rem_minmax(0,1fr)]">
+        <Field label={ISSUE_LABELS.name} error={errors.name?.[0]}>
+          {(control) => (
+            <input
+              {...control}
+              name="name"
+              type="text"
+              autoComplete="name"
+              maxLength={ISSUE_NAME_MAX}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <Field
+          label={ISSUE_LABELS.note}
+          hint="Needed to acknowledge: what is being done about it."
+          error={errors.note?.[0]}
+        >
+          {(control) => (
+            <textarea {...control} name="note" rows={2} maxLength={ISSUE_NOTE_MAX} className="field-input" />
+          )}
+        </Field>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        {ACTIONS[issue.state].map((action, index) => (
+          <button
+            key={action}
+            type="submit"
+            name="action"
+            value={action}
+            disabled={mutation.isPending}
+            className={index === 0 ? "btn btn-primary" : "btn btn-secondary"}
+          >
+            {BUTTON[action]}
+          </button>
+        ))}
+      </div>
+      <p role="status" className="text-sm">
+        {done}
+        {failure ? <span className="text-red-800 dark:text-red-300">{failure}</span> : null}
+        {errors._?.[0] ?? errors.action?.[0]}
+      </p>
+    </form>
+  );
+}
