@@ -140,7 +140,7 @@ export interface StoreOptions {
 }
 
 /** Any failure that is not already an AppError is the database's: the store is unavailable. */
-function unavailable(error: unknown): AppError {
+export function unavailable(error: unknown): AppError {
   if (error instanceof AppError) return error;
   return new AppError(
     "store_unavailable",
