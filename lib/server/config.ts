@@ -176,7 +176,8 @@ function readSmtpUrl(): string | null {
   const raw = process.env.SMTP_URL?.trim();
   if (!raw) return null;
   const shape = "smtp://user:password@mail.example.com:587 (or smtps:// for TLS from the start)";
-  if (!URL.canParse(raw)) throw new Error(`SMTP_URL must be a URL like ${shape}; the value set cannot be parsed.`);
+  if (!URL.canParse(raw))
+    throw new Error(`SMTP_URL must be a URL like ${shape}; the value set cannot be parsed.`);
   const url = new URL(raw);
   if ((url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
     throw new Error(`SMTP_URL must be a URL like ${shape}; the value set is not one.`);

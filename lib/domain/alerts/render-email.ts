@@ -47,7 +47,8 @@ export function renderEmail(message: AlertMessage): AlertEmail {
       : "",
     ...message.samples.map(
       (sample) =>
-        `<p><strong>${escapeHtml(codeText(sample.statusCode))}</strong> at ${escapeHtml(sample.sentAt)}</p><pre style="white-space:pre-wrap">${escapeHtml(sample.body)}</pre>`,
+        `<p><strong>${escapeHtml(codeText(sample.statusCode))}</strong> at ${escapeHtml(sample.sentAt)}</p>` +
+        `<pre style="white-space:pre-wrap">${escapeHtml(sample.body)}</pre>`,
     ),
     `<p><a href="${escapeHtml(link)}">Open in the console</a></p>`,
     `</body></html>`,

@@ -20,6 +20,7 @@ import {
   removeDestination,
 } from "@/lib/server/alerts/destinations";
 import type { StoreContext } from "@/lib/server/watch/context";
+import type { AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { startReceiver, type Answer, type TestReceiver } from "@/tests/sandbox/support/receiver";
 import { WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
 
@@ -57,6 +58,22 @@ function deps(ctx: StoreContext, overrides: Partial<DeliveryDeps> = {}): Deliver
     backoffMs: 20,
     ...overrides,
   };
+}
+
+/** Stores a destination of APP and delivers one alert to it; resolves with its delivery as logged. */
+async function sendTo(
+  ctx: StoreContext,
+  input: AddDestination,
+  overrides: Partial<DeliveryDeps> = {},
+  sent: AlertMessage = message(),
+) {
+  const { destination } = await addDestination(ctx, APP, input);
+  const [delivery] = await deliverAlert(
+    sent,
+    [await openDestination(ctx, APP, destination.id)],
+    deps(ctx, overrides),
+  );
+  return delivery!;
 }
 
 describe.each(WATCH_DATABASES)("destinations in the store (%s)", (kind) => {
@@ -106,16 +123,11 @@ describe.each(WATCH_DATABASES)("destinations in the store (%s)", (kind) => {
     const target = await receiver((index) =>
       index === 0 ? { status: 500, body: "boom" } : { status: 200, body: "ok" },
     );
-    const { destination } = await addDestination(ctx, APP, {
+    const delivery = await sendTo(ctx, {
       kind: "slack",
       label: "Flaky",
       url: `${target.url}/slack`,
     });
-    const [delivery] = await deliverAlert(
-      message(),
-      [await openDestination(ctx, APP, destination.id)],
-      deps(ctx),
-    );
     expect(delivery).toMatchObject({
       state: "delivered",
       attempts: 2,
@@ -134,14 +146,18 @@ describe("delivering (sqlite)", () => {
   it("a signed webhook verifies with the Standard Webhooks reference code, webhook-id being the idempotency key", async () => {
     const ctx = await databases.fresh("sqlite");
     const target = await receiver(() => ({ status: 204 }));
-    const { destination } = await addDestination(ctx, APP, {
-      kind: "webhook",
-      label: "Signed",
-      url: `${target.url}/hook`,
-      secret: SECRET,
-    });
     const sent = message("alert_idem_42");
-    const [delivery] = await deliverAlert(sent, [await openDestination(ctx, APP, destination.id)], deps(ctx));
+    const delivery = await sendTo(
+      ctx,
+      {
+        kind: "webhook",
+        label: "Signed",
+        url: `${target.url}/hook`,
+        secret: SECRET,
+      },
+      {},
+      sent,
+    );
     expect(delivery).toMatchObject({ state: "delivered", attempts: 1, statusCode: 204 });
     const [request] = target.requests;
     const headers = request!.headers as Record<string, string>;
@@ -190,34 +206,28 @@ describe("delivering (sqlite)", () => {
   it("the strict policy refuses a loopback receiver without calling it, once, and logs it refused", async () => {
     const ctx = await databases.fresh("sqlite");
     const target = await receiver(() => ({ status: 200 }));
-    const { destination } = await addDestination(ctx, APP, {
-      kind: "slack",
-      label: "Inside",
-      url: target.url.replace("http://127.0.0.1", "https://localhost") + "/slack",
-    });
-    const [delivery] = await deliverAlert(
-      message(),
-      [await openDestination(ctx, APP, destination.id)],
-      deps(ctx, { policy: { allowPrivate: false, timeoutMs: 2000 } }),
+    const delivery = await sendTo(
+      ctx,
+      {
+        kind: "slack",
+        label: "Inside",
+        url: target.url.replace("http://127.0.0.1", "https://localhost") + "/slack",
+      },
+      { policy: { allowPrivate: false, timeoutMs: 2000 } },
     );
     expect(delivery).toMatchObject({ state: "refused", attempts: 1, statusCode: null });
-    expect(delivery!.error).toMatch(/localhost resolves to .*a loopback address/);
+    expect(delivery.error).toMatch(/localhost resolves to .*a loopback address/);
     expect(target.requests).toHaveLength(0);
   });
 
   it("a receiver answering 4xx is not retried", async () => {
     const ctx = await databases.fresh("sqlite");
     const target = await receiver(() => ({ status: 404, body: "no_service" }));
-    const { destination } = await addDestination(ctx, APP, {
+    const delivery = await sendTo(ctx, {
       kind: "slack",
       label: "Gone",
       url: `${target.url}/x`,
     });
-    const [delivery] = await deliverAlert(
-      message(),
-      [await openDestination(ctx, APP, destination.id)],
-      deps(ctx),
-    );
     expect(delivery).toMatchObject({ state: "failed", attempts: 1, statusCode: 404, response: "no_service" });
     expect(target.requests).toHaveLength(1);
   });
@@ -256,18 +266,16 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
     return { port: (server.server.address() as AddressInfo).port, mails };
   }
 
+  const TEAM_EMAIL: AddDestination = { kind: "email", label: "Team", to: "oncall@example.com" };
+
   it("is delivered as text and HTML, and the log keeps the relay's reply", async () => {
     const ctx = await databases.fresh("sqlite");
     const smtp = await listener();
-    const { destination } = await addDestination(ctx, APP, {
-      kind: "email",
-      label: "Team",
-      to: "oncall@example.com",
-    });
-    const [delivery] = await deliverAlert(
+    const delivery = await sendTo(
+      ctx,
+      TEAM_EMAIL,
+      { smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "Console <alerts@console.test>" } },
       message("alert_mail_1"),
-      [await openDestination(ctx, APP, destination.id)],
-      deps(ctx, { smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "Console <alerts@console.test>" } }),
     );
     expect(delivery).toMatchObject({ state: "delivered", attempts: 1, statusCode: 250 });
     expect(smtp.mails).toHaveLength(1);
@@ -284,21 +292,12 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
   it("goes through the same address check: a loopback relay is refused under the strict policy", async () => {
     const ctx = await databases.fresh("sqlite");
     const smtp = await listener();
-    const { destination } = await addDestination(ctx, APP, {
-      kind: "email",
-      label: "Team",
-      to: "oncall@example.com",
+    const delivery = await sendTo(ctx, TEAM_EMAIL, {
+      policy: { allowPrivate: false, timeoutMs: 2000 },
+      smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "alerts@console.test" },
     });
-    const [delivery] = await deliverAlert(
-      message(),
-      [await openDestination(ctx, APP, destination.id)],
-      deps(ctx, {
-        policy: { allowPrivate: false, timeoutMs: 2000 },
-        smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "alerts@console.test" },
-      }),
-    );
     expect(delivery).toMatchObject({ state: "refused", attempts: 1 });
-    expect(delivery!.error).toMatch(/SMTP_URL: 127\.0\.0\.1 is a loopback address/);
+    expect(delivery.error).toMatch(/SMTP_URL: 127\.0\.0\.1 is a loopback address/);
     expect(smtp.mails).toHaveLength(0);
   });
 });

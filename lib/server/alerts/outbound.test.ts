@@ -22,10 +22,9 @@ const OPEN: OutboundPolicy = { allowPrivate: true, timeoutMs: 2000 };
 /** Long enough to outlast any deadline here: the receiver never answers. */
 const HANG: Answer = { status: 200, delayMs: 600_000 };
 
-let receivers: TestReceiver[] = [];
+const receivers: TestReceiver[] = [];
 afterEach(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-  receivers = [];
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
 });
 async function receiver(answer: () => Answer) {
   const started = await startReceiver(answer);

@@ -56,7 +56,8 @@ async function checkReachable(input: AddDestination, policy: OutboundPolicy): Pr
     if (!serverConfig().alerts.smtpUrl) {
       throw refuse(
         "to",
-        `${destinationFieldLabel("email", "to")}: this console has no SMTP_URL, so it cannot send email. Ask its operator to set SMTP_URL, or add a Slack or webhook destination.`,
+        `${destinationFieldLabel("email", "to")}: this console has no SMTP_URL, so it cannot send email. ` +
+          "Ask its operator to set SMTP_URL, or add a Slack or webhook destination.",
       );
     }
     return;
