@@ -29,7 +29,7 @@ const APP = "0123456789abcdef";
 const OTHER_APP = "fedcba9876543210";
 const SECRET = `whsec_${Buffer.from("a signing secret of the tests, 32b").toString("base64")}`;
 
-let receivers: TestReceiver[] = [];
+const receivers: TestReceiver[] = [];
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
 });

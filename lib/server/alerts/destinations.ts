@@ -118,12 +118,13 @@ export async function addDestination(
   return { destination: destinationOf(row), signingSecret: generated };
 }
 
+/** By name. */
 export async function listDestinations(ctx: StoreContext, appId: string): Promise<DestinationView[]> {
   const rows = await ctx.db
     .selectFrom("alert_destinations")
     .selectAll()
     .where("app_id", "=", appId)
-    .orderBy("created_at")
+    .orderBy("label")
     .orderBy("id")
     .execute();
   return rows.map(destinationOf);
