@@ -20,6 +20,9 @@ import {
   removeDestination,
 } from "@/lib/server/alerts/destinations";
 import type { StoreContext } from "@/lib/server/watch/context";
+import { replaceKey } from "@/lib/server/watch/watches";
+import { applicationId } from "@/lib/server/session/key-hash";
+import { restoreEnv, stubEnv } from "@/tests/support/env";
 import type { AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { startReceiver, type Answer, type TestReceiver } from "@/tests/sandbox/support/receiver";
 import { WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
@@ -139,6 +142,26 @@ describe.each(WATCH_DATABASES)("destinations in the store (%s)", (kind) => {
     expect(target.requests[0]!.body).toBe(target.requests[1]!.body);
     expect(await recentDeliveries(ctx, APP)).toEqual([delivery]);
     expect(await recentDeliveries(ctx, OTHER_APP)).toEqual([]);
+  });
+});
+
+describe("a key handed over (sqlite)", () => {
+  afterEach(() => restoreEnv());
+
+  it("keeps the application's destinations and their log under its new id", async () => {
+    stubEnv({ SESSION_SECRET: "unit-test-session-secret-0123456789abcdef" });
+    const ctx = await databases.fresh("sqlite");
+    const oldAppId = applicationId("old-key-7f3a9c2e5b1d4e6f8a0b");
+    const { destination } = await addDestination(ctx, oldAppId, {
+      kind: "email",
+      label: "Team",
+      to: "oncall@example.com",
+    });
+    const { appId } = await replaceKey(ctx, oldAppId, "new-key-0a1b2c3d4e5f60718293");
+    expect(appId).not.toBe(oldAppId);
+    expect((await listDestinations(ctx, appId)).map((d) => d.id)).toEqual([destination.id]);
+    expect(await listDestinations(ctx, oldAppId)).toEqual([]);
+    expect((await openDestination(ctx, appId, destination.id)).secrets).toEqual({ to: "oncall@example.com" });
   });
 });
 
