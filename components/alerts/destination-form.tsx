@@ -87,68 +87,41 @@ export function DestinationForm() {
           </select>
         )}
       </Field>
-      <Field
+      <TextField
+        name="label"
         label={DESTINATION_LABELS.label}
         hint="How the console names it, e.g. On-call Slack."
         error={fieldError("label")}
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="label"
-            type="text"
-            autoComplete="off"
-            maxLength={DESTINATION_LABEL_MAX}
-            className="field-input"
-          />
-        )}
-      </Field>
+        maxLength={DESTINATION_LABEL_MAX}
+      />
       {kind === "email" ? (
-        <Field
+        <TextField
+          name="to"
+          type="email"
           label={DESTINATION_LABELS.to}
           hint="Sent through the console's SMTP_URL relay. Stored sealed; shown masked."
           error={fieldError("to")}
-        >
-          {(control) => (
-            <input {...control} name="to" type="email" autoComplete="off" className="field-input" />
-          )}
-        </Field>
+        />
       ) : (
-        <Field
+        <TextField
+          name="url"
+          type="url"
+          mono
           label={kind === "slack" ? DESTINATION_LABELS.slackUrl : DESTINATION_LABELS.url}
           hint={URL_HINTS[kind]}
           error={fieldError("url")}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="url"
-              type="url"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={DESTINATION_URL_MAX}
-              className="field-input font-mono"
-            />
-          )}
-        </Field>
+          maxLength={DESTINATION_URL_MAX}
+        />
       )}
       {kind === "webhook" ? (
-        <Field
+        <TextField
+          name="secret"
+          type="password"
+          mono
           label={DESTINATION_LABELS.secret}
           hint="whsec_… as your receiver expects it; blank, and the console makes one and shows it once."
           error={fieldError("secret")}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="secret"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              className="field-input font-mono"
-            />
-          )}
-        </Field>
+        />
       ) : null}
       <button type="submit" className="btn btn-primary" disabled={add.isPending}>
         {add.isPending ? "Adding…" : "Add destination"}
@@ -173,5 +146,40 @@ export function DestinationForm() {
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** One text field of the form: label, hint and error wired by Field. */
+function TextField({
+  name,
+  label,
+  hint,
+  error,
+  type = "text",
+  mono = false,
+  maxLength,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  error: string | null;
+  type?: "text" | "url" | "email" | "password";
+  mono?: boolean;
+  maxLength?: number;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => (
+        <input
+          {...control}
+          name={name}
+          type={type}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={maxLength}
+          className={mono ? "field-input font-mono" : "field-input"}
+        />
+      )}
+    </Field>
   );
 }
