@@ -56,6 +56,8 @@ export default defineConfig({
       // Each run starts with an empty watch store, and the watcher polls often enough for tests to wait on.
       WATCH_DB: ":memory:",
       WATCH_INTERVAL_SECONDS: "10",
+      // Alert destinations may point at the sandbox's inbox on loopback.
+      ALERTS_ALLOW_PRIVATE: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -43,6 +43,9 @@ export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Pr
             <HoverPrefetchLink href="/watch" className={NAV_LINK}>
               Watch
             </HoverPrefetchLink>
+            <HoverPrefetchLink href="/alerts" className={NAV_LINK}>
+              Alerts
+            </HoverPrefetchLink>
             {/* A full page load: the Applications page may show another application than this page (the header is the layout's). */}
             <a
               href="/applications"

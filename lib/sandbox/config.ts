@@ -33,6 +33,8 @@ export interface SandboxOptions {
   deliveryConcurrency?: number;
   /** Deliveries in flight at once to one webhook, so one hanging endpoint cannot starve the others. Default 4. */
   perWebhookConcurrency?: number;
+  /** Port of the alert inbox's SMTP listener (inbox-smtp.ts); 0 picks a free one (read it back from `Sandbox.smtpPort`). Default 0. */
+  smtpPort?: number;
   /** Fault injection on the spec routes at start (faults.ts); changed at run time by `PUT /_sandbox/faults`. Default: off. */
   faults?: FaultSettingsInput;
   /** Where the sandbox writes its own log lines (delivery errors, start-up notes). Default: stderr. */
@@ -52,6 +54,7 @@ export const DEFAULTS = {
   deliveryTimeoutMs: 5000,
   deliveryConcurrency: 8,
   perWebhookConcurrency: 4,
+  smtpPort: 0,
 } as const satisfies Partial<ResolvedOptions>;
 
 export function resolveOptions(options: SandboxOptions): ResolvedOptions {
@@ -64,6 +67,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? DEFAULTS.deliveryTimeoutMs,
     deliveryConcurrency: options.deliveryConcurrency ?? DEFAULTS.deliveryConcurrency,
     perWebhookConcurrency: options.perWebhookConcurrency ?? DEFAULTS.perWebhookConcurrency,
+    smtpPort: options.smtpPort ?? DEFAULTS.smtpPort,
     faults: parseFaultSettings(options.faults),
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
@@ -84,6 +88,7 @@ const envSchema = z.object({
   SANDBOX_ADMIN_TOKEN: z.string().optional(),
   SANDBOX_DELIVERY_TIMEOUT_MS: whole("SANDBOX_DELIVERY_TIMEOUT_MS", 1, 600_000).optional(),
   SANDBOX_DELIVERY_CONCURRENCY: whole("SANDBOX_DELIVERY_CONCURRENCY", 1, 256).optional(),
+  SANDBOX_SMTP_PORT: whole("SANDBOX_SMTP_PORT", 0, 65535).optional(),
 });
 
 /** Reads the `SANDBOX_*` variables; empty values count as unset. Throws a readable Error when one is invalid. */
@@ -109,6 +114,7 @@ export function optionsFromEnv(env: Readonly<Record<string, string | undefined>>
     adminToken: e.SANDBOX_ADMIN_TOKEN,
     deliveryTimeoutMs: e.SANDBOX_DELIVERY_TIMEOUT_MS,
     deliveryConcurrency: e.SANDBOX_DELIVERY_CONCURRENCY,
+    smtpPort: e.SANDBOX_SMTP_PORT,
     faults: faults.settings,
   };
 }

@@ -8,6 +8,7 @@
 import path from "node:path";
 import { DEFAULTS, optionsFromEnv, READY_LINE_PREFIX, type SandboxOptions } from "./config";
 import { describeFaults } from "./faults";
+import { INBOX_PATH, INBOX_SIGNING_SECRET } from "./inbox";
 import { startSandbox, type Sandbox } from "./server";
 
 function banner(sandbox: Sandbox, dbPath: string, adminToken: boolean): string {
@@ -61,7 +62,14 @@ function banner(sandbox: Sandbox, dbPath: string, adminToken: boolean): string {
       `  (from SANDBOX_FAULT_*; switch off with: curl -X DELETE ${sandbox.url}/_sandbox/faults)`,
     );
   }
-  lines.push("Stop with Ctrl+C.");
+  lines.push(
+    "",
+    "Alert inbox (destinations for the console's Alerts page; what arrives: GET /_sandbox/inbox):",
+    `  Slack incoming webhook: ${sandbox.url}${INBOX_PATH}/slack`,
+    `  Signed JSON webhook:    ${sandbox.url}${INBOX_PATH}/webhook  (signing secret ${INBOX_SIGNING_SECRET})`,
+    `  Email: SMTP_URL=smtp://${new URL(sandbox.url).hostname}:${sandbox.smtpPort}`,
+    "Stop with Ctrl+C.",
+  );
   return lines.join("\n");
 }
 

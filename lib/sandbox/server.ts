@@ -9,6 +9,8 @@ import { openDatabase, type Db } from "./db";
 import { DeliveryWorker } from "./delivery-worker";
 import { FaultInjector } from "./faults";
 import { HttpError, Router, sendError } from "./http";
+import { addInboxRoutes, AlertInbox } from "./inbox";
+import { startInboxSmtp, type InboxSmtp } from "./inbox-smtp";
 import { addReceiverRoutes, RECEIVERS_PATH } from "./receivers";
 import { addAdminRoutes } from "./routes-admin";
 import { addApiRoutes } from "./routes-api";
@@ -26,6 +28,10 @@ export interface Sandbox {
   store: Store;
   /** Fault injection on the spec routes: its `settings`, `set()`, `state()` (faults.ts). */
   faults: FaultInjector;
+  /** The alert inbox (inbox.ts): what arrived at its Slack, webhook and SMTP stand-ins. */
+  inbox: AlertInbox;
+  /** Port of the inbox's SMTP listener, on the sandbox's host. */
+  smtpPort: number;
   /** The demo application, or undefined when the database has no demo data. */
   demo(): DemoInfo | undefined;
   /** Resolves when no delivery is queued or in flight. */
@@ -66,6 +72,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
   });
   addReceiverRoutes(router);
+  const inbox = new AlertInbox();
+  let smtp: InboxSmtp | undefined;
+  let baseUrl = "";
+  addInboxRoutes(router, {
+    inbox,
+    adminToken: config.adminToken,
+    smtp: () => (smtp ? { host: urlHost(config.host).replace(/^\[|\]$/g, ""), port: smtp.port } : null),
+    baseUrl: () => baseUrl,
+  });
 
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -131,13 +146,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const address = server.address() as AddressInfo;
   const url = `http://${urlHost(config.host)}:${address.port}`;
+  baseUrl = url;
   try {
+    smtp = await startInboxSmtp(inbox, config.host, config.smtpPort).catch((error: unknown) => {
+      const code = error instanceof Error && "code" in error ? error.code : undefined;
+      throw code === "EADDRINUSE"
+        ? new Error(
+            `SANDBOX_SMTP_PORT ${config.smtpPort} on ${config.host} is already in use. ` +
+              "Stop that process, or set SANDBOX_SMTP_PORT to another port (0 picks a free one).",
+          )
+        : error;
+    });
     // A fresh demo already points at this server's receivers; an existing one is pointed at them.
     if (config.seed === "demo" && store.isEmpty()) seedDemo(store, url);
     else pointDemoAtReceivers(store, url);
     worker.start();
   } catch (error) {
     server.close();
+    await smtp?.close();
     db.close();
     throw error;
   }
@@ -149,7 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await worker.stop(graceMs);
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
-    await serverClosed;
+    await Promise.all([serverClosed, smtp?.close()]);
     db.close();
   }
 
@@ -160,6 +186,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     db,
     store,
     faults,
+    inbox,
+    smtpPort: smtp!.port,
     demo: () => demoInfo(store),
     whenIdle: () => worker.whenIdle(),
     close: (opts) => (closed ??= close(opts)),

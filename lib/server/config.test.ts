@@ -47,6 +47,9 @@ describe("validateServerConfig", () => {
     [{ WATCH_BACKFILL: "lots" }, /WATCH_BACKFILL must be "<logs>,<age>" like "10000,7d"/],
     [{ WATCH_INTERVAL_SECONDS: "0" }, /WATCH_INTERVAL_SECONDS must be a whole number from 1 to 86400/],
     [{ WATCH_IN_CONSOLE: "maybe" }, /WATCH_IN_CONSOLE must be 1 or 0/],
+    [{ ALERTS_ALLOW_PRIVATE: "sure" }, /ALERTS_ALLOW_PRIVATE must be 1 or 0/],
+    [{ SMTP_URL: "https://mail.example" }, /^SMTP_URL must be a URL like smtp:\/\/.*not one\.$/],
+    [{ ALERTS_ATTEMPTS: "20" }, /ALERTS_ATTEMPTS must be a whole number from 1 to 10/],
   ])("refuses %j, naming the variable", (vars, message) => {
     withEnv(vars);
     expect(() => validateServerConfig()).toThrow(message);
@@ -65,6 +68,16 @@ describe("validateServerConfig", () => {
     expect(config.sessionSecrets).toEqual([GOOD, older]);
     expect(config.publicOrigins).toEqual(["https://a.example", "http://127.0.0.1:3000"]);
     expect(config.hubBaseUrl).toBe("http://127.0.0.1:4010");
+  });
+
+  it("warns at start when ALERTS_ALLOW_PRIVATE=1, and never repeats an SMTP_URL it refuses", () => {
+    withEnv({ ALERTS_ALLOW_PRIVATE: "1" });
+    expect(validateServerConfig().warnings).toEqual([
+      expect.stringMatching(/^ALERTS_ALLOW_PRIVATE=1: alert destinations may use http:\/\//),
+    ]);
+    withEnv({ SMTP_URL: "smtp://user:hunter2@[bad" });
+    expect(() => validateServerConfig()).toThrow(/SMTP_URL/);
+    expect(() => validateServerConfig()).not.toThrow(/hunter2/);
   });
 
   it("never repeats a REDIS_URL it refuses (it may carry a password), and keeps a sound one", () => {

@@ -32,6 +32,7 @@ export interface ServerConfig {
   redisUrl: string | null;
   history: HistoryConfig;
   watch: WatchConfig;
+  alerts: AlertsConfig;
   /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles. */
   redactPatterns: string[];
 }
@@ -157,6 +158,44 @@ function readWatchConfig(): WatchConfig {
     leaseSeconds: positiveInt("WATCH_LEASE_SECONDS", 30, 3600),
     bodyCapBytes: positiveInt("WATCH_BODY_CAP_BYTES", 4096, 1024 * 1024),
     issueResolveAfter: positiveInt("WATCH_ISSUE_RESOLVE_AFTER", DEFAULT_RESOLVE_AFTER, 1000),
+  };
+}
+
+/** Settings of alert delivery (lib/server/alerts). */
+export interface AlertsConfig {
+  /** ALERTS_ALLOW_PRIVATE=1: destinations may be http:// and on loopback or private addresses (self-hosting, tests). */
+  allowPrivate: boolean;
+  /** SMTP_URL: the relay email alerts go through (smtp:// or smtps://); null = no email destinations. */
+  smtpUrl: string | null;
+  /** ALERTS_EMAIL_FROM: the sender of alert emails. */
+  emailFrom: string;
+  /** ALERTS_TIMEOUT_MS: how long one attempt may take, connect to last byte (default 10000). */
+  timeoutMs: number;
+  /** ALERTS_ATTEMPTS: attempts per delivery, the first and its retries (default 4). */
+  attempts: number;
+}
+
+/** The value is never repeated in the message: it may hold a password. */
+function readSmtpUrl(): string | null {
+  const raw = process.env.SMTP_URL?.trim();
+  if (!raw) return null;
+  const shape = "smtp://user:password@mail.example.com:587 (or smtps:// for TLS from the start)";
+  if (!URL.canParse(raw))
+    throw new Error(`SMTP_URL must be a URL like ${shape}; the value set cannot be parsed.`);
+  const url = new URL(raw);
+  if ((url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    throw new Error(`SMTP_URL must be a URL like ${shape}; the value set is not one.`);
+  }
+  return raw;
+}
+
+function readAlertsConfig(): AlertsConfig {
+  return {
+    allowPrivate: flag("ALERTS_ALLOW_PRIVATE"),
+    smtpUrl: readSmtpUrl(),
+    emailFrom: process.env.ALERTS_EMAIL_FROM?.trim() || "Webhook Console <alerts@localhost>",
+    timeoutMs: positiveInt("ALERTS_TIMEOUT_MS", 10_000, 120_000),
+    attempts: positiveInt("ALERTS_ATTEMPTS", 4, 10),
   };
 }
 
@@ -305,6 +344,7 @@ export function serverConfig(): ServerConfig {
     redisUrl: readRedisUrl(),
     history: readHistoryConfig(),
     watch: readWatchConfig(),
+    alerts: readAlertsConfig(),
     redactPatterns: readRedactPatterns(),
   };
   return cached;
@@ -326,6 +366,11 @@ export function validateServerConfig(): { warnings: string[] } {
   if (process.env.NODE_ENV === "production" && !config.cookieSecure) {
     warnings.push(
       "SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http. Use it only on a trusted network; serve the console over HTTPS instead.",
+    );
+  }
+  if (config.alerts.allowPrivate) {
+    warnings.push(
+      "ALERTS_ALLOW_PRIVATE=1: alert destinations may use http:// and loopback, private and link-local addresses. Use it only for self-hosting and tests: anyone who can add a destination can make the console call inside your network.",
     );
   }
   return { warnings };

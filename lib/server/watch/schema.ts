@@ -82,6 +82,34 @@ export interface WatchDatabase extends FailureIssueTables {
     number_of_errors: number;
     previous: number | null;
   };
+  /** Where an application's alerts go; `sealed` holds the secret parts (seal.ts), `target` their masked form. */
+  alert_destinations: {
+    id: string;
+    app_id: string;
+    kind: "slack" | "webhook" | "email";
+    label: string;
+    sealed: string;
+    target: string;
+    created_at: number;
+  };
+  /** One alert's delivery to one destination: created before the first attempt, updated after each. */
+  alert_deliveries: {
+    id: string;
+    app_id: string;
+    destination_id: string;
+    destination_label: string;
+    kind: "slack" | "webhook" | "email";
+    idempotency_key: string;
+    alert_kind: string;
+    title: string;
+    state: "sending" | "delivered" | "failed" | "refused";
+    attempts: number;
+    status_code: number | null;
+    response: string;
+    error: string | null;
+    created_at: number;
+    updated_at: number;
+  };
 }
 
 export type WatchDb = Kysely<WatchDatabase>;
@@ -200,9 +228,57 @@ const initial: Migration = {
   },
 };
 
+const alertDestinations: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable("alert_destinations")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("app_id", "text", (c) => c.notNull())
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("label", "text", (c) => c.notNull())
+      .addColumn("sealed", "text", (c) => c.notNull())
+      .addColumn("target", "text", (c) => c.notNull())
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex("alert_destinations_app").on("alert_destinations").column("app_id").execute();
+    await db.schema
+      .createTable("alert_deliveries")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("app_id", "text", (c) => c.notNull())
+      .addColumn("destination_id", "text", (c) => c.notNull())
+      .addColumn("destination_label", "text", (c) => c.notNull())
+      .addColumn("kind", "text", (c) => c.notNull())
+      .addColumn("idempotency_key", "text", (c) => c.notNull())
+      .addColumn("alert_kind", "text", (c) => c.notNull())
+      .addColumn("title", "text", (c) => c.notNull())
+      .addColumn("state", "text", (c) => c.notNull())
+      .addColumn("attempts", "integer", (c) => c.notNull())
+      .addColumn("status_code", "integer")
+      .addColumn("response", "text", (c) => c.notNull())
+      .addColumn("error", "text")
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .addColumn("updated_at", "bigint", (c) => c.notNull())
+      .addUniqueConstraint("alert_deliveries_once", ["destination_id", "idempotency_key"])
+      .execute();
+    await db.schema
+      .createIndex("alert_deliveries_recent")
+      .on("alert_deliveries")
+      .columns(["app_id", "created_at"])
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable("alert_deliveries").execute();
+    await db.schema.dropTable("alert_destinations").execute();
+  },
+};
+
 /** The migrations, in code (no files to ship): Kysely's Migrator runs them in name order. */
 export const migrations: MigrationProvider = {
-  getMigrations: async () => ({ "0001_watch": initial, "0002_failure_issues": failureIssuesMigration }),
+  getMigrations: async () => ({
+    "0001_watch": initial,
+    "0002_failure_issues": failureIssuesMigration,
+    "0003_alert_destinations": alertDestinations,
+  }),
 };
 
 /** True when a query answered: used to tell "the database is back" after an outage. */

@@ -2,6 +2,7 @@ import "server-only";
 import type { Webhook } from "@/lib/domain/hub-schemas";
 import type { Watch } from "@/lib/domain/watch/overview";
 import { AppError } from "@/lib/server/app-error";
+import { moveAlertsTo } from "@/lib/server/alerts/destinations";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { toIso, type StoreContext } from "@/lib/server/watch/context";
 import { removeIssues } from "@/lib/server/watch/failure-issues";
@@ -203,6 +204,7 @@ export async function replaceKey(
     await putKey(ctx, tx, appId, newApiKey, now);
     if (oldAppId !== appId) {
       await tx.updateTable("watches").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
+      await moveAlertsTo(tx, oldAppId, appId);
       await tx.deleteFrom("watch_keys").where("app_id", "=", oldAppId).execute();
     }
   });
@@ -279,6 +281,7 @@ export async function refreshKeys(ctx: StoreContext, now = Date.now()): Promise<
           .execute();
         if (appId !== row.app_id) {
           await tx.updateTable("watches").set({ app_id: appId }).where("app_id", "=", row.app_id).execute();
+          await moveAlertsTo(tx, row.app_id, appId);
           await tx.deleteFrom("watch_keys").where("app_id", "=", row.app_id).execute();
         }
       });

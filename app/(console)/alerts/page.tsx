@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import { DeliveryLog } from "@/components/alerts/delivery-log";
+import { DestinationForm } from "@/components/alerts/destination-form";
+import { DestinationList } from "@/components/alerts/destination-list";
+import { requireSignedInPage } from "@/lib/server/session/redirect";
+import { shownApplication } from "@/lib/server/session/page-application";
+
+export const metadata: Metadata = { title: "Alerts" };
+
+interface Props {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+/** `/alerts[?app=]`: where the application's alerts go (Slack, a signed webhook, email), and how each delivery went. */
+export default async function AlertsPage({ searchParams }: Props) {
+  const data = await requireSignedInPage("/alerts");
+  const { app } = await searchParams;
+  const shown = shownApplication(data, Array.isArray(app) ? app[0] : app);
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <div>
+        <h1 className="text-xl font-semibold tracking-tight">Alerts</h1>
+        <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+          Where the alerts of {shown.name} go when its watched webhooks start failing, and how each delivery
+          went. Each alert says what is wrong, since when, the likely cause and what the customer must fix.
+          Addresses and secrets are stored sealed and shown masked.
+        </p>
+      </div>
+      <DestinationList />
+      <DestinationForm />
+      <DeliveryLog />
+    </div>
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * The alert routes, called directly with a real (embedded, in-memory) store and receivers on
+ * loopback: adding a destination (each refusal names the field by its label and stores nothing),
+ * the masked list, "Send test alert" signed and logged, removing, and a session that sees and
+ * manages only its own application's destinations.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
+import type { DeliveryView, DestinationView } from "@/lib/domain/alerts/destinations";
+import { stubEnv } from "@/tests/support/env";
+import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+import { ctx, errorOf, request, signedInCookie } from "@/tests/support/route-requests";
+import { startReceiver, type TestReceiver } from "@/tests/sandbox/support/receiver";
+import * as destinationsRoute from "@/app/api/alerts/destinations/route";
+import * as destinationRoute from "@/app/api/alerts/destinations/[destinationId]/route";
+import * as testRoute from "@/app/api/alerts/destinations/[destinationId]/test/route";
+import * as deliveriesRoute from "@/app/api/alerts/deliveries/route";
+
+const OWNER = "owner-key-7f3a9c2e5b1d4e6f8a0b";
+const STRANGER = "stranger-key-0a1b2c3d4e5f6071";
+
+fakeUpstreamPerTest({
+  SESSION_SECRET: "unit-test-session-secret-0123456789abcdef",
+  HUB_SANDBOX: "",
+  WATCH_DB: ":memory:",
+  WATCH_IN_CONSOLE: "0",
+});
+
+let owner: string;
+let stranger: string;
+beforeEach(async () => {
+  owner = await signedInCookie(OWNER);
+  stranger = await signedInCookie(STRANGER);
+  // Each test starts with no destination.
+  for (const cookie of [owner, stranger]) {
+    for (const destination of await list(cookie)) {
+      await destinationRoute.DELETE(
+        request("DELETE", `/api/alerts/destinations/${destination.id}`, { cookie }),
+        ctx({ destinationId: destination.id }),
+      );
+    }
+  }
+});
+
+async function list(cookie: string): Promise<DestinationView[]> {
+  const response = await destinationsRoute.GET(request("GET", "/api/alerts/destinations", { cookie }));
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { destinations: DestinationView[] }).destinations;
+}
+
+const add = (cookie: string, body: unknown) =>
+  destinationsRoute.POST(request("POST", "/api/alerts/destinations", { cookie, body }));
+
+const sendTest = (cookie: string, destinationId: string) =>
+  testRoute.POST(
+    request("POST", `/api/alerts/destinations/${destinationId}/test`, { cookie }),
+    ctx({ destinationId }),
+  );
+
+describe("adding a destination: each refusal names the field and stores nothing", () => {
+  it.each([
+    [
+      "a loopback Slack URL",
+      { kind: "slack", label: "Inside", url: "https://127.0.0.1/services/x" },
+      "url",
+      "Slack webhook URL: 127.0.0.1 is a loopback address: alerts go only to public addresses. Use the receiver's public https:// address.",
+    ],
+    [
+      "a name resolving to loopback",
+      { kind: "webhook", label: "Inside", url: "https://localhost:8443/hook" },
+      "url",
+      /^Webhook URL: localhost resolves to .*, a loopback address/,
+    ],
+    [
+      "the cloud metadata address",
+      { kind: "webhook", label: "Metadata", url: "https://169.254.169.254/latest/meta-data" },
+      "url",
+      /^Webhook URL: 169\.254\.169\.254 is a link-local or cloud metadata address/,
+    ],
+    [
+      "plain http",
+      { kind: "slack", label: "Plain", url: "http://93.184.216.34/hook" },
+      "url",
+      /^Slack webhook URL: only https:\/\/ addresses are called/,
+    ],
+    [
+      "not a URL",
+      { kind: "slack", label: "Typo", url: "hooks.slack.com/services/x" },
+      "url",
+      "Slack webhook URL: enter a whole https:// address, e.g. https://hooks.slack.com/services/….",
+    ],
+    ["a blank name", { kind: "slack", label: "  ", url: "https://93.184.216.34/x" }, "label", /^Name: give/],
+    [
+      "an unknown kind",
+      { kind: "pager", label: "x" },
+      "kind",
+      /^Kind: choose Slack, Signed JSON webhook or Email/,
+    ],
+    [
+      "a secret not in the Standard Webhooks form",
+      { kind: "webhook", label: "Signed", url: "https://93.184.216.34/x", secret: "hunter2" },
+      "secret",
+      /^Signing secret: paste a secret starting with whsec_/,
+    ],
+    [
+      "an email address when SMTP_URL is unset",
+      { kind: "email", label: "Team", to: "oncall@example.com" },
+      "to",
+      /^Email address: this console has no SMTP_URL/,
+    ],
+    [
+      "a bad email address",
+      { kind: "email", label: "Team", to: "oncall" },
+      "to",
+      /^Email address: enter one address/,
+    ],
+  ])("%s", async (_name, body, field, message) => {
+    const response = await add(owner, body);
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.fields?.[field]?.[0]).toMatch(message);
+    expect(JSON.stringify(error)).not.toContain("hunter2");
+    expect(await list(owner)).toEqual([]);
+  });
+
+  it("needs a session", async () => {
+    const response = await destinationsRoute.GET(request("GET", "/api/alerts/destinations"));
+    expect(response.status).toBe(401);
+  });
+
+  it("refuses a cross-site request", async () => {
+    const response = await destinationsRoute.POST(
+      request("POST", "/api/alerts/destinations", {
+        cookie: owner,
+        body: { kind: "slack", label: "x", url: "https://93.184.216.34/x" },
+        headers: { origin: "https://evil.example" },
+      }),
+    );
+    expect(response.status).toBe(403);
+    expect(await list(owner)).toEqual([]);
+  });
+});
+
+describe("with ALERTS_ALLOW_PRIVATE=1, against a receiver on loopback", () => {
+  let receiver: TestReceiver;
+  beforeEach(async () => {
+    stubEnv({ ALERTS_ALLOW_PRIVATE: "1" });
+    receiver = await startReceiver(() => ({ status: 200, body: "thanks" }));
+    return () => receiver.close();
+  });
+
+  it("adds a signed webhook, shows its secret once and its URL masked, and Send test alert arrives signed and logged", async () => {
+    const url = `${receiver.url}/inbox/private-path-token`;
+    const added = await add(owner, { kind: "webhook", label: "Ops bridge", url });
+    expect(added.status).toBe(201);
+    const { destination, signingSecret } = (await added.json()) as {
+      destination: DestinationView;
+      signingSecret: string;
+    };
+    expect(signingSecret).toMatch(/^whsec_/);
+    const listed = await list(owner);
+    expect(listed).toEqual([destination]);
+    expect(JSON.stringify(listed)).not.toContain("private-path-token");
+    expect(JSON.stringify(listed)).not.toContain(signingSecret);
+
+    const sent = await sendTest(owner, destination.id);
+    expect(sent.status).toBe(200);
+    const { delivery } = (await sent.json()) as { delivery: DeliveryView };
+    expect(delivery).toMatchObject({
+      destinationLabel: "Ops bridge",
+      state: "delivered",
+      attempts: 1,
+      statusCode: 200,
+      response: "thanks",
+      alertKind: "test",
+    });
+    const [arrived] = receiver.requests;
+    expect(arrived!.path).toBe("/inbox/private-path-token");
+    const payload = new Webhook(signingSecret).verify(
+      arrived!.body,
+      arrived!.headers as Record<string, string>,
+    );
+    expect(payload).toMatchObject({ type: "alert.test", data: { idempotencyKey: delivery.idempotencyKey } });
+    expect(JSON.stringify(payload)).toContain("http://console.test:3000/alerts?app=");
+
+    const log = await deliveriesRoute.GET(request("GET", "/api/alerts/deliveries", { cookie: owner }));
+    expect(((await log.json()) as { deliveries: DeliveryView[] }).deliveries).toContainEqual(delivery);
+  });
+
+  it("another application's session neither sees, tests nor removes it; its owner removes it and the log stays", async () => {
+    const added = await add(owner, { kind: "slack", label: "On-call", url: `${receiver.url}/slack` });
+    const { destination } = (await added.json()) as { destination: DestinationView };
+    await sendTest(owner, destination.id);
+
+    expect(await list(stranger)).toEqual([]);
+    expect((await sendTest(stranger, destination.id)).status).toBe(404);
+    const removeAs = (cookie: string) =>
+      destinationRoute.DELETE(
+        request("DELETE", `/api/alerts/destinations/${destination.id}`, { cookie }),
+        ctx({ destinationId: destination.id }),
+      );
+    expect((await removeAs(stranger)).status).toBe(404);
+    const strangerLog = await deliveriesRoute.GET(
+      request("GET", "/api/alerts/deliveries", { cookie: stranger }),
+    );
+    expect(((await strangerLog.json()) as { deliveries: DeliveryView[] }).deliveries).toEqual([]);
+    expect(receiver.requests).toHaveLength(1);
+
+    expect((await removeAs(owner)).status).toBe(200);
+    expect(await list(owner)).toEqual([]);
+    const ownerLog = await deliveriesRoute.GET(request("GET", "/api/alerts/deliveries", { cookie: owner }));
+    const { deliveries } = (await ownerLog.json()) as { deliveries: DeliveryView[] };
+    expect(deliveries.map((d) => d.destinationLabel)).toContain("On-call");
+  });
+});

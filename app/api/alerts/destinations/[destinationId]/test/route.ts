@@ -1,0 +1,13 @@
+import { destinationParamsSchema } from "@/lib/domain/inputs/alert-destination";
+import { defineRoute } from "@/lib/server/http/route";
+import { consoleOrigin, sendTestAlert } from "@/lib/server/alerts/service";
+
+/** "Send test alert": delivers a test message (with retries) and answers `{ delivery }` as the log has it. */
+export const POST = defineRoute({
+  params: destinationParamsSchema,
+  async handle({ params, session, request }) {
+    const app = await session.app();
+    const delivery = await sendTestAlert(app, params.destinationId, consoleOrigin(request));
+    return Response.json({ delivery });
+  },
+});

@@ -1,0 +1,185 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { isApiError } from "@/lib/browser/api";
+import {
+  DESTINATION_KIND_NAMES,
+  DESTINATION_KINDS,
+  type DestinationKind,
+} from "@/lib/domain/alerts/destinations";
+import { firstErrors } from "@/lib/domain/inputs/field-errors";
+import {
+  addDestinationSchema,
+  DESTINATION_LABEL_MAX,
+  DESTINATION_LABELS,
+  DESTINATION_URL_MAX,
+} from "@/lib/domain/inputs/alert-destination";
+import { Field } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { addDestination, alertKeys } from "@/components/alerts/alerts-api";
+
+const URL_HINTS: Record<Exclude<DestinationKind, "email">, string> = {
+  slack: "From Slack: Apps → Incoming Webhooks → Add to a channel. Stored sealed; shown masked.",
+  webhook: "Your receiver's https:// address. Each alert is signed the Standard Webhooks way.",
+};
+
+/**
+ * "Add destination": where this application's alerts go. The fields follow the kind; the same
+ * schema as the route checks them first, and the server's refusals (an address it will not call)
+ * appear beside the field they name.
+ */
+export function DestinationForm() {
+  const queryClient = useQueryClient();
+  const [kind, setKind] = useState<DestinationKind>("slack");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const add = useMutation({
+    mutationFn: addDestination,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.destinations }),
+    onError: (error) => {
+      const fields = isApiError(error) ? error.fields : null;
+      if (fields)
+        setErrors(Object.fromEntries(Object.entries(fields).map(([name, [first]]) => [name, first!])));
+    },
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const values = Object.fromEntries(new FormData(form)) as Record<string, string>;
+    const parsed = addDestinationSchema.safeParse(values);
+    add.reset();
+    if (!parsed.success) return setErrors(firstErrors(parsed.error));
+    setErrors({});
+    add.mutate(parsed.data, { onSuccess: () => form.reset() });
+  }
+
+  const fieldError = (name: string) => errors[name] ?? null;
+  const formError = add.error && !(isApiError(add.error) && add.error.fields) ? add.error.message : null;
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="card space-y-3 p-4"
+      aria-labelledby="add-destination-heading"
+    >
+      <h2 id="add-destination-heading" className="text-base font-semibold">
+        Add destination
+      </h2>
+      <Field label={DESTINATION_LABELS.kind} error={fieldError("kind")}>
+        {(control) => (
+          <select
+            {...control}
+            name="kind"
+            value={kind}
+            onChange={(event) => {
+              setKind(event.target.value as DestinationKind);
+              setErrors({});
+            }}
+            className="field-select"
+          >
+            {DESTINATION_KINDS.map((value) => (
+              <option key={value} value={value}>
+                {DESTINATION_KIND_NAMES[value]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <TextField
+        name="label"
+        label={DESTINATION_LABELS.label}
+        hint="How the console names it, e.g. On-call Slack."
+        error={fieldError("label")}
+        maxLength={DESTINATION_LABEL_MAX}
+      />
+      {kind === "email" ? (
+        <TextField
+          name="to"
+          type="email"
+          label={DESTINATION_LABELS.to}
+          hint="Sent through the console's SMTP_URL relay. Stored sealed; shown masked."
+          error={fieldError("to")}
+        />
+      ) : (
+        <TextField
+          name="url"
+          type="url"
+          mono
+          label={kind === "slack" ? DESTINATION_LABELS.slackUrl : DESTINATION_LABELS.url}
+          hint={URL_HINTS[kind]}
+          error={fieldError("url")}
+          maxLength={DESTINATION_URL_MAX}
+        />
+      )}
+      {kind === "webhook" ? (
+        <TextField
+          name="secret"
+          type="password"
+          mono
+          label={DESTINATION_LABELS.secret}
+          hint="whsec_… as your receiver expects it; blank, and the console makes one and shows it once."
+          error={fieldError("secret")}
+        />
+      ) : null}
+      <button type="submit" className="btn btn-primary" disabled={add.isPending}>
+        {add.isPending ? "Adding…" : "Add destination"}
+      </button>
+      <div aria-live="polite">
+        {formError ? (
+          <Notice tone="error" title="The destination was not added">
+            <p>{formError}</p>
+          </Notice>
+        ) : null}
+        {add.data ? (
+          <Notice tone="success" title={`Added "${add.data.destination.label}"`}>
+            {add.data.signingSecret ? (
+              <p>
+                Its signing secret, shown this once (give it to the receiver):{" "}
+                <code className="break-all">{add.data.signingSecret}</code>
+              </p>
+            ) : (
+              <p>Send it a test alert to check it receives.</p>
+            )}
+          </Notice>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** One text field of the form: label, hint and error wired by Field. */
+function TextField({
+  name,
+  label,
+  hint,
+  error,
+  type = "text",
+  mono = false,
+  maxLength,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  error: string | null;
+  type?: "text" | "url" | "email" | "password";
+  mono?: boolean;
+  maxLength?: number;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => (
+        <input
+          {...control}
+          name={name}
+          type={type}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={maxLength}
+          className={mono ? "field-input font-mono" : "field-input"}
+        />
+      )}
+    </Field>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * Where alerts go: the kinds of destination, their names as the form labels them, and what of a
+ * destination and of a delivery the console shows (never a secret whole: `target` is masked).
+ */
+export const DESTINATION_KINDS = ["slack", "webhook", "email"] as const;
+export type DestinationKind = (typeof DESTINATION_KINDS)[number];
+
+export const DESTINATION_KIND_NAMES: Record<DestinationKind, string> = {
+  slack: "Slack incoming webhook",
+  webhook: "Signed JSON webhook",
+  email: "Email",
+};
+
+/** A destination as the console shows it. */
+export interface DestinationView {
+  id: string;
+  appId: string;
+  kind: DestinationKind;
+  label: string;
+  /** Where it goes, masked: `https://hooks.slack.com/…/••••1a2b`, `o•••@example.com`. */
+  target: string;
+  createdAt: string;
+}
+
+export const DELIVERY_STATES = ["sending", "delivered", "failed", "refused"] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** One alert's delivery to one destination: the attempts so far and how the last one went. */
+export interface DeliveryView {
+  id: string;
+  destinationId: string;
+  destinationLabel: string;
+  kind: DestinationKind;
+  idempotencyKey: string;
+  alertKind: string;
+  title: string;
+  state: DeliveryState;
+  attempts: number;
+  /** The receiver's HTTP status (or SMTP reply code) of the last attempt; null when none answered. */
+  statusCode: number | null;
+  /** The start of the receiver's answer, capped. */
+  response: string;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Longest response snippet kept per delivery. */
+export const RESPONSE_SNIPPET_MAX = 500;
+
+/** Shows the last four characters of a secret part, the rest as dots. */
+function tail(secret: string): string {
+  return secret.length <= 8 ? "••••" : `••••${secret.slice(-4)}`;
+}
+
+/** A URL with only its origin and the last characters of the rest shown. */
+export function maskUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const rest = `${parsed.pathname}${parsed.search}`;
+    return rest === "/" || rest === "" ? parsed.origin : `${parsed.origin}/…/${tail(rest)}`;
+  } catch {
+    return tail(url);
+  }
+}
+
+/** An address with its first character and its domain shown. */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf("@");
+  return at < 1 ? tail(address) : `${address[0]}•••${address.slice(at)}`;
+}

@@ -1,0 +1,173 @@
+/**
+ * The sandbox's alert inbox: stand-ins for the places the console sends alerts to, so alerts can
+ * be tried with no outside service. It receives Slack-shaped posts, Standard Webhooks signed
+ * posts (checked with the reference library against INBOX_SIGNING_SECRET) and email (its SMTP
+ * listener, inbox-smtp.ts), and lists what arrived, newest first. Kept in memory, the newest
+ * INBOX_MAX: it is a place to look, not a record.
+ *
+ *   POST   /_sandbox/inbox/slack     200 "ok" for `{ text, blocks? }` (as Slack answers), 400 otherwise
+ *   POST   /_sandbox/inbox/webhook   204 when the signature verifies, 401 (and kept, marked) when not
+ *   GET    /_sandbox/inbox           { items, smtp, signingSecret, urls } (admin guard)
+ *   DELETE /_sandbox/inbox           empties it (admin guard)
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { Webhook } from "standardwebhooks";
+import { requireAdmin } from "./auth";
+import { HttpError, readJsonBody, readJsonText, sendJson, sendText, type Router } from "./http";
+
+export const INBOX_PATH = "/_sandbox/inbox";
+
+/** The secret the signed-webhook inbox verifies with: public on purpose, like the demo key (it guards nothing). */
+export const INBOX_SIGNING_SECRET = "whsec_c2FuZGJveCBhbGVydCBpbmJveDogcHVibGljIGRlbW8gc2VjcmV0";
+
+/** Most items kept; older ones are dropped. */
+export const INBOX_MAX = 200;
+
+/** Longest body kept per item. */
+const BODY_MAX = 64 * 1024;
+
+export type InboxChannel = "slack" | "webhook" | "email";
+
+export interface InboxItem {
+  id: string;
+  channel: InboxChannel;
+  receivedAt: string;
+  /** Slack's `text`, the JSON's `type` and title, or the email's subject. */
+  title: string;
+  /** Signed webhooks: whether the signature verified; null for the others. */
+  verified: boolean | null;
+  /** Why the signature did not verify. */
+  problem: string | null;
+  /** webhook-id, the email's Message-ID. */
+  messageId: string | null;
+  /** Email only: the envelope. */
+  from: string | null;
+  to: string[];
+  body: string;
+}
+
+export class AlertInbox {
+  private items: InboxItem[] = [];
+
+  add(item: Omit<InboxItem, "id" | "receivedAt" | "body"> & { body: string }): InboxItem {
+    const stored = {
+      id: randomUUID(),
+      receivedAt: new Date().toISOString(),
+      ...item,
+      body: item.body.slice(0, BODY_MAX),
+    };
+    this.items = [stored, ...this.items].slice(0, INBOX_MAX);
+    return stored;
+  }
+
+  list(): InboxItem[] {
+    return [...this.items];
+  }
+
+  clear(): void {
+    this.items = [];
+  }
+}
+
+const slackSchema = z.object({
+  text: z.string().min(1, "text must not be empty"),
+  blocks: z.array(z.unknown()).optional(),
+});
+
+function header(headers: NodeJS.Dict<string | string[]>, name: string): string {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(", ") : (value ?? "");
+}
+
+/** The title of a verified alert payload ("alert.test: …"), or its type alone. */
+function webhookTitle(body: string): string {
+  try {
+    const payload = JSON.parse(body) as { type?: unknown; data?: { headline?: unknown } };
+    const type = typeof payload.type === "string" ? payload.type : "(no type)";
+    return typeof payload.data?.headline === "string" ? `${type}: ${payload.data.headline}` : type;
+  } catch {
+    return "(not JSON)";
+  }
+}
+
+export interface InboxDeps {
+  inbox: AlertInbox;
+  /** SANDBOX_ADMIN_TOKEN: the list is guarded as the admin routes are (auth.ts). */
+  adminToken: string | undefined;
+  /** Where the SMTP listener listens, once started. */
+  smtp: () => { host: string; port: number } | null;
+  /** The sandbox's own base URL, once it listens. */
+  baseUrl: () => string;
+}
+
+export function addInboxRoutes(router: Router, { inbox, adminToken, smtp, baseUrl }: InboxDeps): void {
+  router.add("POST", `${INBOX_PATH}/slack`, async ({ req, res }) => {
+    const raw = await readJsonBody(req);
+    const parsed = slackSchema.safeParse(raw);
+    if (!parsed.success) {
+      // Slack answers a malformed payload with 400 and a plain-text reason.
+      sendText(
+        res,
+        400,
+        "text/plain; charset=utf-8",
+        "invalid_payload: a Slack message needs a non-empty text",
+      );
+      return;
+    }
+    inbox.add({
+      channel: "slack",
+      title: parsed.data.text,
+      verified: null,
+      problem: null,
+      messageId: null,
+      from: null,
+      to: [],
+      body: JSON.stringify(raw, null, 2),
+    });
+    sendText(res, 200, "text/plain; charset=utf-8", "ok");
+  });
+
+  router.add("POST", `${INBOX_PATH}/webhook`, async ({ req, res }) => {
+    const body = await readJsonText(req);
+    const headers = {
+      "webhook-id": header(req.headers, "webhook-id"),
+      "webhook-timestamp": header(req.headers, "webhook-timestamp"),
+      "webhook-signature": header(req.headers, "webhook-signature"),
+    };
+    let problem: string | null = null;
+    try {
+      new Webhook(INBOX_SIGNING_SECRET).verify(body, headers);
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+    }
+    inbox.add({
+      channel: "webhook",
+      title: webhookTitle(body),
+      verified: problem === null,
+      problem,
+      messageId: headers["webhook-id"] || null,
+      from: null,
+      to: [],
+      body,
+    });
+    if (problem) throw new HttpError(401, "invalid_signature", `The signature did not verify: ${problem}.`);
+    res.writeHead(204).end();
+  });
+
+  router.add("GET", INBOX_PATH, ({ req, res }) => {
+    requireAdmin(req, adminToken);
+    sendJson(res, 200, {
+      items: inbox.list(),
+      smtp: smtp(),
+      signingSecret: INBOX_SIGNING_SECRET,
+      urls: { slack: `${baseUrl()}${INBOX_PATH}/slack`, webhook: `${baseUrl()}${INBOX_PATH}/webhook` },
+    });
+  });
+
+  router.add("DELETE", INBOX_PATH, ({ req, res }) => {
+    requireAdmin(req, adminToken);
+    inbox.clear();
+    sendJson(res, 200, { items: [] });
+  });
+}

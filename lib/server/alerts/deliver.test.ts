@@ -1,0 +1,326 @@
+/**
+ * Delivering alerts for real: destinations stored sealed in the watch's store (SQLite and
+ * PostgreSQL), sent to receivers on loopback (ALERTS_ALLOW_PRIVATE's policy) and to an SMTP
+ * listener on loopback, every attempt in the delivery log. Signed webhooks verify with the
+ * Standard Webhooks reference code; a receiver answering 500 then 200 is retried; one that hangs
+ * times out without holding up another; the strict policy refuses loopback and logs "refused".
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { SMTPServer } from "smtp-server";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { testAlert, type AlertMessage } from "@/lib/domain/alerts/message";
+import type { AlertPayload } from "@/lib/domain/alerts/render-json";
+import { deliverAlert, type DeliveryDeps } from "@/lib/server/alerts/deliver";
+import {
+  addDestination,
+  listDestinations,
+  openDestination,
+  recentDeliveries,
+  removeDestination,
+} from "@/lib/server/alerts/destinations";
+import type { StoreContext } from "@/lib/server/watch/context";
+import { replaceKey } from "@/lib/server/watch/watches";
+import { applicationId } from "@/lib/server/session/key-hash";
+import { restoreEnv, stubEnv } from "@/tests/support/env";
+import type { AddDestination } from "@/lib/domain/inputs/alert-destination";
+import { startReceiver, type Answer, type TestReceiver } from "@/tests/sandbox/support/receiver";
+import { WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
+
+const databases = watchDatabases();
+const APP = "0123456789abcdef";
+const OTHER_APP = "fedcba9876543210";
+const SECRET = `whsec_${Buffer.from("a signing secret of the tests, 32b").toString("base64")}`;
+
+const receivers: TestReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+async function receiver(answer: (index: number) => Answer): Promise<TestReceiver> {
+  const started: TestReceiver = await startReceiver(() => answer(started.requests.length - 1));
+  receivers.push(started);
+  return started;
+}
+
+function message(key = `test_${Math.random().toString(36).slice(2)}`): AlertMessage {
+  return testAlert({
+    idempotencyKey: key,
+    at: new Date(),
+    application: { id: APP, name: "Production" },
+    destinationLabel: "Receiver",
+    consoleUrl: "http://console.test/alerts",
+  });
+}
+
+function deps(ctx: StoreContext, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
+  return {
+    ctx,
+    policy: { allowPrivate: true, timeoutMs: 2000 },
+    smtp: { url: null, from: "Console <alerts@console.test>" },
+    attempts: 3,
+    backoffMs: 20,
+    ...overrides,
+  };
+}
+
+/** Stores a destination of APP and delivers one alert to it; resolves with its delivery as logged. */
+async function sendTo(
+  ctx: StoreContext,
+  input: AddDestination,
+  overrides: Partial<DeliveryDeps> = {},
+  sent: AlertMessage = message(),
+) {
+  const { destination } = await addDestination(ctx, APP, input);
+  const [delivery] = await deliverAlert(
+    sent,
+    [await openDestination(ctx, APP, destination.id)],
+    deps(ctx, overrides),
+  );
+  return delivery!;
+}
+
+describe.each(WATCH_DATABASES)("destinations in the store (%s)", (kind) => {
+  it("seals the secret parts, shows them masked, and keeps each application's to itself", async () => {
+    const ctx = await databases.fresh(kind);
+    const url = "https://hooks.slack.com/services/T000/B000/abcdefghijklmnop1a2b";
+    const { destination } = await addDestination(ctx, APP, { kind: "slack", label: "On-call", url });
+    const generated = await addDestination(ctx, APP, {
+      kind: "webhook",
+      label: "Ops bridge",
+      url: "https://ops.example/hook",
+      secret: "",
+    });
+    await addDestination(ctx, APP, { kind: "email", label: "Team", to: "oncall@example.com" });
+
+    expect(destination).toMatchObject({
+      kind: "slack",
+      label: "On-call",
+      target: "https://hooks.slack.com/…/••••1a2b",
+    });
+    expect(generated.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const listed = await listDestinations(ctx, APP);
+    expect(listed.map((d) => [d.label, d.target])).toEqual([
+      ["On-call", "https://hooks.slack.com/…/••••1a2b"],
+      ["Ops bridge", "https://ops.example/…/••••"],
+      ["Team", "o•••@example.com"],
+    ]);
+    const stored = JSON.stringify(await ctx.db.selectFrom("alert_destinations").selectAll().execute());
+    for (const secret of [url, "abcdefghijklmnop", generated.signingSecret!, "oncall@example.com"]) {
+      expect(stored).not.toContain(secret);
+    }
+    expect((await openDestination(ctx, APP, destination.id)).secrets).toEqual({ url });
+
+    expect(await listDestinations(ctx, OTHER_APP)).toEqual([]);
+    await expect(openDestination(ctx, OTHER_APP, destination.id)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(removeDestination(ctx, OTHER_APP, destination.id)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await removeDestination(ctx, APP, destination.id);
+    expect((await listDestinations(ctx, APP)).map((d) => d.label)).toEqual(["Ops bridge", "Team"]);
+  });
+
+  it("a receiver answering 500 then 200 is retried, and the log shows two attempts, delivered", async () => {
+    const ctx = await databases.fresh(kind);
+    const target = await receiver((index) =>
+      index === 0 ? { status: 500, body: "boom" } : { status: 200, body: "ok" },
+    );
+    const delivery = await sendTo(ctx, {
+      kind: "slack",
+      label: "Flaky",
+      url: `${target.url}/slack`,
+    });
+    expect(delivery).toMatchObject({
+      state: "delivered",
+      attempts: 2,
+      statusCode: 200,
+      response: "ok",
+      error: null,
+    });
+    expect(target.requests).toHaveLength(2);
+    expect(target.requests[0]!.body).toBe(target.requests[1]!.body);
+    expect(await recentDeliveries(ctx, APP)).toEqual([delivery]);
+    expect(await recentDeliveries(ctx, OTHER_APP)).toEqual([]);
+  });
+});
+
+describe("a key handed over (sqlite)", () => {
+  afterEach(() => restoreEnv());
+
+  it("keeps the application's destinations and their log under its new id", async () => {
+    stubEnv({ SESSION_SECRET: "unit-test-session-secret-0123456789abcdef" });
+    const ctx = await databases.fresh("sqlite");
+    const oldAppId = applicationId("old-key-7f3a9c2e5b1d4e6f8a0b");
+    const { destination } = await addDestination(ctx, oldAppId, {
+      kind: "email",
+      label: "Team",
+      to: "oncall@example.com",
+    });
+    const { appId } = await replaceKey(ctx, oldAppId, "new-key-0a1b2c3d4e5f60718293");
+    expect(appId).not.toBe(oldAppId);
+    expect((await listDestinations(ctx, appId)).map((d) => d.id)).toEqual([destination.id]);
+    expect(await listDestinations(ctx, oldAppId)).toEqual([]);
+    expect((await openDestination(ctx, appId, destination.id)).secrets).toEqual({ to: "oncall@example.com" });
+  });
+});
+
+describe("delivering (sqlite)", () => {
+  it("a signed webhook verifies with the Standard Webhooks reference code, webhook-id being the idempotency key", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const target = await receiver(() => ({ status: 204 }));
+    const sent = message("alert_idem_42");
+    const delivery = await sendTo(
+      ctx,
+      {
+        kind: "webhook",
+        label: "Signed",
+        url: `${target.url}/hook`,
+        secret: SECRET,
+      },
+      {},
+      sent,
+    );
+    expect(delivery).toMatchObject({ state: "delivered", attempts: 1, statusCode: 204 });
+    const [request] = target.requests;
+    const headers = request!.headers as Record<string, string>;
+    expect(headers["webhook-id"]).toBe("alert_idem_42");
+    const verified = new Webhook(SECRET).verify(request!.body, headers) as AlertPayload;
+    expect(verified).toEqual({ type: "alert.test", timestamp: sent.at, data: sent });
+    expect(() =>
+      new Webhook(SECRET).verify(request!.body.replace("Production", "Producti0n"), headers),
+    ).toThrow();
+    const otherSecret = `whsec_${Buffer.from("another secret, not the one used!").toString("base64")}`;
+    expect(() => new Webhook(otherSecret).verify(request!.body, headers)).toThrow();
+  });
+
+  it("a receiver that hangs times out and is retried without delaying another destination", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const hanging = await receiver(() => ({ status: 200, delayMs: 600_000 }));
+    const healthy = await receiver(() => ({ status: 200, body: "fine" }));
+    const open = async (label: string, url: string) =>
+      openDestination(
+        ctx,
+        APP,
+        (await addDestination(ctx, APP, { kind: "slack", label, url })).destination.id,
+      );
+    const slow = await open("Hanging", `${hanging.url}/slack`);
+    const fast = await open("Healthy", `${healthy.url}/slack`);
+    const started = Date.now();
+    const timeoutMs = 1500;
+    const deliveries = await deliverAlert(
+      message(),
+      [slow, fast],
+      deps(ctx, { policy: { allowPrivate: true, timeoutMs }, attempts: 2 }),
+    );
+    expect(deliveries.map((d) => [d.destinationLabel, d.state, d.attempts])).toEqual([
+      ["Hanging", "failed", 2],
+      ["Healthy", "delivered", 1],
+    ]);
+    expect(deliveries[0]!.error).toBe(`no complete answer within ${timeoutMs} ms`);
+    expect(deliveries[0]!.statusCode).toBeNull();
+    expect(hanging.requests).toHaveLength(2);
+    // The healthy receiver had its alert before the hanging one's first deadline passed.
+    const healthyDelivered = Date.parse(deliveries[1]!.updatedAt);
+    expect(healthyDelivered - started).toBeLessThan(timeoutMs);
+    expect(Date.parse(deliveries[0]!.updatedAt) - started).toBeGreaterThanOrEqual(2 * timeoutMs);
+  });
+
+  it("the strict policy refuses a loopback receiver without calling it, once, and logs it refused", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const target = await receiver(() => ({ status: 200 }));
+    const delivery = await sendTo(
+      ctx,
+      {
+        kind: "slack",
+        label: "Inside",
+        url: target.url.replace("http://127.0.0.1", "https://localhost") + "/slack",
+      },
+      { policy: { allowPrivate: false, timeoutMs: 2000 } },
+    );
+    expect(delivery).toMatchObject({ state: "refused", attempts: 1, statusCode: null });
+    expect(delivery.error).toMatch(/localhost resolves to .*a loopback address/);
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it("a receiver answering 4xx is not retried", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const target = await receiver(() => ({ status: 404, body: "no_service" }));
+    const delivery = await sendTo(ctx, {
+      kind: "slack",
+      label: "Gone",
+      url: `${target.url}/x`,
+    });
+    expect(delivery).toMatchObject({ state: "failed", attempts: 1, statusCode: 404, response: "no_service" });
+    expect(target.requests).toHaveLength(1);
+  });
+});
+
+describe("email (sqlite, an SMTP listener on loopback)", () => {
+  let server: SMTPServer | undefined;
+  afterEach(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+  });
+
+  async function listener(): Promise<{
+    port: number;
+    mails: Array<{ from: string; to: string[]; raw: string }>;
+  }> {
+    const mails: Array<{ from: string; to: string[]; raw: string }> = [];
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          mails.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString("utf8"),
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    return { port: (server.server.address() as AddressInfo).port, mails };
+  }
+
+  const TEAM_EMAIL: AddDestination = { kind: "email", label: "Team", to: "oncall@example.com" };
+
+  it("is delivered as text and HTML, and the log keeps the relay's reply", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const smtp = await listener();
+    const delivery = await sendTo(
+      ctx,
+      TEAM_EMAIL,
+      { smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "Console <alerts@console.test>" } },
+      message("alert_mail_1"),
+    );
+    expect(delivery).toMatchObject({ state: "delivered", attempts: 1, statusCode: 250 });
+    expect(smtp.mails).toHaveLength(1);
+    const [mail] = smtp.mails;
+    expect(mail!.from).toBe("alerts@console.test");
+    expect(mail!.to).toEqual(["oncall@example.com"]);
+    // The subject is MIME-encoded (it holds an em dash).
+    expect(mail!.raw).toMatch(/^Subject: =\?UTF-8\?Q\?Test_alert=3A_Production/m);
+    expect(mail!.raw).toContain("Message-ID: <alert_mail_1@webhook-console>");
+    expect(mail!.raw).toContain("text/plain");
+    expect(mail!.raw).toContain("text/html");
+  });
+
+  it("goes through the same address check: a loopback relay is refused under the strict policy", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const smtp = await listener();
+    const delivery = await sendTo(ctx, TEAM_EMAIL, {
+      policy: { allowPrivate: false, timeoutMs: 2000 },
+      smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "alerts@console.test" },
+    });
+    expect(delivery).toMatchObject({ state: "refused", attempts: 1 });
+    expect(delivery.error).toMatch(/SMTP_URL: 127\.0\.0\.1 is a loopback address/);
+    expect(smtp.mails).toHaveLength(0);
+  });
+});

@@ -1,0 +1,255 @@
+import "server-only";
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  maskEmail,
+  maskUrl,
+  RESPONSE_SNIPPET_MAX,
+  type DeliveryState,
+  type DeliveryView,
+  type DestinationKind,
+  type DestinationView,
+} from "@/lib/domain/alerts/destinations";
+import type { AddDestination } from "@/lib/domain/inputs/alert-destination";
+import { AppError } from "@/lib/server/app-error";
+import { toIso, type StoreContext } from "@/lib/server/watch/context";
+import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+
+/**
+ * Alert destinations and their delivery log, in the watch's store. Each belongs to one
+ * application (the console's id of its key): only a session holding that key lists, adds,
+ * removes or tests them. The secret parts (the URL, the signing secret, the address) are stored
+ * sealed and shown masked; only the sender opens them.
+ */
+
+/** A destination's secret parts, as sealed. */
+export interface DestinationSecrets {
+  url?: string;
+  signingSecret?: string;
+  to?: string;
+}
+
+/** A destination opened for sending. */
+export interface OpenDestination {
+  id: string;
+  appId: string;
+  kind: DestinationKind;
+  label: string;
+  secrets: DestinationSecrets;
+}
+
+type DestinationRow = WatchDatabase["alert_destinations"];
+type DeliveryRow = WatchDatabase["alert_deliveries"];
+
+function destinationOf(row: DestinationRow): DestinationView {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    kind: row.kind,
+    label: row.label,
+    target: row.target,
+    createdAt: toIso(row.created_at),
+  };
+}
+
+function deliveryOf(row: DeliveryRow): DeliveryView {
+  return {
+    id: row.id,
+    destinationId: row.destination_id,
+    destinationLabel: row.destination_label,
+    kind: row.kind,
+    idempotencyKey: row.idempotency_key,
+    alertKind: row.alert_kind,
+    title: row.title,
+    state: row.state,
+    attempts: row.attempts,
+    statusCode: row.status_code,
+    response: row.response,
+    error: row.error,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+function notFound(): AppError {
+  return new AppError(
+    "not_found",
+    "This destination is not one of this application's (it may have been removed). Reload the Alerts page.",
+  );
+}
+
+/** A Standard Webhooks signing secret: `whsec_` and base64 of 32 random bytes. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+/**
+ * Stores a destination of `appId`. A signed webhook given no secret gets a new one, returned
+ * here once (`signingSecret`) and never shown again.
+ */
+export async function addDestination(
+  ctx: StoreContext,
+  appId: string,
+  input: AddDestination,
+  now = Date.now(),
+): Promise<{ destination: DestinationView; signingSecret: string | null }> {
+  let secrets: DestinationSecrets;
+  let target: string;
+  let signingSecret: string | null = null;
+  if (input.kind === "email") {
+    secrets = { to: input.to };
+    target = maskEmail(input.to);
+  } else {
+    if (input.kind === "webhook") signingSecret = input.secret || newSigningSecret();
+    secrets = { url: input.url, ...(signingSecret ? { signingSecret } : {}) };
+    target = maskUrl(input.url);
+  }
+  const row: DestinationRow = {
+    id: randomUUID(),
+    app_id: appId,
+    kind: input.kind,
+    label: input.label,
+    sealed: ctx.sealer.seal(JSON.stringify(secrets)),
+    target,
+    created_at: now,
+  };
+  await ctx.db.insertInto("alert_destinations").values(row).execute();
+  // A secret the person pasted is theirs already: only a generated one is shown, once.
+  const generated = input.kind === "webhook" && !input.secret ? signingSecret : null;
+  return { destination: destinationOf(row), signingSecret: generated };
+}
+
+/** By name. */
+export async function listDestinations(ctx: StoreContext, appId: string): Promise<DestinationView[]> {
+  const rows = await ctx.db
+    .selectFrom("alert_destinations")
+    .selectAll()
+    .where("app_id", "=", appId)
+    .orderBy("label")
+    .orderBy("id")
+    .execute();
+  return rows.map(destinationOf);
+}
+
+/** Removes a destination; its deliveries stay in the log under the label it had. */
+export async function removeDestination(ctx: StoreContext, appId: string, id: string): Promise<void> {
+  const removed = await ctx.db
+    .deleteFrom("alert_destinations")
+    .where("id", "=", id)
+    .where("app_id", "=", appId)
+    .returning("id")
+    .executeTakeFirst();
+  if (!removed) throw notFound();
+}
+
+/** A destination of `appId` with its secrets opened; not_found when it is not one of its. */
+export async function openDestination(
+  ctx: StoreContext,
+  appId: string,
+  id: string,
+): Promise<OpenDestination> {
+  const row = await ctx.db
+    .selectFrom("alert_destinations")
+    .selectAll()
+    .where("id", "=", id)
+    .where("app_id", "=", appId)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  const opened = ctx.sealer.open(row.sealed);
+  if (!opened) {
+    throw new AppError(
+      "bad_request",
+      `"${row.label}" was sealed under a secret this console no longer has (WATCH_SECRET or SESSION_SECRET changed). Remove it and add it again.`,
+    );
+  }
+  return {
+    id: row.id,
+    appId: row.app_id,
+    kind: row.kind,
+    label: row.label,
+    secrets: JSON.parse(opened.plain) as DestinationSecrets,
+  };
+}
+
+/** The log row of one alert to one destination, made before its first attempt. */
+export async function startDelivery(
+  ctx: StoreContext,
+  destination: OpenDestination,
+  alert: { idempotencyKey: string; kind: string; title: string },
+  now = Date.now(),
+): Promise<string> {
+  const id = randomUUID();
+  await ctx.db
+    .insertInto("alert_deliveries")
+    .values({
+      id,
+      app_id: destination.appId,
+      destination_id: destination.id,
+      destination_label: destination.label,
+      kind: destination.kind,
+      idempotency_key: alert.idempotencyKey,
+      alert_kind: alert.kind,
+      title: alert.title,
+      state: "sending",
+      attempts: 0,
+      status_code: null,
+      response: "",
+      error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+export interface AttemptRecord {
+  state: DeliveryState;
+  attempts: number;
+  statusCode: number | null;
+  response: string;
+  error: string | null;
+}
+
+export async function recordAttempt(
+  ctx: StoreContext,
+  deliveryId: string,
+  attempt: AttemptRecord,
+  now = Date.now(),
+): Promise<DeliveryView> {
+  const row = await ctx.db
+    .updateTable("alert_deliveries")
+    .set({
+      state: attempt.state,
+      attempts: attempt.attempts,
+      status_code: attempt.statusCode,
+      response: attempt.response.slice(0, RESPONSE_SNIPPET_MAX),
+      error: attempt.error,
+      updated_at: now,
+    })
+    .where("id", "=", deliveryId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return deliveryOf(row);
+}
+
+/** The newest deliveries of an application's alerts. */
+export async function recentDeliveries(
+  ctx: StoreContext,
+  appId: string,
+  limit = 50,
+): Promise<DeliveryView[]> {
+  const rows = await ctx.db
+    .selectFrom("alert_deliveries")
+    .selectAll()
+    .where("app_id", "=", appId)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map(deliveryOf);
+}
+
+/** Moves an application's destinations and their log to its new id (its key was handed over, or the id's secret rotated). */
+export async function moveAlertsTo(db: WatchDb, oldAppId: string, appId: string): Promise<void> {
+  await db.updateTable("alert_destinations").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
+  await db.updateTable("alert_deliveries").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
+}
