@@ -8,11 +8,15 @@ export const HISTORY_FILTERS_ID = "history-filters";
 /** Where `f` leads on the overview: its search over names and endpoints. */
 export const OVERVIEW_SEARCH_ID = "overview-q";
 
-/** The first cells of a row, as a screen reader is told them when `j`/`k` reach it. */
+/** The first cells of a row as a screen reader reads them (icons hidden from it left out), for the announcement of a move. */
 function firstCells(row: HTMLElement, count: number): string {
   return [...row.querySelectorAll(":scope > th, :scope > td")]
     .slice(0, count)
-    .map((cell) => cell.textContent?.replace(/\s+/g, " ").trim())
+    .map((cell) => {
+      const copy = cell.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+      return copy.textContent?.replace(/\s+/g, " ").trim();
+    })
     .filter(Boolean)
     .join(", ");
 }

@@ -110,6 +110,7 @@ test.describe("Find in watched webhooks", () => {
     await webhookPage.dialog.getByRole("button", { name: "Close" }).click();
 
     // What it cannot find, and what it cannot read, named by the field; the page stays where it was.
+    await expect(page).not.toHaveURL(/log=/);
     const where = page.url();
     await find.find("00000000-0000-4000-8000-000000000000");
     await expect(find.error).toHaveText(
@@ -239,6 +240,11 @@ test.describe("keyboard triage", () => {
     await page.keyboard.type("j");
     await expect(overview.search).toHaveValue("j");
     await overview.search.fill("");
+    // Typed in a field, `/` is text; out of it, it goes to Find.
+    await page.keyboard.press("/");
+    await expect(overview.search).toHaveValue("/");
+    await overview.search.fill("");
+    await overview.search.blur();
     await page.keyboard.press("/");
     await expect(headerFind(page).box).toBeFocused();
     await page.keyboard.type("k");
@@ -297,7 +303,7 @@ test.describe("the last success beside a failure", () => {
     await webhookPage.goto(refused.id, `?log=${never!.id}`);
     await expect(
       webhookPage.dialog.getByRole("region", { name: "What changed since it last worked" }),
-    ).toContainText("No success in the history; no connection at", { timeout: 30_000 });
+    ).toContainText(/No success in the history; no connection .* today\./, { timeout: 30_000 });
   });
 });
 
@@ -324,7 +330,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       await keysReady(page);
 
       await page.keyboard.press("j");
-      await expect(page.getByRole("status").filter({ hasText: /^Delivery 1 of/ })).toBeAttached();
+      await expect(page.getByRole("status").filter({ hasText: /^Delivery \d+ of 20: / })).toBeAttached();
       await page.keyboard.press("?");
       await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
       expect(await axeViolations(page)).toEqual([]);
