@@ -303,7 +303,7 @@ test.describe("the last success beside a failure", () => {
     await webhookPage.goto(refused.id, `?log=${never!.id}`);
     await expect(
       webhookPage.dialog.getByRole("region", { name: "What changed since it last worked" }),
-    ).toContainText(/No success in the history; no connection .* today\./, { timeout: 30_000 });
+    ).toContainText(/No success in the history; no connection/, { timeout: 30_000 });
   });
 });
 
