@@ -317,7 +317,8 @@ for (const colorScheme of ["light", "dark"] as const) {
       signInWithDemoKey,
       webhookPage,
     }) => {
-      test.setTimeout(90_000);
+      // Three axe passes over the whole page: slow on a loaded machine.
+      test.setTimeout(180_000);
       await signInWithDemoKey();
       const demo = await sandbox.demo();
       const webhook = await sandbox.demoWebhook("500");
