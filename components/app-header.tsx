@@ -2,6 +2,7 @@ import { HoverPrefetchLink } from "@/components/ui/hover-prefetch-link";
 import type { ApplicationSummary } from "@/lib/domain/applications";
 import { SignOutButton } from "@/components/sign-out-button";
 import { ApplicationSwitcher } from "@/components/applications/application-switcher";
+import { FindAcrossBox } from "@/components/find/find-across-box";
 
 interface Props {
   /** The session's applications (no keys), and the one this page shows. */
@@ -54,6 +55,7 @@ export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Pr
               Applications
             </a>
           </nav>
+          <FindAcrossBox />
           <div className="ml-auto">
             {shown ? (
               <ApplicationSwitcher applications={applications} shown={shown} />

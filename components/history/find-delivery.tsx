@@ -35,6 +35,7 @@ export function FindDelivery({
           required
           autoComplete="off"
           spellCheck={false}
+          aria-keyshortcuts="/"
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           className="field-input min-w-0 flex-1 font-mono"

@@ -9,6 +9,7 @@ import { LocalTime } from "@/components/logs/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
+import { LastSuccessComparison } from "@/components/logs/log-details-comparison";
 
 /* The body of the details dialog: everything about one delivery. A chunk of its own, outside the first load. */
 
@@ -87,6 +88,8 @@ export function LogDetails({ log }: { log: WebhookLog }) {
       </dl>
 
       <ResponseBody body={log.responseBody} />
+
+      {log.status === "Failed" ? <LastSuccessComparison log={log} /> : null}
     </div>
   );
 }

@@ -23,6 +23,7 @@ import { useLogView } from "@/components/logs/use-log-view";
 import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
 import { useHistoryLogs } from "@/components/logs/use-history-logs";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
+import { HISTORY_FILTERS_ID, LogTableKeys } from "@/components/shortcuts/page-keys";
 
 /** Filters over the whole history and Export: their own chunk, loaded when their section is first opened. */
 const HistoryTools = dynamic(() => import("@/components/history/history-tools"), {
@@ -146,6 +147,9 @@ export function WebhookLogs({
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
           Newest first. Open a row to see the response and what its status means.
         </p>
+        <div className="ml-auto">
+          <LogTableKeys />
+        </div>
       </div>
       {ignored.length > 0 ? (
         <IgnoredParamsNotice
@@ -168,13 +172,14 @@ export function WebhookLogs({
         fetching={history.active ? scanning : query.isFetching}
       />
       <details
+        id={HISTORY_FILTERS_ID}
         className="card px-3 py-2"
         open={history.active || undefined}
         onToggle={(event) => {
           if (event.currentTarget.open) setToolsOpened(true);
         }}
       >
-        <summary className="cursor-pointer text-sm font-medium">
+        <summary className="cursor-pointer text-sm font-medium" aria-keyshortcuts="f">
           Filter the whole history (HTTP status, time, response text) and export
         </summary>
         <div className="mt-3">

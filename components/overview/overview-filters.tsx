@@ -23,6 +23,7 @@ export function OverviewFilters({ applications }: { applications: ApplicationSum
           id="overview-q"
           type="search"
           autoComplete="off"
+          aria-keyshortcuts="f"
           value={filters.q}
           onChange={(event) => void setFilters({ q: event.target.value || null })}
           className="field-input w-64 max-w-full"

@@ -15,6 +15,7 @@ import { OverviewTable } from "@/components/overview/overview-table";
 import { overviewSearchParams } from "@/components/overview/search-params";
 import { useClock } from "@/components/overview/use-clock";
 import { WatcherHealth } from "@/components/overview/watcher-health";
+import { OverviewKeys } from "@/components/shortcuts/page-keys";
 
 /**
  * The overview's live part: the rows the server rendered, read again every OVERVIEW_REFRESH_MS
@@ -69,6 +70,9 @@ export function OverviewView() {
         <button type="button" className="btn btn-small" onClick={() => void refetch()} disabled={isFetching}>
           {isFetching ? "Refreshing…" : "Refresh now"}
         </button>
+        <div className="ml-auto">
+          <OverviewKeys />
+        </div>
       </div>
       {problem}
       <WatcherHealth health={data.health} applications={applications} />

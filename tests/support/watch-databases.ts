@@ -4,7 +4,9 @@
  * database each time), for `describe.each(WATCH_DATABASES)`.
  */
 import { afterAll } from "vitest";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { StoreContext } from "@/lib/server/watch/context";
+import { claimDue, finishPoll, writeLogs } from "@/lib/server/watch/cursor";
 import { openStoreContext, type StoreOptions } from "@/lib/server/watch/store";
 import { postgresServer, type PostgresServer } from "@/tests/support/postgres-server";
 
@@ -45,4 +47,27 @@ export function watchDatabases(): WatchDatabases {
     },
   };
   return databases;
+}
+
+/**
+ * Stores a webhook's logs (newest first) as the watcher does: claimed at `now` (after the watch's
+ * first planned poll), written with the cursor, released.
+ */
+export async function storeLogs(
+  ctx: StoreContext,
+  webhookId: string,
+  logs: WebhookLog[],
+  now = Date.now() + 60_000,
+): Promise<void> {
+  await claimDue(ctx, "test", 100, 60_000, now);
+  await writeLogs(
+    ctx,
+    "test",
+    webhookId,
+    logs,
+    { head_id: logs[0]?.id ?? null, tail_offset: null },
+    60_000,
+    now,
+  );
+  await finishPoll(ctx, "test", webhookId, { nextPollAt: now, error: null }, now);
 }

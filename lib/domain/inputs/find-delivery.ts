@@ -14,11 +14,11 @@ export const FIND_LABEL = "Find a delivery";
 /** Longest text Find reads (a console link with its query fits easily). */
 export const FIND_INPUT_MAX = 2048;
 
-const say = (what: string) => fieldMessage(FIND_LABEL, what);
 const WHAT = "paste a message ID, a log ID or a console link to a delivery.";
 
-/** The target of a trimmed input, or what is wrong with it. */
-function targetOf(value: string): FindTarget | string {
+/** The target of a trimmed input, or what is wrong with it (under the field's label). */
+function targetOf(label: string, value: string): FindTarget | string {
+  const say = (what: string) => fieldMessage(label, what);
   if (isUuidShape(value)) return { kind: "id", id: value.toLowerCase() };
   let url: URL | null = null;
   try {
@@ -38,18 +38,19 @@ function targetOf(value: string): FindTarget | string {
   return { kind: "log", id: log.toLowerCase(), webhookId: webhookId.toLowerCase() };
 }
 
-export const findInput = z.pipe(
-  textInput(FIND_LABEL, WHAT).check(
-    z.trim(),
-    notBlank(FIND_LABEL, WHAT),
-    maxChars(FIND_LABEL, FIND_INPUT_MAX),
-  ),
-  z.transform((value, ctx): FindTarget => {
-    const target = targetOf(value);
-    if (typeof target === "string") {
-      ctx.issues.push({ code: "custom", message: target, input: value });
-      return z.NEVER;
-    }
-    return target;
-  }),
-);
+/** What a Find field labelled `label` was given, as a target; its errors name that label. */
+export function findTargetInput(label: string) {
+  return z.pipe(
+    textInput(label, WHAT).check(z.trim(), notBlank(label, WHAT), maxChars(label, FIND_INPUT_MAX)),
+    z.transform((value, ctx): FindTarget => {
+      const target = targetOf(label, value);
+      if (typeof target === "string") {
+        ctx.issues.push({ code: "custom", message: target, input: value });
+        return z.NEVER;
+      }
+      return target;
+    }),
+  );
+}
+
+export const findInput = findTargetInput(FIND_LABEL);

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Webhook } from "@/lib/domain/hub-schemas";
 import type { FindTarget } from "@/lib/domain/history/find-input";
+import type { FoundDelivery } from "@/lib/domain/watch/find-across";
 import type { HealthSummary } from "@/lib/domain/history/health";
 import type { HistoryQuestion } from "@/lib/domain/history/question";
 import type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
@@ -12,6 +13,7 @@ import { sessionSecrets } from "@/lib/server/session/secrets";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { openDatabase, type DatabaseTarget } from "@/lib/server/watch/database";
 import * as issues from "@/lib/server/watch/failure-issues";
+import { findAcross } from "@/lib/server/watch/find-across";
 import * as rows from "@/lib/server/watch/overview-rows";
 import { createSealer } from "@/lib/server/watch/seal";
 import * as logs from "@/lib/server/watch/stored-logs";
@@ -19,6 +21,7 @@ import * as watches from "@/lib/server/watch/watches";
 
 export type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
 export type { StoreCoverage, StoredLog, TimelineEvent } from "@/lib/domain/watch/stored-log";
+export type { FoundDelivery } from "@/lib/domain/watch/find-across";
 
 /**
  * The watch's store: watches, the sealed key of each watched application, a compact copy of
@@ -122,6 +125,12 @@ export interface WatchStore {
     status?: HistoryQuestion["status"],
   ): Promise<{ log: StoredLog; index: number } | null>;
 
+  /**
+   * The newest stored delivery answering the target across every watch of these applications
+   * (find-across.ts), with its watch; null when none holds it.
+   */
+  findAcross(appIds: readonly string[], target: FindTarget): Promise<FoundDelivery | null>;
+
   /** Changes of `active` and jumps of `numberOfErrors`, newest first. */
   timeline(webhookId: string, limit?: number): Promise<TimelineEvent[]>;
 
@@ -198,6 +207,7 @@ function guarded(store: WatchStore): WatchStore {
     health: wrap(store.health),
     queryLogs: wrap(store.queryLogs),
     findLog: wrap(store.findLog),
+    findAcross: wrap(store.findAcross),
     timeline: wrap(store.timeline),
     overview: wrap(store.overview),
     watcherHealth: wrap(store.watcherHealth),
@@ -230,6 +240,7 @@ export function storeOver(ctx: StoreContext): WatchStore {
     queryLogs: (webhookId, question, page) => logs.queryLogs(ctx, webhookId, question, page),
     streamLogs: (webhookId, question) => logs.streamLogs(ctx, webhookId, question),
     findLog: (webhookId, target, status) => logs.findLog(ctx, webhookId, target, status),
+    findAcross: (appIds, target) => findAcross(ctx, appIds, target),
     timeline: (webhookId, limit) => logs.timeline(ctx, webhookId, limit),
     overview: (appIds, now) => rows.overview(ctx, appIds, now),
     watcherHealth: (appIds, now) => rows.watcherHealth(ctx, appIds, now),

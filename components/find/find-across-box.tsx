@@ -1,0 +1,65 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useId, type FormEvent } from "react";
+import { apiRequest } from "@/lib/browser/api";
+import { FIND_ACROSS_LABEL } from "@/lib/domain/inputs/find-across";
+import type { FindAcrossAnswer } from "@/lib/domain/watch/find-across";
+
+/** The header's Find box: `/` focuses it on the overview (see TriageKeys). */
+export const FIND_ACROSS_INPUT_ID = "find-across";
+
+/**
+ * Find across everything, in the header: a message ID, a log ID or a console link, looked up in
+ * every watched webhook of every application in the session, then opened under its own
+ * application (a full page load: the header is the layout's, and may have to name another one).
+ */
+export function FindAcrossBox() {
+  const errorId = useId();
+  const find = useMutation({
+    mutationFn: (q: string) =>
+      apiRequest<FindAcrossAnswer>(`/api/watches/find?${new URLSearchParams({ q })}`),
+    onSuccess: (answer) => window.location.assign(answer.href),
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const q = new FormData(event.currentTarget).get("q");
+    find.mutate(typeof q === "string" ? q : "");
+  }
+
+  const error = find.error?.message ?? null;
+  return (
+    <form
+      role="search"
+      aria-label={FIND_ACROSS_LABEL}
+      onSubmit={onSubmit}
+      className="flex flex-wrap items-center gap-x-1.5 gap-y-1 max-sm:w-full"
+    >
+      <label htmlFor={FIND_ACROSS_INPUT_ID} className="sr-only">
+        {FIND_ACROSS_LABEL}
+      </label>
+      <input
+        id={FIND_ACROSS_INPUT_ID}
+        name="q"
+        type="search"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="Message ID, log ID or link"
+        aria-keyshortcuts="/"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        onChange={() => find.reset()}
+        className="field-input h-8 w-60 py-1 font-mono text-xs max-sm:flex-1"
+      />
+      <button type="submit" className="btn btn-small" disabled={find.isPending} aria-busy={find.isPending}>
+        {find.isPending ? "Finding…" : "Find"}
+      </button>
+      {error ? (
+        <p id={errorId} role="alert" className="field-error w-full max-w-xl">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
