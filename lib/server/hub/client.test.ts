@@ -399,6 +399,34 @@ describe("shared upstream reads", () => {
     expect(upstream.requests).toHaveLength(2);
   });
 
+  it("a follow-up is told how long it waited for the call before it, which its own timeout leaves out", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      let settleFirst = () => {};
+      const first = sharedRead("read", { since: performance.now(), poll: false }, () => {
+        return new Promise<string>((resolve) => (settleFirst = () => resolve("first")));
+      });
+      vi.advanceTimersByTime(1500);
+      const waits: number[] = [];
+      const late = sharedRead(
+        "read",
+        { since: performance.now(), poll: false },
+        async (_signal, _onStatus, waitedMs) => {
+          waits.push(waitedMs);
+          return "follow-up";
+        },
+      );
+      vi.advanceTimersByTime(300);
+      expect(waits).toEqual([]);
+      settleFirst();
+      expect(await first).toBe("first");
+      expect(await late).toBe("follow-up");
+      expect(waits).toEqual([300]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a follow-up call every waiter left is not made, and the next request gets a call of its own", async () => {
     upstream.handle = slowly(200, fakeWebhook());
     const first = getWebhook({ apiKey: KEY }, WEBHOOK);

@@ -47,6 +47,16 @@ export interface SharedReadOptions {
   keep?: boolean;
 }
 
+/**
+ * One upstream call: `waitedMs` is how long a follow-up waited for the call before it, which
+ * its own timeout leaves out, so no request waits for the hub longer than one timeout in all.
+ */
+export type ReadCall<T> = (
+  signal: AbortSignal,
+  onStatus: (status: number) => void,
+  waitedMs: number,
+) => Promise<T>;
+
 /** What one request got: the upstream status (when an answer came) and whether another request's call served it. */
 export type ReadReport = (status: number | undefined, shared: boolean) => void;
 
@@ -54,7 +64,7 @@ export type ReadReport = (status: number | undefined, shared: boolean) => void;
 export function sharedRead<T>(
   key: string,
   options: SharedReadOptions,
-  run: (signal: AbortSignal, onStatus: (status: number) => void) => Promise<T>,
+  run: ReadCall<T>,
   report?: ReadReport,
 ): Promise<T> {
   const oldest = options.poll ? Math.min(options.since, performance.now() - POLL_REUSE_MS) : options.since;
@@ -72,13 +82,9 @@ export function cancelledByClient(cause?: unknown): AppError {
 }
 
 /** A new call of `run`: at once, or, with `after`, as the follow-up that starts once `after` settles. */
-function start<T>(
-  key: string,
-  run: (signal: AbortSignal, onStatus: (status: number) => void) => Promise<T>,
-  keep: boolean,
-  after?: Entry,
-): Entry {
+function start<T>(key: string, run: ReadCall<T>, keep: boolean, after?: Entry): Entry {
   const controller = new AbortController();
+  const createdAt = performance.now();
   const entry: Entry = {
     startedAt: Infinity,
     promise: Promise.resolve(),
@@ -93,7 +99,7 @@ function start<T>(
     entries.delete(key);
     entries.set(key, entry);
     sweep();
-    return run(controller.signal, (status) => (entry.status = status));
+    return run(controller.signal, (status) => (entry.status = status), entry.startedAt - createdAt);
   };
   entry.promise = (after ? after.promise.then(call, call) : call()).then(
     (value) => {
