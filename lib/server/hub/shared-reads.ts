@@ -69,7 +69,8 @@ export function sharedRead<T>(
 ): Promise<T> {
   const oldest = options.poll ? Math.min(options.since, performance.now() - POLL_REUSE_MS) : options.since;
   const found = entries.get(key);
-  const inFlight = found && !found.settled ? found : undefined;
+  // Only kept reads wait for a follow-up: a history scan's pages (keep: false) go out at once.
+  const inFlight = found && !found.settled && (options.keep ?? true) ? found : undefined;
   const next = inFlight?.next && !inFlight.next.controller.signal.aborted ? inFlight.next : undefined;
   const usable = found && found.startedAt >= oldest ? found : next;
   const entry = usable ?? start(key, run, options.keep ?? true, inFlight);
