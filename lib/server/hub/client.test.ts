@@ -378,6 +378,69 @@ describe("shared upstream reads", () => {
     expect(upstream.requests).toHaveLength(3);
   });
 
+  it("requests arriving one by one while a call is in flight share one follow-up call, started after that call settles", async () => {
+    let answered = 0;
+    upstream.handle = (_req, res) =>
+      void setTimeout(
+        () => sendJson(res, 200, { ...fakeWebhook(), endpoint: `https://call-${++answered}` }),
+        100,
+      );
+    const first = getWebhook({ apiKey: KEY }, WEBHOOK);
+    await upstream.nextRequest();
+    // Each arrives after the first call started, as a busy machine spreads a burst.
+    const late: Array<Promise<Awaited<typeof first>>> = [];
+    for (let i = 0; i < 5; i += 1) {
+      late.push(getWebhook({ apiKey: KEY }, WEBHOOK));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(upstream.requests).toHaveLength(1);
+    expect((await first).endpoint).toBe("https://call-1");
+    expect((await Promise.all(late)).map((w) => w.endpoint)).toEqual(Array(5).fill("https://call-2"));
+    expect(upstream.requests).toHaveLength(2);
+  });
+
+  it("a follow-up is told how long it waited for the call before it, which its own timeout leaves out", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      let settleFirst = () => {};
+      const first = sharedRead("read", { since: performance.now(), poll: false }, () => {
+        return new Promise<string>((resolve) => (settleFirst = () => resolve("first")));
+      });
+      vi.advanceTimersByTime(1500);
+      const waits: number[] = [];
+      const late = sharedRead(
+        "read",
+        { since: performance.now(), poll: false },
+        async (_signal, _onStatus, waitedMs) => {
+          waits.push(waitedMs);
+          return "follow-up";
+        },
+      );
+      vi.advanceTimersByTime(300);
+      expect(waits).toEqual([]);
+      settleFirst();
+      expect(await first).toBe("first");
+      expect(await late).toBe("follow-up");
+      expect(waits).toEqual([300]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a follow-up call every waiter left is not made, and the next request gets a call of its own", async () => {
+    upstream.handle = slowly(200, fakeWebhook());
+    const first = getWebhook({ apiKey: KEY }, WEBHOOK);
+    await upstream.nextRequest();
+    const leaving = new AbortController();
+    const left = failure(() => getWebhook({ apiKey: KEY, signal: leaving.signal }, WEBHOOK));
+    leaving.abort();
+    expect((await left).code).toBe("bad_request");
+    const staying = getWebhook({ apiKey: KEY }, WEBHOOK);
+    expect(await first).toEqual(fakeWebhook());
+    expect(await staying).toEqual(fakeWebhook());
+    expect(upstream.requests).toHaveLength(2);
+  });
+
   it("a poll may reuse a successful read at most POLL_REUSE_MS old; an error is never reused", async () => {
     upstream.handle = (_req, res) => sendJson(res, 200, fakeWebhook());
     await getWebhook({ apiKey: KEY }, WEBHOOK);

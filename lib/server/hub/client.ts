@@ -221,8 +221,12 @@ async function hubRequest<S extends z.ZodType>(call: HubCall, spec: RequestSpec<
   if (spec.body !== undefined) headers["content-type"] = "application/json";
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
 
-  const exchange = async (callerSignal: AbortSignal | undefined, onStatus: (status: number) => void) => {
-    const timeout = AbortSignal.timeout(hubTimeoutMs);
+  const exchange = async (
+    callerSignal: AbortSignal | undefined,
+    onStatus: (status: number) => void,
+    waitedMs = 0,
+  ) => {
+    const timeout = AbortSignal.timeout(Math.max(0, Math.ceil(hubTimeoutMs - waitedMs)));
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     let response: UpstreamAnswer;
     try {

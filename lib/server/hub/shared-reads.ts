@@ -6,7 +6,10 @@ import { AppError } from "@/lib/server/app-error";
  * Identical upstream reads share one call. A request may use a call that started after it
  * reached the server (arrival.ts; so a person never gets an answer older than their own
  * request: a key rotated a moment ago still gives 401), and an auto-refresh poll may also use a successful one at most
- * POLL_REUSE_MS old. A failed call is forgotten as soon as it settles. The caller's key names
+ * POLL_REUSE_MS old. A request that arrives while a call it may not use is in flight waits for
+ * one follow-up call, started when that call settles: so a burst of identical requests makes at
+ * most two calls, however the machine spreads their arrival, and each still gets an answer from
+ * after it arrived. A failed call is forgotten as soon as it settles. The caller's key names
  * the read (the hub client puts a keyed hash of the API key in it, never the key).
  */
 
@@ -14,7 +17,7 @@ import { AppError } from "@/lib/server/app-error";
 export const MAX_SHARED_READS = 1000;
 
 interface Entry {
-  /** performance.now() when the upstream call started. */
+  /** performance.now() when the upstream call started; Infinity while it waits for the call before it. */
   startedAt: number;
   promise: Promise<unknown>;
   settled: boolean;
@@ -23,6 +26,8 @@ interface Entry {
   controller: AbortController;
   /** The upstream answer's HTTP status, once known. */
   status?: number;
+  /** The follow-up call waiting for this one to settle, for requests that arrived after it started. */
+  next?: Entry;
 }
 
 const entries = new Map<string, Entry>();
@@ -42,6 +47,16 @@ export interface SharedReadOptions {
   keep?: boolean;
 }
 
+/**
+ * One upstream call: `waitedMs` is how long a follow-up waited for the call before it, which
+ * its own timeout leaves out, so no request waits for the hub longer than one timeout in all.
+ */
+export type ReadCall<T> = (
+  signal: AbortSignal,
+  onStatus: (status: number) => void,
+  waitedMs: number,
+) => Promise<T>;
+
 /** What one request got: the upstream status (when an answer came) and whether another request's call served it. */
 export type ReadReport = (status: number | undefined, shared: boolean) => void;
 
@@ -49,13 +64,17 @@ export type ReadReport = (status: number | undefined, shared: boolean) => void;
 export function sharedRead<T>(
   key: string,
   options: SharedReadOptions,
-  run: (signal: AbortSignal, onStatus: (status: number) => void) => Promise<T>,
+  run: ReadCall<T>,
   report?: ReadReport,
 ): Promise<T> {
   const oldest = options.poll ? Math.min(options.since, performance.now() - POLL_REUSE_MS) : options.since;
   const found = entries.get(key);
-  const entry = found && found.startedAt >= oldest ? found : start(key, run, options.keep ?? true);
-  return wait(key, entry, options.signal, (status) => report?.(status, entry === found)) as Promise<T>;
+  // Only kept reads wait for a follow-up: a history scan's pages (keep: false) go out at once.
+  const inFlight = found && !found.settled && (options.keep ?? true) ? found : undefined;
+  const next = inFlight?.next && !inFlight.next.controller.signal.aborted ? inFlight.next : undefined;
+  const usable = found && found.startedAt >= oldest ? found : next;
+  const entry = usable ?? start(key, run, options.keep ?? true, inFlight);
+  return wait(key, entry, options.signal, (status) => report?.(status, entry === usable)) as Promise<T>;
 }
 
 /** The error of a request whose client went away while it waited. */
@@ -63,20 +82,27 @@ export function cancelledByClient(cause?: unknown): AppError {
   return new AppError("bad_request", "The request was cancelled by the client.", { cause });
 }
 
-function start<T>(
-  key: string,
-  run: (signal: AbortSignal, onStatus: (status: number) => void) => Promise<T>,
-  keep: boolean,
-): Entry {
+/** A new call of `run`: at once, or, with `after`, as the follow-up that starts once `after` settles. */
+function start<T>(key: string, run: ReadCall<T>, keep: boolean, after?: Entry): Entry {
   const controller = new AbortController();
+  const createdAt = performance.now();
   const entry: Entry = {
-    startedAt: performance.now(),
+    startedAt: Infinity,
     promise: Promise.resolve(),
     settled: false,
     waiters: 0,
     controller,
   };
-  entry.promise = run(controller.signal, (status) => (entry.status = status)).then(
+  const call = () => {
+    // Every request waiting for the follow-up left before it started: it is not made.
+    if (controller.signal.aborted) throw controller.signal.reason;
+    entry.startedAt = performance.now();
+    entries.delete(key);
+    entries.set(key, entry);
+    sweep();
+    return run(controller.signal, (status) => (entry.status = status), entry.startedAt - createdAt);
+  };
+  entry.promise = (after ? after.promise.then(call, call) : call()).then(
     (value) => {
       entry.settled = true;
       if (!keep) forget(key, entry);
@@ -90,9 +116,7 @@ function start<T>(
   );
   // Rejections reach each waiter; with none left, the cancelled call's rejection is not an error.
   entry.promise.catch(() => {});
-  entries.delete(key);
-  entries.set(key, entry);
-  sweep();
+  if (after) after.next = entry;
   return entry;
 }
 
