@@ -31,7 +31,7 @@ export function AppHeader({ applications, shown, webhooksHref, sandboxMode }: Pr
               Sandbox
             </span>
           ) : null}
-          <nav aria-label="Main" className="flex gap-4 text-sm">
+          <nav aria-label="Main" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
             <HoverPrefetchLink
               href={webhooksHref}
               className="rounded-sm text-zinc-700 hover:text-zinc-950 hover:underline dark:text-zinc-300 dark:hover:text-white"

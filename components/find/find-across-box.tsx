@@ -50,7 +50,7 @@ export function FindAcrossBox() {
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
         onChange={() => find.reset()}
-        className="field-input h-8 w-60 py-1 font-mono text-xs max-sm:flex-1"
+        className="field-input h-8 w-60 py-1 font-mono text-xs max-sm:min-w-0 max-sm:flex-1"
       />
       <button type="submit" className="btn btn-small" disabled={find.isPending} aria-busy={find.isPending}>
         {find.isPending ? "Finding…" : "Find"}

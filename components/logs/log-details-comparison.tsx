@@ -105,7 +105,7 @@ function Side({ title, log }: { title: string; log: ComparedLog }) {
       <p className="text-sm">
         <LocalTime iso={log.sendAt} />
       </p>
-      <p className={`font-mono break-all ${MUTED}`}>Log {log.id}</p>
+      <p className={`font-mono break-all ${MUTED}`}>Log ID {log.id}</p>
     </div>
   );
 }

@@ -117,7 +117,9 @@ test.describe("a delivery's details", () => {
     const body = webhookPage.dialog.getByRole("region", { name: "Response body" }).locator("pre");
     await expect(body).toContainText('<script>alert(1)</script><img src="x" onerror="alert(2)">');
     await expect(webhookPage.dialog.locator("script, img")).toHaveCount(0);
-    await expect(webhookPage.dialog.getByText("HTTP 404 Not Found")).toBeVisible();
+    await expect(
+      webhookPage.dialog.getByRole("region", { name: "Outcome" }).getByText("HTTP 404 Not Found"),
+    ).toBeVisible();
     await expect(
       webhookPage.dialog.getByText("The route does not exist on the customer server."),
     ).toBeVisible();

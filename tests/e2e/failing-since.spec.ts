@@ -124,10 +124,15 @@ test.describe("Failing since", () => {
 test.describe("A cancelled scan", () => {
   /** The sandbox answers this webhook's log pages slowly while a test runs (its fault injection). */
   let slowPath = "";
+  /** A webhook nobody watches (the demo's are watched, and their health then needs no scan). */
+  let webhookId = "";
 
-  test.beforeEach(async ({ sandbox, signInWithDemoKey }) => {
-    slowPath = `/v1/organization/webhook/${(await sandbox.demoWebhook("Connection refused")).id}/webhook-log`;
-    await signInWithDemoKey();
+  test.beforeEach(async ({ sandbox, signInWithKey }) => {
+    const { application, channel, webhook } = await sandbox.isolatedSetup("cancelled-scan", "error");
+    await sandbox.sendMessage(application.apiKey, channel, "a delivery to read");
+    webhookId = webhook.id;
+    slowPath = `/v1/organization/webhook/${webhook.id}/webhook-log`;
+    await signInWithKey(application.apiKey);
   });
 
   test.afterEach(async ({ request }) => {
@@ -137,7 +142,6 @@ test.describe("A cancelled scan", () => {
   test("is no error: nothing in the console, no error answer, and the next window reads", async ({
     page,
     request,
-    sandbox,
   }) => {
     const problems: string[] = [];
     page.on("console", (message) => {
@@ -147,8 +151,7 @@ test.describe("A cancelled scan", () => {
       if (response.url().includes("/api/") && response.status() >= 400)
         problems.push(`${response.status()} ${response.url()}`);
     });
-    const { id } = await sandbox.demoWebhook("Connection refused");
-    await page.goto(`/webhooks/${id}`);
+    await page.goto(`/webhooks/${webhookId}`);
     await expect(health(page).getByText("Success rate")).toBeVisible({ timeout: 15_000 });
 
     const slow = await request.put(`${SANDBOX_URL}/_sandbox/faults`, {
