@@ -98,21 +98,25 @@ export function IssueCard({
       </div>
       {showWebhook ? <p className={`break-all ${MUTED}`}>{issue.endpoint}</p> : null}
       <p className="font-mono text-xs break-all">{issue.signatureText || "(empty response body)"}</p>
-      <p>
+      <p className="flex flex-wrap gap-x-1">
         <span className="font-semibold">
-          {formatCount(issue.failures)} {issue.failures === 1 ? "failure" : "failures"}
+          {formatCount(issue.failures)} {issue.failures === 1 ? "failure" : "failures"},
+        </span>{" "}
+        <span>
+          first <LocalTime iso={issue.firstFailure.at} />,
+        </span>{" "}
+        <span>
+          last <LocalTime iso={issue.lastFailure.at} relative />
         </span>
-        , first <LocalTime iso={issue.firstFailure.at} />, last{" "}
-        <LocalTime iso={issue.lastFailure.at} relative />
       </p>
       <dl className="space-y-1">
         <div>
-          <dt className="inline font-medium">Likely cause: </dt>
-          <dd className="inline">{meaning.cause}</dd>
+          <dt className="font-medium">Likely cause: </dt>
+          <dd>{meaning.cause}</dd>
         </div>
         <div>
-          <dt className="inline font-medium">What the customer must fix: </dt>
-          <dd className="inline">{meaning.nextStep}</dd>
+          <dt className="font-medium">What the customer must fix: </dt>
+          <dd>{meaning.nextStep}</dd>
         </div>
       </dl>
       <History issue={issue} />

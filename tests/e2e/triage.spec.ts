@@ -284,8 +284,8 @@ test.describe("the last success beside a failure", () => {
         `Worked until .+ with 200; since then ${failed.statusCode === 0 ? "no connection" : failed.statusCode}`,
       ),
     );
-    await expect(compared).toContainText(`Log ${success.id}`);
-    await expect(compared).toContainText(`Log ${failed.id}`);
+    await expect(compared).toContainText(`Log ID ${success.id}`);
+    await expect(compared).toContainText(`Log ID ${failed.id}`);
     await expect(compared).toContainText(/between them\./);
     await expect(compared).toContainText(
       /Response bodies, |The response bodies are the same|too large to diff/,
