@@ -7,6 +7,7 @@ import { Notice } from "@/components/ui/notice";
 import { alertKeys, fetchDeliveries } from "@/components/alerts/alerts-api";
 
 export const DELIVERY_STATE_TEXT: Record<DeliveryState, string> = {
+  pending: "Waiting to send",
   sending: "Sending",
   delivered: "Delivered",
   failed: "Failed",
@@ -14,6 +15,7 @@ export const DELIVERY_STATE_TEXT: Record<DeliveryState, string> = {
 };
 
 const STATE_TONE: Record<DeliveryState, string> = {
+  pending: "text-amber-900 dark:text-amber-200",
   sending: "text-amber-900 dark:text-amber-200",
   delivered: "text-emerald-800 dark:text-emerald-300",
   failed: "text-red-800 dark:text-red-300",

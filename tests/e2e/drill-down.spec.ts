@@ -19,7 +19,7 @@ test.describe("a delivery's details", () => {
     const dialog = webhookPage.dialog;
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(/[?&]log=[0-9a-f-]{36}/);
-    await expect(dialog.getByText("HTTP 401 Unauthorized")).toBeVisible();
+    await expect(dialog.getByRole("region", { name: "Outcome" })).toContainText("HTTP 401 Unauthorized");
     await expect(dialog.getByText(/rejected the service's secret header/)).toBeVisible();
     await expect(dialog.getByText("Next step")).toBeVisible();
     await expect(dialog.getByText(messageId)).toBeVisible();

@@ -23,6 +23,9 @@ async function demoOverview(page: Page, sandbox: Sandbox) {
 }
 
 test.describe("the overview", () => {
+  // Waiting for the watcher's first read of every demo webhook, then axe over every row, takes a while on a busy machine.
+  test.describe.configure({ timeout: 60_000 });
+
   test("lands a signed-in person there, and puts the demo's failing webhooks first", async ({
     page,
     sandbox,

@@ -22,7 +22,8 @@ export interface DestinationView {
   createdAt: string;
 }
 
-export const DELIVERY_STATES = ["sending", "delivered", "failed", "refused"] as const;
+/** pending: in the outbox, waiting for its first or next attempt; sending: an instance is attempting it now. */
+export const DELIVERY_STATES = ["pending", "sending", "delivered", "failed", "refused"] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** One alert's delivery to one destination: the attempts so far and how the last one went. */

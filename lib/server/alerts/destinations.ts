@@ -1,4 +1,5 @@
 import "server-only";
+import type { Selectable } from "kysely";
 import { randomBytes, randomUUID } from "node:crypto";
 import {
   maskEmail,
@@ -38,7 +39,7 @@ export interface OpenDestination {
 }
 
 type DestinationRow = WatchDatabase["alert_destinations"];
-type DeliveryRow = WatchDatabase["alert_deliveries"];
+type DeliveryRow = Selectable<WatchDatabase["alert_deliveries"]>;
 
 function destinationOf(row: DestinationRow): DestinationView {
   return {

@@ -1,12 +1,14 @@
 import "server-only";
 import { sql, type Generated, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import type { DeliveryState } from "@/lib/domain/alerts/destinations";
+import { alertEngineMigration, type AlertEngineTables } from "@/lib/server/alerts/schema";
 import { failureIssuesMigration, type FailureIssueTables } from "@/lib/server/watch/failure-issues-schema";
 
 /**
  * The watch's tables, one schema for SQLite and PostgreSQL. Times are epoch milliseconds
  * (bigint), flags are 0/1 integers: the types both databases share.
  */
-export interface WatchDatabase extends FailureIssueTables {
+export interface WatchDatabase extends FailureIssueTables, AlertEngineTables {
   watch_keys: {
     app_id: string;
     /** The application's API key, sealed (seal.ts). */
@@ -102,13 +104,18 @@ export interface WatchDatabase extends FailureIssueTables {
     idempotency_key: string;
     alert_kind: string;
     title: string;
-    state: "sending" | "delivered" | "failed" | "refused";
+    state: DeliveryState;
     attempts: number;
     status_code: number | null;
     response: string;
     error: string | null;
     created_at: number;
     updated_at: number;
+    /** The AlertMessage as JSON, kept until it is delivered or given up; null for rows from before the outbox. */
+    payload: string | null;
+    next_attempt_at: Generated<number>;
+    lease_owner: string | null;
+    lease_until: Generated<number>;
   };
 }
 
@@ -278,6 +285,7 @@ export const migrations: MigrationProvider = {
     "0001_watch": initial,
     "0002_failure_issues": failureIssuesMigration,
     "0003_alert_destinations": alertDestinations,
+    "0004_alert_engine": alertEngineMigration,
   }),
 };
 

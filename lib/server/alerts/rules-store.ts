@@ -1,0 +1,89 @@
+import "server-only";
+import {
+  DEFAULT_RULES,
+  NO_OVERRIDE,
+  effectiveRules,
+  type RuleSettings,
+  type WebhookRuleOverride,
+} from "@/lib/domain/alerts/rules";
+import type { StoreContext } from "@/lib/server/watch/context";
+
+/**
+ * The alert rules as stored (`alert_rules`): an application's defaults under webhook_id "", one
+ * webhook's override under its id. Values are checked before they are written (the routes' input
+ * schemas); what is read is merged over the defaults, so a rule added later has its default.
+ */
+
+const APP_DEFAULTS = "";
+
+async function readSettings(ctx: StoreContext, appId: string, webhookId: string): Promise<unknown> {
+  const row = await ctx.db
+    .selectFrom("alert_rules")
+    .select("settings")
+    .where("app_id", "=", appId)
+    .where("webhook_id", "=", webhookId)
+    .executeTakeFirst();
+  return row ? JSON.parse(row.settings) : null;
+}
+
+async function writeSettings(
+  ctx: StoreContext,
+  appId: string,
+  webhookId: string,
+  settings: unknown,
+  now: number,
+): Promise<void> {
+  const values = {
+    app_id: appId,
+    webhook_id: webhookId,
+    settings: JSON.stringify(settings),
+    updated_at: now,
+  };
+  await ctx.db
+    .insertInto("alert_rules")
+    .values(values)
+    .onConflict((conflict) =>
+      conflict.columns(["app_id", "webhook_id"]).doUpdateSet({ settings: values.settings, updated_at: now }),
+    )
+    .execute();
+}
+
+/** The application's rules: its saved defaults, each rule falling back to DEFAULT_RULES. */
+export async function appRules(ctx: StoreContext, appId: string): Promise<RuleSettings> {
+  const saved = (await readSettings(ctx, appId, APP_DEFAULTS)) as Partial<RuleSettings> | null;
+  return { ...DEFAULT_RULES, ...saved };
+}
+
+export function saveAppRules(ctx: StoreContext, appId: string, rules: RuleSettings, now = Date.now()) {
+  return writeSettings(ctx, appId, APP_DEFAULTS, rules, now);
+}
+
+/** One webhook's override (NO_OVERRIDE when it has none). */
+export async function webhookOverride(
+  ctx: StoreContext,
+  appId: string,
+  webhookId: string,
+): Promise<WebhookRuleOverride> {
+  const saved = (await readSettings(ctx, appId, webhookId)) as Partial<WebhookRuleOverride> | null;
+  return { ...NO_OVERRIDE, ...saved };
+}
+
+export function saveWebhookOverride(
+  ctx: StoreContext,
+  appId: string,
+  webhookId: string,
+  override: WebhookRuleOverride,
+  now = Date.now(),
+) {
+  return writeSettings(ctx, appId, webhookId, override, now);
+}
+
+/** The rules that apply to one webhook, with its snooze and quiet hours. */
+export async function rulesFor(
+  ctx: StoreContext,
+  appId: string,
+  webhookId: string,
+): Promise<{ rules: RuleSettings; override: WebhookRuleOverride }> {
+  const [app, override] = await Promise.all([appRules(ctx, appId), webhookOverride(ctx, appId, webhookId)]);
+  return { rules: effectiveRules(app, override), override };
+}
