@@ -23,6 +23,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
+    // A click or a navigation that cannot happen fails on its own, not after the whole test's time.
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
     launchOptions: {
       executablePath: process.env.PLAYWRIGHT_CHROMIUM || "/usr/bin/chromium",
       args: [
