@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
-import { HOST, ORIGIN, signInThroughRoute } from "@/tests/support/route-session";
+import { HOST, ORIGIN, signedInCookie } from "@/tests/support/route-requests";
 import { fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import * as messagesRoute from "@/app/api/messages/[channelKind]/route";
@@ -43,7 +43,7 @@ function expectOneClientAbort(response: Response, method: string, route: string)
 
 describe("a client that goes away", () => {
   it("mid-upload: logged as one client-abort line, no stack, not a 500", async () => {
-    const cookie = await signInThroughRoute(KEY);
+    const cookie = await signedInCookie(KEY);
     stdout.mockClear();
     const controller = new AbortController();
     // The body breaks off after its first bytes, as Node reports a connection closed mid-upload.
@@ -71,7 +71,7 @@ describe("a client that goes away", () => {
   });
 
   it("while its hub call is in flight: logged as one client-abort line, and the call is cancelled", async () => {
-    const cookie = await signInThroughRoute(KEY);
+    const cookie = await signedInCookie(KEY);
     stdout.mockClear();
     fake.current.handle = () => {};
     const controller = new AbortController();

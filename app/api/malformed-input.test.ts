@@ -6,11 +6,9 @@
  * lib/server/http/malformed-path.test.ts and tests/e2e/malformed-input.spec.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
-import { HOST, ORIGIN, signInThroughRoute } from "@/tests/support/route-session";
-import { fakeLogPage, fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
+import { fakeHubForRoutes, request, signedInCookie } from "@/tests/support/route-requests";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
-import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
+import { fakeLogPage, fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
 import type { RouteHandler } from "@/lib/server/http/route";
 import * as findRoute from "@/app/api/webhooks/[webhookId]/history/find/route";
 
@@ -58,14 +56,9 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 /** Every route module under app/api, by its folder (e.g. `./webhooks/[webhookId]/logs`). */
 const routeModules = import.meta.glob<Record<string, unknown>>("./**/route.ts");
 
-const fake = fakeUpstreamPerTest({
-  SESSION_SECRET: "unit-test-session-secret-0123456789abcdef",
-  HUB_SANDBOX: "",
-});
+const fake = fakeHubForRoutes();
 
 beforeEach(() => {
-  signInLimiter.reset();
-  forgetSharedReadsForTests();
   // The request log's lines (one per call) are not what this file tests.
   vi.spyOn(process.stdout, "write").mockImplementation(() => true);
 });
@@ -111,11 +104,7 @@ async function call(
   params: Record<string, unknown>,
   cookie: string,
 ): Promise<Answer> {
-  const request = new Request(`${ORIGIN}${path}`, {
-    method,
-    headers: { host: HOST, origin: ORIGIN, cookie },
-  });
-  return answerOf(await handler(request, { params: Promise.resolve(params) }));
+  return answerOf(await handler(request(method, path, { cookie }), { params: Promise.resolve(params) }));
 }
 
 describe("malformed percent-encodings reach no route as a 500", () => {
@@ -124,9 +113,9 @@ describe("malformed percent-encodings reach no route as a 500", () => {
   });
 
   it.each(Object.keys(routeModules))("%s: any query parameter, any path param", async (file) => {
-    fake.current.handle = (req, res) =>
+    fake.handle = (req, res) =>
       sendJson(res, 200, req.url?.includes("/webhook-log") ? fakeLogPage() : fakeWebhook());
-    const cookie = await signInThroughRoute(KEY);
+    const cookie = await signedInCookie(KEY);
     const folder = file.replace(/\/route\.ts$/, "");
     const exports = await routeModules[file]!();
     const good = paramsOf(folder, (name) =>
@@ -161,8 +150,8 @@ describe("malformed percent-encodings reach no route as a 500", () => {
   });
 
   it("a Find link whose path is malformed is a 400 naming q, and nothing is asked of the hub", async () => {
-    const cookie = await signInThroughRoute(KEY);
-    fake.current.requests.length = 0;
+    const cookie = await signedInCookie(KEY);
+    fake.requests.length = 0;
     for (const link of [`/webhooks/%E0%A4%A?log=${LOG}`, `http://console.test/webhooks/%?log=${LOG}`]) {
       const answer = await call(
         findRoute.GET,
@@ -174,6 +163,6 @@ describe("malformed percent-encodings reach no route as a 500", () => {
       expect(answer.status, answer.message).toBe(400);
       expect(answer.fields?.q?.[0]).toMatch(/webhook ID/);
     }
-    expect(fake.current.requests).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
   });
 });

@@ -16,7 +16,7 @@ import {
   LOG,
   ORIGIN,
   request,
-  signIn,
+  signedInCookie,
   WEBHOOK,
 } from "@/tests/support/route-requests";
 import { POLL_HEADER } from "@/lib/domain/query-keys";
@@ -125,7 +125,7 @@ describe("shared upstream reads through the routes", () => {
   beforeEach(() => forgetSharedReadsForTests());
 
   it("ten viewers asking for the same webhook at once cost at most two upstream calls", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     upstream.handle = (_req, res) => void setTimeout(() => sendJson(res, 200, fakeWebhook()), 50);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
@@ -138,7 +138,7 @@ describe("shared upstream reads through the routes", () => {
   });
 
   it(`an auto-refresh poll (${POLL_HEADER}: 1) of the logs reuses a fresh read; a person's request asks again`, async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
     const path = `/api/webhooks/${WEBHOOK}/logs?status=Failed`;
     const get = (headers: Record<string, string> = {}) =>
@@ -152,8 +152,8 @@ describe("shared upstream reads through the routes", () => {
   });
 
   it("a poll of the webhook reuses a fresh read, but not one of another key", async () => {
-    const cookie = await signIn();
-    const other = await signIn("another-key-0123456789abcdef");
+    const cookie = await signedInCookie();
+    const other = await signedInCookie("another-key-0123456789abcdef");
     const get = (cookie: string) =>
       webhookRoute.GET(
         request("GET", `/api/webhooks/${WEBHOOK}`, { cookie, headers: { [POLL_HEADER]: "1" } }),
@@ -171,7 +171,7 @@ describe("shared upstream reads through the routes", () => {
 
 describe("request log and X-Request-Id", () => {
   it("logs one JSON line per request (route pattern, status, duration, upstream status, request id), never the key or the cookie", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
     const logs = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     try {
@@ -239,7 +239,7 @@ describe("request log and X-Request-Id", () => {
 describe("unexpected errors", () => {
   it("are a 500 with a reference, logged without the key", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     // A request whose URL cannot be read makes the query parsing throw something that is not an AppError.
     const broken = new Request(`${ORIGIN}/api/webhooks/${WEBHOOK}`, { headers: { host: HOST, cookie } });
     Object.defineProperty(broken, "url", {

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
-import { signedInCookie } from "@/tests/support/signed-in";
+import { request, signedInCookie } from "@/tests/support/route-requests";
 import { fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
@@ -15,8 +15,6 @@ import * as currentRoute from "@/app/api/applications/current/route";
 import * as lookRoute from "@/app/api/applications/look/route";
 import * as webhookRoute from "@/app/api/webhooks/[webhookId]/route";
 
-const HOST = "console.test:3000";
-const ORIGIN = `http://${HOST}`;
 const FIRST = "first-key-7f3a9c2e5b1d4e6f8a0b";
 const SECOND = "second-key-0a1b2c3d4e5f60718293";
 const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
@@ -41,29 +39,7 @@ beforeEach(() => {
   };
 });
 
-function request(
-  method: string,
-  path: string,
-  init: { body?: unknown; form?: string; cookie?: string; origin?: string } = {},
-) {
-  const headers = new Headers({ host: HOST, origin: init.origin ?? ORIGIN });
-  if (init.cookie) headers.set("cookie", init.cookie);
-  let body: string | undefined;
-  if (init.body !== undefined) {
-    headers.set("content-type", "application/json");
-    body = JSON.stringify(init.body);
-  } else if (init.form !== undefined) {
-    headers.set("content-type", "application/x-www-form-urlencoded");
-    body = init.form;
-  }
-  return new Request(`${ORIGIN}${path}`, { method, headers, body });
-}
-
 const cookieOf = (response: Response) => response.headers.get("set-cookie")?.split(";")[0];
-
-async function signIn(): Promise<string> {
-  return signedInCookie(FIRST);
-}
 
 async function add(cookie: string, body: { name: string; apiKey: string }) {
   return applicationsRoute.POST(request("POST", "/api/applications", { body, cookie }));
@@ -78,7 +54,7 @@ async function list(cookie: string) {
 }
 
 async function twoApplications() {
-  const signedIn = await signIn();
+  const signedIn = await signedInCookie(FIRST);
   const added = await add(signedIn, { name: "Staging", apiKey: SECOND });
   expect(added.status).toBe(201);
   const cookie = cookieOf(added)!;
@@ -102,7 +78,7 @@ describe("adding an application", () => {
   });
 
   it("refuses a key the hub rejects with the reason, stores nothing, and keeps the session", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     const response = await add(cookie, { name: "Wrong", apiKey: "rejected-key-000000000000" });
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: { fields: Record<string, string[]> } };
@@ -116,7 +92,7 @@ describe("adding an application", () => {
     ["a name over 40 characters", "x".repeat(41)],
     ["a name already used", "default"],
   ])("refuses %s before asking the hub", async (_what, name) => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     const response = await add(cookie, { name, apiKey: SECOND });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { fields: object } }).error.fields).toHaveProperty("name");
@@ -125,12 +101,12 @@ describe("adding an application", () => {
   });
 
   it("refuses a cross-site request (403) before anything else", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     const response = applicationsRoute.POST(
       request("POST", "/api/applications", {
         body: { name: "X", apiKey: SECOND },
         cookie,
-        origin: "https://evil.example",
+        headers: { origin: "https://evil.example" },
       }),
     );
     expect((await response).status).toBe(403);

@@ -14,7 +14,7 @@ import {
   KEY,
   ORIGIN,
   request,
-  signIn,
+  signedInCookie,
   WEBHOOK,
 } from "@/tests/support/route-requests";
 import * as sessionRoute from "@/app/api/session/route";
@@ -42,7 +42,7 @@ describe("session routes", () => {
   });
 
   it("reports the session and signs out with a cleared cookie", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const who = await sessionRoute.GET(request("GET", "/api/session", { cookie }));
     expect(await who.json()).toEqual({ signedIn: true, keyHint: KEY.slice(-4) });
     expect(who.headers.get("cache-control")).toBe("no-store");
@@ -188,7 +188,7 @@ describe("POST /api/session/demo", () => {
 
 describe("GET /api/session/end", () => {
   it("clears the cookie and redirects (303) to /login?reason=…", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await endRoute.GET(
       request("GET", "/api/session/end?reason=key_rejected", {
         cookie,

@@ -3,11 +3,10 @@
  * the field's label and what to do, never the key itself.
  */
 import { describe, expect, it } from "vitest";
-import { consoleRequest, errorOf, routesAgainstFakeHub } from "@/tests/support/console-request";
-import { fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
+import { request, errorOf, fakeHubForRoutes } from "@/tests/support/route-requests";
 import * as sessionRoute from "@/app/api/session/route";
 
-const fake = routesAgainstFakeHub((_req, res) => sendJson(res, 200, fakeWebhook()));
+const fake = fakeHubForRoutes();
 
 describe("POST /api/session with a malformed key", () => {
   it.each([
@@ -18,7 +17,7 @@ describe("POST /api/session with a malformed key", () => {
     [{ apiKey: "with a space inside" }, /^API key: use only printable ASCII characters without spaces/],
     [{ apiKey: "valid-key-0123456789", extra: 1 }, "extra: this request does not take it; leave it out."],
   ])("%j: 400 saying what to do, nothing upstream, no cookie", async (body, message) => {
-    const response = await sessionRoute.POST(consoleRequest("POST", "/api/session", { body }));
+    const response = await sessionRoute.POST(request("POST", "/api/session", { body }));
     expect(response.status).toBe(400);
     expect(response.headers.get("set-cookie")).toBeNull();
     const error = await errorOf(response);
@@ -26,6 +25,6 @@ describe("POST /api/session with a malformed key", () => {
     else expect(error.message).toMatch(message);
     expect(error.message).not.toMatch(/request body|not valid|apiKey/);
     if ("apiKey" in body) expect(error.message).not.toContain(body.apiKey);
-    expect(fake.current.requests).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
   });
 });

@@ -6,13 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
-import { signedInCookie } from "@/tests/support/signed-in";
+import { request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import * as watchesRoute from "@/app/api/watches/route";
 import * as webhookRoute from "@/app/api/webhooks/[webhookId]/route";
 
-const ORIGIN = "http://console.test:3000";
 const KEY = "first-key-7f3a9c2e5b1d4e6f8a0b";
-const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
 
 const fake = fakeUpstreamPerTest({
   SESSION_SECRET: "unit-test-session-secret-0123456789abcdef",
@@ -21,17 +19,6 @@ const fake = fakeUpstreamPerTest({
   WATCH_DB: "/dev/null/watch.sqlite",
   WATCH_IN_CONSOLE: "0",
 });
-
-function request(method: string, path: string, init: { body?: unknown; cookie?: string } = {}) {
-  const headers = new Headers({ host: "console.test:3000", origin: ORIGIN });
-  if (init.cookie) headers.set("cookie", init.cookie);
-  if (init.body !== undefined) headers.set("content-type", "application/json");
-  return new Request(`${ORIGIN}${path}`, {
-    method,
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
 
 describe("with the store unavailable", () => {
   it("the overview and watching answer 503 store_unavailable, and webhook pages still read the hub", async () => {

@@ -14,15 +14,13 @@ import { applicationId } from "@/lib/server/session/key-hash";
 import { watchStore } from "@/lib/server/watch/store";
 import type { OverviewAnswer } from "@/lib/domain/watching/overview";
 import type { BulkOutcome } from "@/lib/domain/watching/bulk-input";
-import { signedInCookie } from "@/tests/support/signed-in";
+import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import * as watchesRoute from "@/app/api/watches/route";
 import * as bulkRoute from "@/app/api/watches/bulk/route";
 import * as watchRoute from "@/app/api/watches/[webhookId]/route";
 import * as nameRoute from "@/app/api/watches/[webhookId]/name/route";
 import * as keyRoute from "@/app/api/watches/key/route";
 
-const HOST = "console.test:3000";
-const ORIGIN = `http://${HOST}`;
 const FIRST = "first-key-7f3a9c2e5b1d4e6f8a0b";
 const SECOND = "second-key-0a1b2c3d4e5f60718293";
 /** FIRST's key after a rotation. */
@@ -65,24 +63,8 @@ beforeEach(async () => {
   for (const watch of await store.listWatches(appIds)) await store.removeWatch(appIds, watch.webhookId);
 });
 
-function request(
-  method: string,
-  path: string,
-  init: { body?: unknown; cookie?: string; origin?: string } = {},
-) {
-  const headers = new Headers({ host: HOST, origin: init.origin ?? ORIGIN });
-  if (init.cookie) headers.set("cookie", init.cookie);
-  if (init.body !== undefined) headers.set("content-type", "application/json");
-  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return new Request(`${ORIGIN}${path}`, { method, headers, body });
-}
-
 const cookieOf = (response: Response) => response.headers.get("set-cookie")?.split(";")[0];
 const params = (webhookId: string) => ({ params: Promise.resolve({ webhookId }) });
-
-async function signIn(apiKey = FIRST): Promise<string> {
-  return signedInCookie(apiKey);
-}
 
 async function watch(cookie: string, body: unknown) {
   return watchesRoute.POST(request("POST", "/api/watches", { body, cookie }));
@@ -94,15 +76,9 @@ async function overview(cookie: string): Promise<OverviewAnswer> {
   return (await response.json()) as OverviewAnswer;
 }
 
-async function errorOf(response: Response) {
-  return (
-    (await response.json()) as { error: { code: string; message: string; fields?: Record<string, string[]> } }
-  ).error;
-}
-
 describe("watching one webhook", () => {
   it("reads it with the application's key, keeps it with its name, and the overview lists it without the key", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     const response = await watch(cookie, { webhookId: ` ${A} `, name: "Acme" });
     expect(response.status).toBe(201);
     expect(upstream.requests.map((r) => [r.url, r.headers["x-api-key"]])).toEqual([
@@ -126,7 +102,7 @@ describe("watching one webhook", () => {
   });
 
   it("refuses an ID that is not a webhook of the key's application with the hub's reason, and stores nothing", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     const response = await watch(cookie, { webhookId: OTHER, name: "Not ours" });
     expect(response.status).toBe(400);
     const error = await errorOf(response);
@@ -153,7 +129,7 @@ describe("watching one webhook", () => {
     ],
     ["no webhook ID", { name: "x" }, "webhookId", /^Webhook ID: enter it/],
   ])("refuses %s, naming the field, before asking the hub", async (_what, body, field, message) => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     upstream.requests.length = 0;
     const response = await watch(cookie, body);
     expect(response.status).toBe(400);
@@ -162,10 +138,14 @@ describe("watching one webhook", () => {
   });
 
   it("refuses a cross-site request (403) before anything else", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     upstream.requests.length = 0;
     const response = await watchesRoute.POST(
-      request("POST", "/api/watches", { body: { webhookId: A }, cookie, origin: "https://evil.example" }),
+      request("POST", "/api/watches", {
+        body: { webhookId: A },
+        cookie,
+        headers: { origin: "https://evil.example" },
+      }),
     );
     expect(response.status).toBe(403);
     expect(upstream.requests).toHaveLength(0);
@@ -175,7 +155,7 @@ describe("watching one webhook", () => {
 
 describe("watching many at once", () => {
   it("checks each line with the hub, keeps the ones it reads, and answers line by line", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     const text = ["id,name", `${A},"Acme, Inc."`, `${OTHER},Someone else's`, "not-an-id", "", B].join("\n");
     const response = await bulkRoute.POST(request("POST", "/api/watches/bulk", { body: { text }, cookie }));
     expect(response.status).toBe(200);
@@ -203,7 +183,7 @@ describe("watching many at once", () => {
   });
 
   it("refuses an empty paste, naming the field", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     const response = await bulkRoute.POST(
       request("POST", "/api/watches/bulk", { body: { text: " \n " }, cookie }),
     );
@@ -215,7 +195,7 @@ describe("watching many at once", () => {
 
 describe("a watch after it is kept", () => {
   it("is renamed, refuses an empty name, and stops being watched", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie(FIRST);
     await watch(cookie, { webhookId: A, name: "Acme" });
     const renamed = await nameRoute.POST(
       request("POST", `/api/watches/${A}/name`, { body: { name: "Acme EU" }, cookie }),
@@ -236,9 +216,9 @@ describe("a watch after it is kept", () => {
   });
 
   it("is seen and changed only by sessions holding its application's key", async () => {
-    const owner = await signIn(FIRST);
+    const owner = await signedInCookie(FIRST);
     await watch(owner, { webhookId: A, name: "Acme" });
-    const stranger = await signIn(SECOND);
+    const stranger = await signedInCookie(SECOND);
     expect((await overview(stranger)).rows).toEqual([]);
     const seen = await watchRoute.GET(request("GET", `/api/watches/${A}`, { cookie: stranger }), params(A));
     expect(await seen.json()).toEqual({ watch: null });
@@ -257,7 +237,7 @@ describe("a watch after it is kept", () => {
 });
 describe("handing over a rotated key", () => {
   async function rotated() {
-    const cookie = await signIn(FIRST);
+    const cookie = await signedInCookie(FIRST);
     await watch(cookie, { webhookId: A, name: "Acme" });
     await watch(cookie, { webhookId: B, name: "Bravo" });
     // The key is rotated at the hub: the old one is rejected, the new one reads the same webhooks.
@@ -297,7 +277,7 @@ describe("handing over a rotated key", () => {
 
   it("is refused for an application the session does not hold", async () => {
     await rotated();
-    const stranger = await signIn(SECOND);
+    const stranger = await signedInCookie(SECOND);
     const response = await keyRoute.POST(
       request("POST", "/api/watches/key", {
         body: { app: applicationId(FIRST), apiKey: ROTATED },

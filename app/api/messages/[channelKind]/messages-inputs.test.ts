@@ -4,19 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
-import {
-  consoleRequest,
-  errorOf,
-  routeParams,
-  routesAgainstFakeHub,
-  signedInCookie,
-} from "@/tests/support/console-request";
+import { request, errorOf, ctx, fakeHubForRoutes, signedInCookie } from "@/tests/support/route-requests";
 import * as messagesRoute from "@/app/api/messages/[channelKind]/route";
 
 const KEY = "messages-route-key-0123456789ab";
 const CHANNEL = "3e4f5a6b-7c8d-4e9f-8a1b-2c3d4e5f6a7b";
 
-const fake = routesAgainstFakeHub((req, res) =>
+const fake = fakeHubForRoutes((req, res) =>
   req.url?.includes("/communication/")
     ? sendJson(res, 200, { id: CHANNEL })
     : sendJson(res, 200, fakeWebhook()),
@@ -24,10 +18,10 @@ const fake = routesAgainstFakeHub((req, res) =>
 
 async function send(channelKind: string, body: unknown) {
   const cookie = await signedInCookie(KEY);
-  fake.current.requests.length = 0;
+  fake.requests.length = 0;
   return messagesRoute.POST(
-    consoleRequest("POST", `/api/messages/${encodeURIComponent(channelKind)}`, { body, cookie }),
-    routeParams({ channelKind }),
+    request("POST", `/api/messages/${encodeURIComponent(channelKind)}`, { body, cookie }),
+    ctx({ channelKind }),
   );
 }
 
@@ -39,9 +33,9 @@ describe("POST /api/messages/{channelKind}", () => {
       content: { text: "hi" },
     });
     expect(response.status).toBe(202);
-    expect(fake.current.requests).toHaveLength(1);
-    expect(fake.current.requests[0]!.url).toContain("/communication/whatsapp/message");
-    expect(JSON.parse(fake.current.requests[0]!.body)).toEqual({
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]!.url).toContain("/communication/whatsapp/message");
+    expect(JSON.parse(fake.requests[0]!.body)).toEqual({
       from: CHANNEL,
       to: "5511999990000",
       content: { text: "hi" },
@@ -54,7 +48,7 @@ describe("POST /api/messages/{channelKind}", () => {
     const error = await errorOf(response);
     expect(error.message).toBe("Text: shorten it to 4,096 characters or fewer (it has 4,097).");
     expect(error.fields).toEqual({ "content.text": [error.message] });
-    expect(fake.current.requests).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
   });
 
   it("names every field by its label, not by its JSON name", async () => {
@@ -68,6 +62,6 @@ describe("POST /api/messages/{channelKind}", () => {
     expect(fields.from![0]).toMatch(/^From \(channel ID\): enter a UUID/);
     expect(fields.to).toEqual(["To: enter the recipient."]);
     expect(fields["content.text"]).toEqual(["Text: enter the text of the message."]);
-    expect(fake.current.requests).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
   });
 });

@@ -8,7 +8,7 @@ import {
   fakeHubForRoutes,
   ORIGIN,
   request,
-  signIn,
+  signedInCookie,
 } from "@/tests/support/route-requests";
 import * as messagesRoute from "@/app/api/messages/[channelKind]/route";
 
@@ -20,7 +20,7 @@ describe("POST /api/messages/{channelKind}", () => {
   it("sends the message and answers 202 { messageId, answer }", async () => {
     upstream.handle = (_req, res) =>
       sendJson(res, 201, { messageId: "4f5a6b7c-8d9e-4f0a-8b1c-2d3e4f5a6b7c", status: "queued" });
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await messagesRoute.POST(
       request("POST", "/api/messages/sms", {
         cookie,
@@ -43,7 +43,7 @@ describe("POST /api/messages/{channelKind}", () => {
 
   it("maps a 404 from the hub (channel of another application) to 404", async () => {
     upstream.handle = (_req, res) => sendJson(res, 404, {});
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await messagesRoute.POST(
       request("POST", "/api/messages/sms", { cookie, body: message }),
       ctx({ channelKind: "sms" }),
@@ -62,7 +62,7 @@ describe("POST /api/messages/{channelKind}", () => {
     ["empty", ""],
     ["a leading digit", "1sms"],
   ])("refuses a channel kind that is %s: 400, nothing upstream", async (_name, channelKind) => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await messagesRoute.POST(
       request("POST", "/api/messages/x", { cookie, body: message }),
       ctx({ channelKind }),
@@ -79,7 +79,7 @@ describe("POST /api/messages/{channelKind}", () => {
     ["text missing", { ...message, content: {} }, "content.text"],
     ["text too long", { ...message, content: { text: "x".repeat(4097) } }, "content.text"],
   ])("refuses a body with %s: 400 naming the field, nothing upstream", async (_name, body, field) => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await messagesRoute.POST(
       request("POST", "/api/messages/sms", { cookie, body }),
       ctx({ channelKind: "sms" }),
@@ -90,7 +90,7 @@ describe("POST /api/messages/{channelKind}", () => {
   });
 
   it("refuses other content types (415) and bodies over 32 KiB (413) before anything is sent", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const plain = await messagesRoute.POST(
       request("POST", "/api/messages/sms", {
         cookie,

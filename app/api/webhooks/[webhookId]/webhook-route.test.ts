@@ -13,7 +13,7 @@ import {
   fakeHubForRoutes,
   KEY,
   request,
-  signIn,
+  signedInCookie,
   WEBHOOK,
 } from "@/tests/support/route-requests";
 import * as webhookRoute from "@/app/api/webhooks/[webhookId]/route";
@@ -22,7 +22,7 @@ const upstream = fakeHubForRoutes();
 
 describe("GET /api/webhooks/{id}", () => {
   it("answers the webhook, unknown fields kept, with the key sent only upstream", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await webhookRoute.GET(
       request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }),
       ctx({ webhookId: WEBHOOK }),
@@ -68,7 +68,7 @@ describe("GET /api/webhooks/{id}", () => {
     ["empty", ""],
     ["a very long value", "a".repeat(5000)],
   ])("refuses a webhook id that is %s: 400, nothing upstream", async (_name, webhookId) => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await webhookRoute.GET(
       request("GET", `/api/webhooks/x`, { cookie }),
       ctx({ webhookId }),
@@ -89,7 +89,7 @@ describe("GET /api/webhooks/{id}", () => {
 describe("upstream faults become the documented answers", () => {
   async function getWebhookWith(handle: FakeUpstream["handle"]) {
     upstream.handle = handle;
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const started = Date.now();
     const response = await webhookRoute.GET(
       request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }),
@@ -159,7 +159,7 @@ describe("upstream faults become the documented answers", () => {
 
   it("an unreachable hub → 502", async () => {
     stubEnv({ HUB_BASE_URL: "http://127.0.0.1:1" });
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await webhookRoute.GET(
       request("GET", `/api/webhooks/${WEBHOOK}`, { cookie }),
       ctx({ webhookId: WEBHOOK }),
@@ -172,7 +172,7 @@ describe("upstream faults become the documented answers", () => {
     upstream.handle = () => {
       /* hangs until the caller goes away */
     };
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const controller = new AbortController();
     const arrived = upstream.nextRequest();
     const pending = webhookRoute.GET(

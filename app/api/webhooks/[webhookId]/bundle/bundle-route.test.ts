@@ -12,7 +12,7 @@ import {
   errorOf,
   fakeHubForRoutes,
   request,
-  signIn,
+  signedInCookie,
 } from "@/tests/support/route-requests";
 import { stubEnv } from "@/tests/support/env";
 import { resetHistoryForTests } from "@/lib/server/history/scan";
@@ -80,7 +80,7 @@ async function bundle(format: string, cookie: string): Promise<Response> {
 
 describe("GET /api/webhooks/{id}/bundle", () => {
   it("json: the window's counts, the streak back to its true start, the comparison and what was masked", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await bundle("json", cookie);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -107,7 +107,7 @@ describe("GET /api/webhooks/{id}/bundle", () => {
   });
 
   it("md and html: the same bundle, laid out", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const md = await bundle("md", cookie);
     expect(md.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     const mdText = await md.text();
@@ -123,7 +123,7 @@ describe("GET /api/webhooks/{id}/bundle", () => {
 
   it("masks the operator's REDACT_PATTERNS", async () => {
     stubEnv({ REDACT_PATTERNS: JSON.stringify(["ORD-\\d{6}"]) });
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const body = JSON.parse(await (await bundle("json", cookie)).text());
     expect(JSON.stringify(body)).not.toContain("ORD-123456");
     expect(body.masked).toContainEqual({ kind: "Operator patterns", count: expect.any(Number) });
@@ -149,7 +149,7 @@ describe("GET /api/webhooks/{id}/bundle", () => {
     ],
     ["format=md&extra=1", "extra", /^extra: this request does not take it/],
   ])("%s is a 400 naming %s, and nothing is sent upstream", async (query, field, message) => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     hub.requests.length = 0;
     const response = await bundleRoute.GET(
       request("GET", path(query), { cookie }),

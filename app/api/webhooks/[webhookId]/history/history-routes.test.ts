@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
-import { signedInCookie } from "@/tests/support/signed-in";
+import { ORIGIN, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import { sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { resetHistoryForTests } from "@/lib/server/history/scan";
@@ -13,9 +13,7 @@ import * as healthRoute from "@/app/api/webhooks/[webhookId]/history/health/rout
 import * as findRoute from "@/app/api/webhooks/[webhookId]/history/find/route";
 import * as exportRoute from "@/app/api/webhooks/[webhookId]/history/export/route";
 
-const ORIGIN = "http://console.test:3000";
 const KEY = "history-route-key-0123456789ab";
-const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
 const NOW = Date.now();
 
 const fake = fakeUpstreamPerTest({
@@ -62,6 +60,7 @@ beforeEach(() => {
 
 const ctx = { params: Promise.resolve({ webhookId: WEBHOOK }) };
 
+/** Signed in, with the hub's record of requests cleared so a test counts only its own. */
 async function signIn(): Promise<string> {
   const cookie = await signedInCookie(KEY);
   upstream.requests.length = 0;
@@ -69,9 +68,7 @@ async function signIn(): Promise<string> {
 }
 
 function get(path: string, cookie?: string): Request {
-  return new Request(`${ORIGIN}/api/webhooks/${WEBHOOK}/history${path}`, {
-    headers: cookie ? { cookie } : {},
-  });
+  return request("GET", `/api/webhooks/${WEBHOOK}/history${path}`, { cookie });
 }
 
 async function lines(response: Response): Promise<Array<Record<string, unknown>>> {

@@ -1,7 +1,14 @@
 /** GET /api/webhooks/{id}/logs, called directly against a fake hub: what goes upstream, and the 400s that send nothing. */
 import { describe, expect, it } from "vitest";
 import { fakeLogPage, sendJson } from "@/tests/support/fake-upstream";
-import { ctx, errorOf, fakeHubForRoutes, request, signIn, WEBHOOK } from "@/tests/support/route-requests";
+import {
+  ctx,
+  errorOf,
+  fakeHubForRoutes,
+  request,
+  signedInCookie,
+  WEBHOOK,
+} from "@/tests/support/route-requests";
 import * as logsRoute from "@/app/api/webhooks/[webhookId]/logs/route";
 
 const upstream = fakeHubForRoutes();
@@ -9,7 +16,7 @@ const upstream = fakeHubForRoutes();
 describe("GET /api/webhooks/{id}/logs", () => {
   it("answers { data, pagination } and passes offset, limit and status upstream", async () => {
     upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await logsRoute.GET(
       request("GET", `/api/webhooks/${WEBHOOK}/logs?offset=40&limit=20&status=Failed`, { cookie }),
       ctx({ webhookId: WEBHOOK }),
@@ -24,7 +31,7 @@ describe("GET /api/webhooks/{id}/logs", () => {
 
   it("applies the spec's defaults (offset 0, limit 20)", async () => {
     upstream.handle = (_req, res) => sendJson(res, 200, fakeLogPage());
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     await logsRoute.GET(
       request("GET", `/api/webhooks/${WEBHOOK}/logs`, { cookie }),
       ctx({ webhookId: WEBHOOK }),
@@ -49,7 +56,7 @@ describe("GET /api/webhooks/{id}/logs", () => {
     ["an unknown parameter", "apiKey=x", "apiKey"],
     ["a repeated parameter", "status=Failed&status=Success", "status"],
   ])("refuses %s: 400 naming the field, nothing upstream", async (_name, query, field) => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await logsRoute.GET(
       request("GET", `/api/webhooks/${WEBHOOK}/logs?${query}`, { cookie }),
       ctx({ webhookId: WEBHOOK }),

@@ -6,7 +6,7 @@ import {
   fakeHubForRoutes,
   LOG,
   request,
-  signIn,
+  signedInCookie,
   WEBHOOK,
 } from "@/tests/support/route-requests";
 import * as retryRoute from "@/app/api/webhooks/[webhookId]/logs/[logId]/retry/route";
@@ -15,7 +15,7 @@ const upstream = fakeHubForRoutes();
 
 describe("POST /api/webhooks/{id}/logs/{logId}/retry", () => {
   it("answers 501 not_supported when signed in, sending nothing", async () => {
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const response = await retryRoute.POST(
       request("POST", "/x", { cookie }),
       ctx({ webhookId: WEBHOOK, logId: LOG }),
@@ -31,7 +31,7 @@ describe("POST /api/webhooks/{id}/logs/{logId}/retry", () => {
     expect(
       (await retryRoute.POST(request("POST", "/x"), ctx({ webhookId: WEBHOOK, logId: LOG }))).status,
     ).toBe(401);
-    const cookie = await signIn();
+    const cookie = await signedInCookie();
     const bad = await retryRoute.POST(
       request("POST", "/x", { cookie }),
       ctx({ webhookId: WEBHOOK, logId: "../x" }),
