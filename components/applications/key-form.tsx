@@ -7,6 +7,7 @@ import { APPLICATION_NAME_MAX } from "@/lib/domain/applications";
 import { API_KEY_HINT } from "@/lib/domain/inputs/api-key";
 import { addApplicationSchema, renameSchema, replaceKeySchema } from "@/lib/domain/inputs/application";
 import { firstErrors } from "@/lib/domain/inputs/field-errors";
+import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 
@@ -111,22 +112,11 @@ export function KeyForm(props: KeyFormMode) {
         </Field>
       ) : null}
       {asksKey ? (
-        <Field
+        <ApiKeyField
           label={props.mode === "replace" ? `New API key${of}` : "API key"}
           hint={API_KEY_HINT}
           error={errors.apiKey}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="apiKey"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              className="field-input font-mono"
-            />
-          )}
-        </Field>
+        />
       ) : null}
       <button type="submit" className="btn btn-primary" disabled={!hydrated || pending}>
         {pending ? (asksKey ? "Checking the key…" : "Saving…") : mode.submit}

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import { useHydrated } from "@/lib/browser/use-hydrated";
-import { Field } from "@/components/ui/field";
+import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Notice } from "@/components/ui/notice";
 import { API_KEY_HINT, signInSchema } from "@/lib/domain/inputs/api-key";
 
@@ -52,19 +52,7 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
   return (
     <div className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <form method="post" onSubmit={onSubmit} noValidate className="space-y-3">
-        <Field label="API key" hint={API_KEY_HINT} error={fieldError}>
-          {(control) => (
-            <input
-              {...control}
-              name="apiKey"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              required
-              className="field-input font-mono"
-            />
-          )}
-        </Field>
+        <ApiKeyField label="API key" hint={API_KEY_HINT} error={fieldError} required />
         <button type="submit" className="btn btn-primary w-full" disabled={!hydrated || pending !== null}>
           {pending === "key" ? "Signing in…" : "Sign in"}
         </button>

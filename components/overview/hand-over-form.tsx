@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import type { ApplicationSummary } from "@/lib/domain/applications";
-import { Field } from "@/components/ui/field";
+import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Notice } from "@/components/ui/notice";
 
 /**
@@ -44,22 +44,11 @@ export function HandOverForm({ app }: { app: ApplicationSummary }) {
         checks that it reads the same webhooks, then keeps their watches, names and history.
       </p>
       <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-3">
-        <Field
+        <ApiKeyField
           label={`New API key for ${app.name}`}
           error={error?.field ? error.text : null}
           className="min-w-0 flex-1 space-y-1 sm:max-w-sm"
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="apiKey"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              className="field-input font-mono"
-            />
-          )}
-        </Field>
+        />
         <button type="submit" className="btn btn-primary" disabled={pending}>
           {pending ? "Checking the key…" : "Hand over key"}
         </button>
