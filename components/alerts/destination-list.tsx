@@ -92,10 +92,16 @@ export function DestinationList() {
   );
 }
 
+/** What the first attempt did; a failed one that is retried points at the log, where the next ones show. */
 function testOutcome(delivery: DeliveryView): string {
   const answer = delivery.statusCode === null ? "" : ` (answered ${delivery.statusCode})`;
+  const to = `Test alert to "${delivery.destinationLabel}"`;
+  const error = delivery.error ? ` ${delivery.error}.` : "";
+  if (delivery.state === "pending") {
+    return `${to}: not delivered yet${answer} after 1 attempt.${error} It is retried with backoff: Recent deliveries shows each attempt.`;
+  }
   const attempts = delivery.attempts === 1 ? "1 attempt" : `${delivery.attempts} attempts`;
-  return `Test alert to "${delivery.destinationLabel}": ${DELIVERY_STATE_TEXT[delivery.state]}${answer} after ${attempts}.${
+  return `${to}: ${DELIVERY_STATE_TEXT[delivery.state]}${answer} after ${attempts}.${
     delivery.error ? ` ${delivery.error}` : ""
   }`;
 }
