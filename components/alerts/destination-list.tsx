@@ -96,9 +96,9 @@ export function DestinationList() {
 function testOutcome(delivery: DeliveryView): string {
   const answer = delivery.statusCode === null ? "" : ` (answered ${delivery.statusCode})`;
   const to = `Test alert to "${delivery.destinationLabel}"`;
-  const error = delivery.error ? ` ${delivery.error}.` : "";
   if (delivery.state === "pending") {
-    return `${to}: not delivered yet${answer} after 1 attempt.${error} It is retried with backoff: Recent deliveries shows each attempt.`;
+    const why = answer || (delivery.error ? ` (${delivery.error})` : "");
+    return `${to}: not delivered yet${why} after 1 attempt; it is retried with backoff, and Recent deliveries shows each attempt.`;
   }
   const attempts = delivery.attempts === 1 ? "1 attempt" : `${delivery.attempts} attempts`;
   return `${to}: ${DELIVERY_STATE_TEXT[delivery.state]}${answer} after ${attempts}.${
