@@ -27,8 +27,9 @@ export function DeliveryLog() {
   const deliveries = useQuery({
     queryKey: alertKeys.deliveries,
     queryFn: ({ signal }) => fetchDeliveries(signal),
-    // While a delivery is still being retried, its row changes: read it again.
-    refetchInterval: (query) => (query.state.data?.some((d) => d.state === "sending") ? 3000 : false),
+    // While a delivery waits in the outbox or is being sent, its row changes: read it again.
+    refetchInterval: (query) =>
+      query.state.data?.some((d) => d.state === "pending" || d.state === "sending") ? 2000 : false,
   });
 
   return (
@@ -73,6 +74,11 @@ export function DeliveryLog() {
                   <td className={`py-1.5 pr-3 font-semibold ${STATE_TONE[delivery.state]}`}>
                     {DELIVERY_STATE_TEXT[delivery.state]}
                     {delivery.statusCode === null ? "" : ` (${delivery.statusCode})`}
+                    {delivery.nextAttemptAt && delivery.attempts > 0 ? (
+                      <span className="block text-xs font-normal">
+                        Next attempt at <LocalTime iso={delivery.nextAttemptAt} />
+                      </span>
+                    ) : null}
                   </td>
                   <td className="py-1.5 pr-3 tabular-nums">{delivery.attempts}</td>
                   <td className="max-w-md py-1.5 font-mono text-xs break-all">

@@ -92,10 +92,16 @@ export function DestinationList() {
   );
 }
 
+/** What the first attempt did; a failed one that is retried points at the log, where the next ones show. */
 function testOutcome(delivery: DeliveryView): string {
   const answer = delivery.statusCode === null ? "" : ` (answered ${delivery.statusCode})`;
+  const to = `Test alert to "${delivery.destinationLabel}"`;
+  if (delivery.state === "pending") {
+    const why = answer || (delivery.error ? ` (${delivery.error})` : "");
+    return `${to}: not delivered yet${why} after 1 attempt; it is retried with backoff, and Recent deliveries shows each attempt.`;
+  }
   const attempts = delivery.attempts === 1 ? "1 attempt" : `${delivery.attempts} attempts`;
-  return `Test alert to "${delivery.destinationLabel}": ${DELIVERY_STATE_TEXT[delivery.state]}${answer} after ${attempts}.${
+  return `${to}: ${DELIVERY_STATE_TEXT[delivery.state]}${answer} after ${attempts}.${
     delivery.error ? ` ${delivery.error}` : ""
   }`;
 }

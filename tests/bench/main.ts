@@ -80,6 +80,7 @@ import {
 import { median, rotationOrder } from "./stats";
 import { watchWithAutoRefresh } from "./viewers";
 import { measureInstances, measureOverview, measureWatcher, type WatcherFixture } from "./watching";
+import { measureOutboxInstances } from "./alert-outbox";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 
@@ -146,6 +147,7 @@ const SECTIONS = [
   "overview",
   "watcher",
   "instances",
+  "outbox",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const ONLY = onlySections(process.argv.slice(2));
@@ -183,6 +185,8 @@ const STEADY_LOGS = 100;
  * them alone at the interval), the interval, and the lease.
  */
 const INSTANCES = { webhooks: 20, intervalSeconds: 10, leaseSeconds: 10, intervals: 2, newMessages: 40 };
+/** Alerts in the outbox two instances send, one of them killed mid-send. */
+const OUTBOX_INCIDENTS = 20;
 
 const startedAt = new Date();
 const t0 = performance.now();
@@ -499,6 +503,9 @@ async function main(): Promise<void> {
           countingProxyUrl: bareProxy.url,
           ...INSTANCES,
         }),
+    );
+    await part("outbox", [`alerts, two instances, ${OUTBOX_INCIDENTS} incidents, one killed mid-send`], () =>
+      measureOutboxInstances({ env: watchEnv, hubBaseUrl: sandbox.url, incidents: OUTBOX_INCIDENTS }),
     );
     figures.push(memoryFigure({ console: consoleServer, "bare Next": bareNext, sandbox }));
     await stopAll();

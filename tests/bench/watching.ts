@@ -44,9 +44,9 @@ export interface WatchEnv {
   log: Log;
 }
 
-const NODE_ARGS = ["--import", "tsx", "--conditions=react-server"];
+export const NODE_ARGS = ["--import", "tsx", "--conditions=react-server"];
 
-function baseEnv(env: WatchEnv, store: StoreTarget): Record<string, string> {
+export function baseEnv(env: WatchEnv, store: StoreTarget): Record<string, string> {
   return {
     SESSION_SECRET: env.sessionSecret,
     WATCH_SECRET: env.watchSecret,
@@ -86,12 +86,13 @@ export interface WatcherSettings {
   backfill: string;
 }
 
-/** `lib/server/watch/main.ts` on `store`, started and running (it said "polling as"). */
+/** `lib/server/watch/main.ts` on `store`, started and running (it said "polling as"); `extraEnv` on top. */
 export async function startWatcherProcess(
   env: WatchEnv,
   store: StoreTarget,
   settings: WatcherSettings,
   name: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<ServerProcess> {
   const watcher = spawnServer(name, [...NODE_ARGS, path.join(ROOT, "lib/server/watch/main.ts")], {
     ...baseEnv(env, store),
@@ -102,6 +103,7 @@ export async function startWatcherProcess(
     WATCH_BACKFILL: settings.backfill,
     // The budget is the hub's rate limit, which the sandbox does not impose: not what is measured here.
     WATCH_KEY_REQUESTS_PER_MINUTE: "100000",
+    ...extraEnv,
   });
   const deadline = Date.now() + 60_000;
   while (!watcher.output().includes("[watcher] polling as")) {

@@ -6,7 +6,9 @@ import { SANDBOX_URL } from "./fixtures/sandbox";
  * Alert destinations on the Alerts page, against the sandbox's alert inbox (the console runs with
  * ALERTS_ALLOW_PRIVATE=1, so it may call the sandbox on loopback): a signed webhook and a Slack
  * destination each receive "Send test alert", the inbox verifies the signature, and the delivery
- * log shows each; a receiver refusing the signature shows as Failed (401). Each test has its own
+ * log shows each; a receiver refusing the signature shows as Failed (401); one answering 503 is
+ * answered for after its first attempt, and the log then shows the dispatcher's retries with
+ * backoff until it gives up. Each test has its own
  * sandbox application, so the demo's alerts are not disturbed.
  */
 
@@ -142,5 +144,36 @@ test.describe("alert destinations", () => {
     await alerts.destination(label).getByRole("button", { name: "Remove" }).click();
     await expect(alerts.destination(label)).toHaveCount(0);
     await expect(alerts.deliveryRow(label)).toContainText("Failed (401)");
+  });
+
+  test("a receiver answering 503: Send test alert answers after the first attempt, and the log shows each retry until Failed", async ({
+    page,
+    sandbox,
+    signInWithKey,
+  }) => {
+    test.setTimeout(60_000);
+    const { application } = await sandbox.isolatedSetup("alerts-retried");
+    await signInWithKey(application.apiKey);
+    const alerts = new AlertsPage(page);
+    await alerts.goto();
+    const label = `Down ${Date.now()}`;
+
+    await alerts.add("Slack incoming webhook", {
+      Name: label,
+      "Slack webhook URL": `${SANDBOX_URL}/_sandbox/receivers/status/503`,
+    });
+    await alerts.destination(label).getByRole("button", { name: "Send test alert" }).click();
+    await expect(alerts.status).toHaveText(
+      `Test alert to "${label}": not delivered yet (answered 503) after 1 attempt; it is retried with backoff, and Recent deliveries shows each attempt.`,
+    );
+    const row = alerts.deliveryRow(label);
+    const attempts = row.getByRole("cell").nth(4);
+    await expect(row).toContainText("Waiting to send (503)");
+    await expect(row).toContainText("Next attempt at");
+    // The page reads the log again while the delivery waits: the retries appear without a reload.
+    await expect(attempts).toHaveText(/^[234]$/, { timeout: 20_000 });
+    await expect(row).toContainText("Failed (503)", { timeout: 40_000 });
+    await expect(attempts).toHaveText("4");
+    await expect(row).not.toContainText("Next attempt at");
   });
 });

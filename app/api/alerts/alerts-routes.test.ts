@@ -1,8 +1,9 @@
 /**
  * The alert routes, called directly with a real (embedded, in-memory) store and receivers on
  * loopback: adding a destination (each refusal names the field by its label and stores nothing),
- * the masked list, "Send test alert" signed and logged, removing, and a session that sees and
- * manages only its own application's destinations.
+ * the masked list, "Send test alert" signed and logged (answered after its first attempt, a
+ * failed one retried by the dispatcher and the log showing it), removing, and a session that
+ * sees and manages only its own application's destinations.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
@@ -15,6 +16,9 @@ import * as destinationsRoute from "@/app/api/alerts/destinations/route";
 import * as destinationRoute from "@/app/api/alerts/destinations/[destinationId]/route";
 import * as testRoute from "@/app/api/alerts/destinations/[destinationId]/test/route";
 import * as deliveriesRoute from "@/app/api/alerts/deliveries/route";
+import { createDispatcher } from "@/lib/server/alerts/dispatch";
+import { sharedStoreContext } from "@/lib/server/watch/store";
+import { testDispatchSettings, until } from "@/tests/support/alert-outbox";
 
 const OWNER = "owner-key-7f3a9c2e5b1d4e6f8a0b";
 const STRANGER = "stranger-key-0a1b2c3d4e5f6071";
@@ -185,6 +189,46 @@ describe("with ALERTS_ALLOW_PRIVATE=1, against a receiver on loopback", () => {
 
     const log = await deliveriesRoute.GET(request("GET", "/api/alerts/deliveries", { cookie: owner }));
     expect(((await log.json()) as { deliveries: DeliveryView[] }).deliveries).toContainEqual(delivery);
+  });
+
+  it("answers after the first attempt; a failed one waits in the outbox, and the log shows the dispatcher's retry", async () => {
+    const flaky = await startReceiver((request) =>
+      flaky.requests.indexOf(request) === 0 ? { status: 503, body: "busy" } : { status: 200, body: "ok" },
+    );
+    try {
+      const added = await add(owner, { kind: "slack", label: "Flaky", url: `${flaky.url}/slack` });
+      const { destination } = (await added.json()) as { destination: DestinationView };
+      const sent = await sendTest(owner, destination.id);
+      expect(sent.status).toBe(200);
+      const { delivery } = (await sent.json()) as { delivery: DeliveryView };
+      expect(delivery).toMatchObject({ state: "pending", attempts: 1, statusCode: 503, response: "busy" });
+      expect(Date.parse(delivery.nextAttemptAt!)).toBeGreaterThan(Date.parse(delivery.updatedAt));
+      expect(flaky.requests).toHaveLength(1);
+
+      const readLog = async () => {
+        const log = await deliveriesRoute.GET(request("GET", "/api/alerts/deliveries", { cookie: owner }));
+        return ((await log.json()) as { deliveries: DeliveryView[] }).deliveries.find(
+          (d) => d.id === delivery.id,
+        )!;
+      };
+      expect(await readLog()).toEqual(delivery);
+      // The console's dispatcher (here started by the test: WATCH_IN_CONSOLE=0) makes the retry.
+      const dispatcher = createDispatcher(await sharedStoreContext(), testDispatchSettings());
+      try {
+        await until(readLog, (d) => d.state === "delivered");
+      } finally {
+        await dispatcher.stop();
+      }
+      expect(await readLog()).toMatchObject({
+        state: "delivered",
+        attempts: 2,
+        statusCode: 200,
+        nextAttemptAt: null,
+      });
+      expect(flaky.requests).toHaveLength(2);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it("another application's session neither sees, tests nor removes it; its owner removes it and the log stays", async () => {

@@ -42,6 +42,8 @@ export interface DeliveryView {
   /** The start of the receiver's answer, capped. */
   response: string;
   error: string | null;
+  /** When the next attempt is due, while the delivery waits in the outbox (`pending`); null otherwise. */
+  nextAttemptAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

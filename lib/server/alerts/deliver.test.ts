@@ -1,9 +1,10 @@
 /**
  * Delivering alerts for real: destinations stored sealed in the watch's store (SQLite and
- * PostgreSQL), sent to receivers on loopback (ALERTS_ALLOW_PRIVATE's policy) and to an SMTP
- * listener on loopback, every attempt in the delivery log. Signed webhooks verify with the
- * Standard Webhooks reference code; a receiver answering 500 then 200 is retried; one that hangs
- * times out without holding up another; the strict policy refuses loopback and logs "refused".
+ * PostgreSQL), alerts put in the outbox and sent by the dispatcher to receivers on loopback
+ * (ALERTS_ALLOW_PRIVATE's policy) and to an SMTP listener on loopback, every attempt in the
+ * delivery log. Signed webhooks verify with the Standard Webhooks reference code; a receiver
+ * answering 500 then 200 is retried; the strict policy refuses loopback and logs "refused".
+ * Retries, hangs, crashes and two instances: dispatch.test.ts.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
@@ -11,7 +12,8 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { testAlert, type AlertMessage } from "@/lib/domain/alerts/message";
 import type { AlertPayload } from "@/lib/domain/alerts/render-json";
-import { deliverAlert, type DeliveryDeps } from "@/lib/server/alerts/deliver";
+import type { DispatchSettings } from "@/lib/server/alerts/dispatch";
+import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import {
   addDestination,
   listDestinations,
@@ -26,6 +28,7 @@ import { restoreEnv, stubEnv } from "@/tests/support/env";
 import type { AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { startReceiver, type Answer, type TestReceiver } from "@/tests/sandbox/support/receiver";
 import { WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
+import { dispatchUntilSettled, testDispatchSettings } from "@/tests/support/alert-outbox";
 
 const databases = watchDatabases();
 const APP = "0123456789abcdef";
@@ -52,30 +55,16 @@ function message(key = `test_${Math.random().toString(36).slice(2)}`): AlertMess
   });
 }
 
-function deps(ctx: StoreContext, overrides: Partial<DeliveryDeps> = {}): DeliveryDeps {
-  return {
-    ctx,
-    policy: { allowPrivate: true, timeoutMs: 2000 },
-    smtp: { url: null, from: "Console <alerts@console.test>" },
-    attempts: 3,
-    backoffMs: 20,
-    ...overrides,
-  };
-}
-
-/** Stores a destination of APP and delivers one alert to it; resolves with its delivery as logged. */
+/** Stores a destination of APP, puts one alert in the outbox and dispatches it; resolves with its delivery as logged. */
 async function sendTo(
   ctx: StoreContext,
   input: AddDestination,
-  overrides: Partial<DeliveryDeps> = {},
+  overrides: Partial<DispatchSettings> = {},
   sent: AlertMessage = message(),
 ) {
-  const { destination } = await addDestination(ctx, APP, input);
-  const [delivery] = await deliverAlert(
-    sent,
-    [await openDestination(ctx, APP, destination.id)],
-    deps(ctx, overrides),
-  );
+  await addDestination(ctx, APP, input);
+  expect(await enqueueAlert(ctx, APP, sent)).toBe(1);
+  const [delivery] = await dispatchUntilSettled(ctx, testDispatchSettings(overrides));
   return delivery!;
 }
 
@@ -192,38 +181,6 @@ describe("delivering (sqlite)", () => {
     ).toThrow();
     const otherSecret = `whsec_${Buffer.from("another secret, not the one used!").toString("base64")}`;
     expect(() => new Webhook(otherSecret).verify(request!.body, headers)).toThrow();
-  });
-
-  it("a receiver that hangs times out and is retried without delaying another destination", async () => {
-    const ctx = await databases.fresh("sqlite");
-    const hanging = await receiver(() => ({ status: 200, delayMs: 600_000 }));
-    const healthy = await receiver(() => ({ status: 200, body: "fine" }));
-    const open = async (label: string, url: string) =>
-      openDestination(
-        ctx,
-        APP,
-        (await addDestination(ctx, APP, { kind: "slack", label, url })).destination.id,
-      );
-    const slow = await open("Hanging", `${hanging.url}/slack`);
-    const fast = await open("Healthy", `${healthy.url}/slack`);
-    const started = Date.now();
-    const timeoutMs = 1500;
-    const deliveries = await deliverAlert(
-      message(),
-      [slow, fast],
-      deps(ctx, { policy: { allowPrivate: true, timeoutMs }, attempts: 2 }),
-    );
-    expect(deliveries.map((d) => [d.destinationLabel, d.state, d.attempts])).toEqual([
-      ["Hanging", "failed", 2],
-      ["Healthy", "delivered", 1],
-    ]);
-    expect(deliveries[0]!.error).toBe(`no complete answer within ${timeoutMs} ms`);
-    expect(deliveries[0]!.statusCode).toBeNull();
-    expect(hanging.requests).toHaveLength(2);
-    // The healthy receiver had its alert before the hanging one's first deadline passed.
-    const healthyDelivered = Date.parse(deliveries[1]!.updatedAt);
-    expect(healthyDelivered - started).toBeLessThan(timeoutMs);
-    expect(Date.parse(deliveries[0]!.updatedAt) - started).toBeGreaterThanOrEqual(2 * timeoutMs);
   });
 
   it("the strict policy refuses a loopback receiver without calling it, once, and logs it refused", async () => {

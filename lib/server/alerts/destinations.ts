@@ -4,8 +4,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   maskEmail,
   maskUrl,
-  RESPONSE_SNIPPET_MAX,
-  type DeliveryState,
   type DeliveryView,
   type DestinationKind,
   type DestinationView,
@@ -52,7 +50,8 @@ function destinationOf(row: DestinationRow): DestinationView {
   };
 }
 
-function deliveryOf(row: DeliveryRow): DeliveryView {
+/** A row of the delivery log (the outbox) as the console shows it. */
+export function deliveryOf(row: DeliveryRow): DeliveryView {
   return {
     id: row.id,
     destinationId: row.destination_id,
@@ -66,6 +65,7 @@ function deliveryOf(row: DeliveryRow): DeliveryView {
     statusCode: row.status_code,
     response: row.response,
     error: row.error,
+    nextAttemptAt: row.state === "pending" ? toIso(row.next_attempt_at) : null,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
   };
@@ -169,67 +169,6 @@ export async function openDestination(
     label: row.label,
     secrets: JSON.parse(opened.plain) as DestinationSecrets,
   };
-}
-
-/** The log row of one alert to one destination, made before its first attempt. */
-export async function startDelivery(
-  ctx: StoreContext,
-  destination: OpenDestination,
-  alert: { idempotencyKey: string; kind: string; title: string },
-  now = Date.now(),
-): Promise<string> {
-  const id = randomUUID();
-  await ctx.db
-    .insertInto("alert_deliveries")
-    .values({
-      id,
-      app_id: destination.appId,
-      destination_id: destination.id,
-      destination_label: destination.label,
-      kind: destination.kind,
-      idempotency_key: alert.idempotencyKey,
-      alert_kind: alert.kind,
-      title: alert.title,
-      state: "sending",
-      attempts: 0,
-      status_code: null,
-      response: "",
-      error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
-}
-
-export interface AttemptRecord {
-  state: DeliveryState;
-  attempts: number;
-  statusCode: number | null;
-  response: string;
-  error: string | null;
-}
-
-export async function recordAttempt(
-  ctx: StoreContext,
-  deliveryId: string,
-  attempt: AttemptRecord,
-  now = Date.now(),
-): Promise<DeliveryView> {
-  const row = await ctx.db
-    .updateTable("alert_deliveries")
-    .set({
-      state: attempt.state,
-      attempts: attempt.attempts,
-      status_code: attempt.statusCode,
-      response: attempt.response.slice(0, RESPONSE_SNIPPET_MAX),
-      error: attempt.error,
-      updated_at: now,
-    })
-    .where("id", "=", deliveryId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return deliveryOf(row);
 }
 
 /** The newest deliveries of an application's alerts. */

@@ -1,14 +1,57 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type { ExpressionBuilder, Selectable } from "kysely";
+import { RESPONSE_SNIPPET_MAX, type DeliveryState } from "@/lib/domain/alerts/destinations";
 import { alertTitle, type AlertMessage } from "@/lib/domain/alerts/message";
 import type { StoreContext } from "@/lib/server/watch/context";
+import type { WatchDatabase } from "@/lib/server/watch/schema";
 
 /**
  * The outbox: an alert is recorded for each destination of its application before anything is
  * sent, as a `pending` row of `alert_deliveries` holding the message. The unique (destination,
  * idempotency key) makes a second enqueue of the same alert, by any instance, add nothing; the
- * dispatcher sends what is pending, so a crash between recording and sending loses nothing.
+ * dispatcher claims what is due under a lease, so a crash between recording and sending loses
+ * nothing, and a sender that dies mid-send leaves a lease that lapses for another to take.
  */
+
+export type OutboxRow = Selectable<WatchDatabase["alert_deliveries"]>;
+
+/** Who holds a claim, and until when (epoch ms). */
+export interface Lease {
+  owner: string;
+  until: number;
+}
+
+interface Destination {
+  id: string;
+  app_id: string;
+  label: string;
+  kind: OutboxRow["kind"];
+}
+
+function outboxRows(destinations: readonly Destination[], message: AlertMessage, now: number) {
+  const payload = JSON.stringify(message);
+  const title = alertTitle(message);
+  return destinations.map((destination) => ({
+    id: randomUUID(),
+    app_id: destination.app_id,
+    destination_id: destination.id,
+    destination_label: destination.label,
+    kind: destination.kind,
+    idempotency_key: message.idempotencyKey,
+    alert_kind: message.kind,
+    title,
+    state: "pending" as DeliveryState,
+    attempts: 0,
+    status_code: null,
+    response: "",
+    error: null,
+    payload,
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+  }));
+}
 
 /** Records `message` for every destination of `appId`; answers how many rows were new. */
 export async function enqueueAlert(
@@ -19,37 +62,139 @@ export async function enqueueAlert(
 ): Promise<number> {
   const destinations = await ctx.db
     .selectFrom("alert_destinations")
-    .select(["id", "label", "kind"])
+    .select(["id", "app_id", "label", "kind"])
     .where("app_id", "=", appId)
     .execute();
   if (destinations.length === 0) return 0;
-  const payload = JSON.stringify(message);
-  const title = alertTitle(message);
   const inserted = await ctx.db
     .insertInto("alert_deliveries")
-    .values(
-      destinations.map((destination) => ({
-        id: randomUUID(),
-        app_id: appId,
-        destination_id: destination.id,
-        destination_label: destination.label,
-        kind: destination.kind,
-        idempotency_key: message.idempotencyKey,
-        alert_kind: message.kind,
-        title,
-        state: "pending" as const,
-        attempts: 0,
-        status_code: null,
-        response: "",
-        error: null,
-        payload,
-        next_attempt_at: now,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
+    .values(outboxRows(destinations, message, now))
     .onConflict((conflict) => conflict.columns(["destination_id", "idempotency_key"]).doNothing())
     .returning("id")
     .execute();
   return inserted.length;
+}
+
+/**
+ * Records `message` for one destination already claimed by `lease.owner` for its first attempt
+ * (a test alert, sent while the person waits); should that sender die, the lease lapses and the
+ * dispatcher sends it.
+ */
+export async function enqueueClaimed(
+  ctx: StoreContext,
+  destination: Destination,
+  message: AlertMessage,
+  lease: Lease,
+  now = Date.now(),
+): Promise<OutboxRow> {
+  const [row] = outboxRows([destination], message, now);
+  return ctx.db
+    .insertInto("alert_deliveries")
+    .values({
+      ...row!,
+      state: "sending",
+      attempts: 1,
+      lease_owner: lease.owner,
+      lease_until: lease.until,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Due: pending and its time has come, or being sent by an instance whose lease lapsed. */
+const due = (now: number) => (eb: ExpressionBuilder<WatchDatabase, "alert_deliveries">) =>
+  eb.or([
+    eb.and([eb("state", "=", "pending"), eb("next_attempt_at", "<=", now)]),
+    eb.and([eb("state", "=", "sending"), eb("lease_until", "<", now)]),
+  ]);
+
+/**
+ * Claims up to `limit` due rows for `lease.owner`, at most one per destination and none of a
+ * destination being sent to now, so a destination that hangs holds up only its own alerts.
+ * Each claim counts as an attempt. PostgreSQL: the candidates are locked with FOR UPDATE SKIP
+ * LOCKED, so instances claiming at once take different rows; on either database the UPDATE
+ * checks again that the row is still due, so no row is claimed twice.
+ */
+export async function claimDue(
+  ctx: StoreContext,
+  lease: Lease,
+  limit: number,
+  now = Date.now(),
+): Promise<OutboxRow[]> {
+  if (limit <= 0) return [];
+  return ctx.db.transaction().execute(async (tx) => {
+    const busy = tx
+      .selectFrom("alert_deliveries")
+      .select("destination_id")
+      .where("state", "=", "sending")
+      .where("lease_until", ">=", now);
+    const candidates = await tx
+      .selectFrom("alert_deliveries")
+      .select(["id", "destination_id"])
+      .where(due(now))
+      .where("destination_id", "not in", busy)
+      .orderBy("next_attempt_at")
+      .orderBy("created_at")
+      .limit(limit * 4)
+      .$if(ctx.kind === "postgres", (qb) => qb.forUpdate().skipLocked())
+      .execute();
+    const chosen = new Map<string, string>();
+    for (const row of candidates) {
+      if (chosen.size === limit) break;
+      if (!chosen.has(row.destination_id)) chosen.set(row.destination_id, row.id);
+    }
+    if (chosen.size === 0) return [];
+    return tx
+      .updateTable("alert_deliveries")
+      .set((eb) => ({
+        state: "sending",
+        attempts: eb("attempts", "+", 1),
+        lease_owner: lease.owner,
+        lease_until: lease.until,
+        updated_at: now,
+      }))
+      .where("id", "in", [...chosen.values()])
+      .where(due(now))
+      .returningAll()
+      .execute();
+  });
+}
+
+/** How an attempt ended, as the log keeps it; `nextAttemptAt` when the row goes back to pending. */
+export interface AttemptRecord {
+  state: Exclude<DeliveryState, "sending">;
+  statusCode: number | null;
+  response: string;
+  error: string | null;
+  nextAttemptAt?: number;
+}
+
+/**
+ * Writes an attempt's outcome and releases the claim, if `owner` still holds it; undefined when
+ * another instance took the row over (its own attempt is the one the log keeps).
+ */
+export async function recordAttempt(
+  ctx: StoreContext,
+  id: string,
+  owner: string,
+  attempt: AttemptRecord,
+  now = Date.now(),
+): Promise<OutboxRow | undefined> {
+  return ctx.db
+    .updateTable("alert_deliveries")
+    .set({
+      state: attempt.state,
+      status_code: attempt.statusCode,
+      response: attempt.response.slice(0, RESPONSE_SNIPPET_MAX),
+      error: attempt.error,
+      next_attempt_at: attempt.nextAttemptAt ?? 0,
+      lease_owner: null,
+      lease_until: 0,
+      updated_at: now,
+    })
+    .where("id", "=", id)
+    .where("state", "=", "sending")
+    .where("lease_owner", "=", owner)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -10,8 +10,9 @@ import type { Application } from "@/lib/server/session/session";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { sharedStoreContext, unavailable } from "@/lib/server/watch/store";
 import * as destinations from "@/lib/server/alerts/destinations";
-import { deliverAlert, type DeliveryDeps } from "@/lib/server/alerts/deliver";
+import { dispatchSettings, sendClaimed } from "@/lib/server/alerts/dispatch";
 import { refusedUrl, type OutboundPolicy } from "@/lib/server/alerts/outbound";
+import { enqueueClaimed } from "@/lib/server/alerts/outbox";
 
 /**
  * What the alert routes do, for one application of the session: list, add and remove its
@@ -19,23 +20,8 @@ import { refusedUrl, type OutboundPolicy } from "@/lib/server/alerts/outbound";
  * `store_unavailable`, as for the watch.
  */
 
-/** Retries wait this long first, then twice as long each time. */
-const BACKOFF_MS = 1000;
-
 export function outboundPolicy(): OutboundPolicy {
-  const { alerts } = serverConfig();
-  return { allowPrivate: alerts.allowPrivate, timeoutMs: alerts.timeoutMs };
-}
-
-function depsOver(ctx: StoreContext): DeliveryDeps {
-  const { alerts } = serverConfig();
-  return {
-    ctx,
-    policy: outboundPolicy(),
-    smtp: { url: alerts.smtpUrl, from: alerts.emailFrom },
-    attempts: alerts.attempts,
-    backoffMs: BACKOFF_MS,
-  };
+  return dispatchSettings().policy;
 }
 
 async function withStore<T>(run: (ctx: StoreContext) => Promise<T>): Promise<T> {
@@ -98,7 +84,11 @@ export function consoleOrigin(request: Request): string {
     : new URL(request.url).origin;
 }
 
-/** Sends a test alert to one destination of `app`, and answers with its delivery once done or given up. */
+/**
+ * Sends a test alert to one destination of `app`: records it in the outbox, already claimed by
+ * this request, makes the first attempt and answers with the delivery as the log has it. A
+ * failed first attempt is left pending for the dispatcher, which retries it with backoff.
+ */
 export async function sendTestAlert(
   app: Pick<Application, "id" | "name">,
   destinationId: string,
@@ -113,7 +103,15 @@ export async function sendTestAlert(
       destinationLabel: destination.label,
       consoleUrl: `${consoleUrl}/alerts?app=${app.id}`,
     });
-    const [delivery] = await deliverAlert(message, [destination], depsOver(ctx));
-    return delivery!;
+    const settings = dispatchSettings();
+    const owner = `test-alert:${randomUUID()}`;
+    const row = await enqueueClaimed(
+      ctx,
+      { id: destination.id, app_id: app.id, label: destination.label, kind: destination.kind },
+      message,
+      { owner, until: Date.now() + settings.leaseMs },
+    );
+    const recorded = await sendClaimed(ctx, owner, row, settings);
+    return destinations.deliveryOf(recorded ?? row);
   });
 }

@@ -13,6 +13,7 @@ import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
 import { KeyBudgets } from "@/lib/server/watch/key-budget";
 import { PAGE_SIZE, pollWebhook, type HubReader, type PollResult } from "@/lib/server/watch/poll";
 import { sharedStoreContext } from "@/lib/server/watch/store";
+import { withDispatcher } from "@/lib/server/alerts/dispatch";
 import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watches";
 
 /**
@@ -221,7 +222,7 @@ export async function startWatcher(): Promise<Watcher> {
     const ctx = await sharedStoreContext();
     await refreshKeys(ctx);
     void watchDemoSoon(ctx);
-    return createWatcher(ctx, serverConfig().watch);
+    return withDispatcher(ctx, createWatcher(ctx, serverConfig().watch));
   })();
   return shared[SHARED];
 }
