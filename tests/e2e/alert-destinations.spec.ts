@@ -59,6 +59,9 @@ class AlertsPage {
 }
 
 test.describe("alert destinations", () => {
+  // Each test signs in, adds destinations and waits for deliveries to land in the sandbox's inbox.
+  test.describe.configure({ timeout: 60_000 });
+
   test("a signed webhook and a Slack destination pointing at the sandbox inbox receive a test alert, logged as delivered", async ({
     page,
     request,
