@@ -68,9 +68,41 @@ export function newestFiring(firing: readonly IncidentView[]): IncidentView | nu
 
 /** A browser notification's title and body, for an incident that fired or recovered. */
 export function incidentNotification(incident: IncidentView): { title: string; body: string } {
-  const word = incident.state === "firing" ? "Failing" : "Recovered";
+  if (incident.state === "resolved") {
+    return {
+      title: `Recovered: ${incident.name}`,
+      body: `${incident.ruleName} cleared (${incident.applicationName}). It was: ${incident.headline}`,
+    };
+  }
   return {
-    title: `${word}: ${incident.name}`,
+    title: `Failing: ${incident.name}`,
     body: `${incident.headline} (${incident.ruleName}, ${incident.applicationName})`,
   };
+}
+
+/** Most entries a browser keeps of the incidents it has notified. */
+export const NOTIFIED_MAX = 200;
+
+/**
+ * Which incidents this browser has yet to notify, and what it has notified after that. `seen`
+ * holds `firing:<id>` and `resolved:<id>` entries; null when this browser has recorded nothing
+ * yet: then what fires now is recorded without notifying (the banner shows it), so only
+ * incidents that fire later notify. A resolved incident notifies "Recovered" only when its firing
+ * was recorded here.
+ */
+export function notificationsDue(
+  answer: IncidentsAnswer,
+  seen: readonly string[] | null,
+): { due: IncidentView[]; seen: string[] } {
+  const firing = answer.firing.map((incident) => `firing:${incident.id}`);
+  if (seen === null) return { due: [], seen: firing.slice(-NOTIFIED_MAX) };
+  const known = new Set(seen);
+  const due = [
+    ...answer.firing.filter((incident) => !known.has(`firing:${incident.id}`)),
+    ...answer.resolved.filter(
+      (incident) => known.has(`firing:${incident.id}`) && !known.has(`resolved:${incident.id}`),
+    ),
+  ];
+  const added = due.map((incident) => `${incident.state}:${incident.id}`);
+  return { due, seen: [...seen, ...added].slice(-NOTIFIED_MAX) };
 }
