@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RECENT_MAX, parseLastChannel, parseRecent } from "@/lib/browser/local-store";
+import { NOTIFIED_MAX } from "@/lib/domain/alerts/incidents";
+import { RECENT_MAX, parseIncidentIds, parseLastChannel, parseRecent } from "@/lib/browser/local-store";
 
 const ID = "0b7d4c1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e";
 
@@ -24,5 +25,17 @@ describe("what is read back from localStorage", () => {
     expect(parseLastChannel({ channelKind: "sms", from: ID })).toEqual({ channelKind: "sms", from: ID });
     expect(parseLastChannel({ channelKind: "sms" })).toBeNull();
     expect(parseLastChannel("sms")).toBeNull();
+  });
+
+  it("reads the incident entries as a list of strings, or nothing when none is stored", () => {
+    expect(parseIncidentIds(["firing:a", 7, null, "resolved:a", "x".repeat(201)])).toEqual([
+      "firing:a",
+      "resolved:a",
+    ]);
+    expect(parseIncidentIds(null)).toBeNull();
+    expect(parseIncidentIds({ firing: "a" })).toBeNull();
+    expect(parseIncidentIds(Array.from({ length: NOTIFIED_MAX + 3 }, (_, n) => `firing:${n}`))).toHaveLength(
+      NOTIFIED_MAX,
+    );
   });
 });

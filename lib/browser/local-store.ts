@@ -1,13 +1,17 @@
 /**
  * What the console remembers in this browser: the webhooks opened recently (per application,
- * by its id) and the last channel used to send a test message. Never the API key (that lives only in the sealed,
+ * by its id), the last channel used to send a test message, and which alert incidents it has
+ * notified and which the person dismissed from the banner. Never the API key (that lives only in the sealed,
  * httpOnly session cookie). Everything read here is treated as untrusted input.
  */
 import { useSyncExternalStore } from "react";
 import { isUuidShape } from "@/lib/domain/api-limits";
+import { NOTIFIED_MAX } from "@/lib/domain/alerts/incidents";
 
 const RECENT_PREFIX = "hub-console:recent-webhooks:";
 const CHANNEL_KEY = "hub-console:last-channel";
+const NOTIFIED_KEY = "hub-console:notified-incidents";
+const DISMISSED_KEY = "hub-console:dismissed-incidents";
 export const RECENT_MAX = 8;
 
 export interface RecentWebhook {
@@ -28,7 +32,13 @@ const cache = new Map<string, { raw: string | null; value: unknown }>();
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key.startsWith(RECENT_PREFIX) || event.key === CHANNEL_KEY) listener();
+    if (
+      event.key === null ||
+      event.key.startsWith(RECENT_PREFIX) ||
+      event.key === CHANNEL_KEY ||
+      event.key === DISMISSED_KEY
+    )
+      listener();
   };
   window.addEventListener("storage", onStorage);
   return () => {
@@ -128,4 +138,33 @@ export function useRecentWebhooks(appId: string): RecentWebhook[] {
 
 export function useLastChannel(): LastChannel | null {
   return useSyncExternalStore(subscribe, readLastChannel, () => null);
+}
+
+/** A list of incident entries as stored: null when absent or not a list; entries not strings dropped. */
+export function parseIncidentIds(json: unknown): string[] | null {
+  if (!Array.isArray(json)) return null;
+  return (json as unknown[])
+    .filter((item): item is string => typeof item === "string" && item.length <= 200)
+    .slice(-NOTIFIED_MAX);
+}
+
+/** The incidents this browser has notified (see notificationsDue); null when it has recorded none yet. */
+export function readNotifiedIncidents(): string[] | null {
+  return readParsed(NOTIFIED_KEY, parseIncidentIds);
+}
+
+export function rememberNotifiedIncidents(entries: string[]): void {
+  write(NOTIFIED_KEY, entries);
+}
+
+const NO_IDS: string[] = [];
+const readDismissed = () => readParsed(DISMISSED_KEY, parseIncidentIds) ?? NO_IDS;
+
+/** The firing incidents the person dismissed the banner for. */
+export function useDismissedIncidents(): string[] {
+  return useSyncExternalStore(subscribe, readDismissed, () => NO_IDS);
+}
+
+export function dismissIncidents(ids: string[]): void {
+  write(DISMISSED_KEY, ids.slice(-NOTIFIED_MAX));
 }

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { Sandbox } from "./fixtures/sandbox";
+import { seriousViolations } from "./fixtures/axe";
 import { expect, test } from "./fixtures/test";
 import { OverviewPage } from "./fixtures/watch-pages";
 
@@ -145,16 +145,7 @@ test.describe("the overview", () => {
       await page.emulateMedia({ colorScheme });
       await signInWithDemoKey();
       await demoOverview(page, sandbox);
-      const results = await new AxeBuilder({ page })
-        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-        .analyze();
-      const serious = results.violations
-        .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-        .map((violation) => ({
-          id: violation.id,
-          nodes: violation.nodes.map((node) => node.target.join(" ")).slice(0, 5),
-        }));
-      expect(serious).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
     });
   }
 });

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { WebhookPage } from "./fixtures/pages";
 import type { Sandbox } from "./fixtures/sandbox";
+import { seriousViolations } from "./fixtures/axe";
 import { expect, test } from "./fixtures/test";
 
 /**
@@ -80,18 +80,6 @@ async function expectFitsThePhone(page: Page) {
   expect(report.checked, "controls and text found on the page").toBeGreaterThanOrEqual(3);
   expect(report.overlaps, "controls or text drawn over each other").toEqual([]);
   expect(report.scrollWidth, "page-level horizontal scroll").toBeLessThanOrEqual(report.innerWidth);
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({
-      id: violation.id,
-      nodes: violation.nodes.map((node) => node.target.join(" ")).slice(0, 5),
-    }));
 }
 
 /** Adds the sandbox's Staging demo application to this page's session (through the console's API). */

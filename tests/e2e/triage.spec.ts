@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { DemoApplication, SandboxLog } from "./fixtures/sandbox";
+import { seriousViolations } from "./fixtures/axe";
 import { expect, test } from "./fixtures/test";
 import { OverviewPage } from "./fixtures/watch-pages";
 
@@ -10,15 +10,6 @@ import { OverviewPage } from "./fixtures/watch-pages";
  * nothing firing while typing or with a modifier), the last success beside a failure in the
  * delivery's dialog, and no serious axe violation in light and dark.
  */
-
-async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({ id: violation.id, nodes: violation.nodes.map((node) => node.target.join(" ")) }));
-}
 
 async function staging(sandbox: { demo(): Promise<{ applications: DemoApplication[] }> }) {
   const found = (await sandbox.demo()).applications.find((app) => app.name === "Staging");
@@ -325,7 +316,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       const { failed } = failureAfterSuccess(await sandbox.allLogs(webhook.id, demo.apiKey));
       await webhookPage.goto(webhook.id, `?log=${failed.id}`);
       await expect(webhookPage.dialog.getByText(/^Worked until/)).toBeVisible({ timeout: 30_000 });
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press("Escape");
       await expect(webhookPage.dialog).toBeHidden();
       await keysReady(page);
@@ -334,12 +325,12 @@ for (const colorScheme of ["light", "dark"] as const) {
       await expect(page.getByRole("status").filter({ hasText: /^Delivery \d+ of 20: / })).toBeAttached();
       await page.keyboard.press("?");
       await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press("Escape");
 
       await headerFind(page).find("not an id");
       await expect(headerFind(page).error).toBeVisible();
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
     });
   });
 }

@@ -6,7 +6,8 @@
 import { beforeEach, expect } from "vitest";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
-import { sessionCookie } from "@/lib/server/session/session";
+import { addApplication } from "@/lib/server/session/applications";
+import { sealedCookie, sessionCookie } from "@/lib/server/session/session";
 import { fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 
@@ -95,6 +96,12 @@ export const ctx = (params: Record<string, string | string[]>) => ({ params: Pro
  */
 export async function signedInCookie(apiKey = KEY): Promise<string> {
   return (await sessionCookie(apiKey)).setCookie.split(";")[0]!;
+}
+
+/** The Cookie header of a session holding `first` (current, named "Default") and `second`, named "Staging". */
+export async function twoApplicationsCookie(first: string, second: string): Promise<string> {
+  const { data } = await sessionCookie(first);
+  return (await sealedCookie(addApplication(data, { name: "Staging", apiKey: second }))).split(";")[0]!;
 }
 
 export function clearsCookie(response: Response): boolean {

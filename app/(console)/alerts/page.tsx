@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { DeliveryLog } from "@/components/alerts/delivery-log";
 import { DestinationForm } from "@/components/alerts/destination-form";
 import { DestinationList } from "@/components/alerts/destination-list";
+import { IncidentsSection } from "@/components/alerts/incidents-section";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { shownApplication } from "@/lib/server/session/page-application";
 
@@ -11,7 +12,10 @@ interface Props {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-/** `/alerts[?app=]`: where the application's alerts go (Slack, a signed webhook, email), and how each delivery went. */
+/**
+ * `/alerts[?app=]`: the incidents firing and resolved lately (every application of the session),
+ * where the application's alerts go (Slack, a signed webhook, email), and how each delivery went.
+ */
 export default async function AlertsPage({ searchParams }: Props) {
   const data = await requireSignedInPage("/alerts");
   const { app } = await searchParams;
@@ -26,6 +30,7 @@ export default async function AlertsPage({ searchParams }: Props) {
           Addresses and secrets are stored sealed and shown masked.
         </p>
       </div>
+      <IncidentsSection />
       <DestinationList />
       <DestinationForm />
       <DeliveryLog />

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { DeliveryView, DestinationView } from "@/lib/domain/alerts/destinations";
+import type { IncidentsAnswer } from "@/lib/domain/alerts/incidents";
 import { testAlert } from "@/lib/domain/alerts/message";
 import { destinationFieldLabel, type AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { AppError } from "@/lib/server/app-error";
@@ -13,6 +14,7 @@ import * as destinations from "@/lib/server/alerts/destinations";
 import { dispatchSettings, sendClaimed } from "@/lib/server/alerts/dispatch";
 import { refusedUrl, type OutboundPolicy } from "@/lib/server/alerts/outbound";
 import { enqueueClaimed } from "@/lib/server/alerts/outbox";
+import { listIncidents } from "@/lib/server/alerts/incident-views";
 
 /**
  * What the alert routes do, for one application of the session: list, add and remove its
@@ -71,6 +73,11 @@ export function removeDestination(appId: string, id: string): Promise<void> {
 
 export function recentDeliveries(appId: string): Promise<DeliveryView[]> {
   return withStore((ctx) => destinations.recentDeliveries(ctx, appId));
+}
+
+/** The firing and recently resolved incidents of these applications (id → the session's name for it). */
+export function incidents(applicationNames: ReadonlyMap<string, string>): Promise<IncidentsAnswer> {
+  return withStore((ctx) => listIncidents(ctx, applicationNames));
 }
 
 /** The console's address as people open it: PUBLIC_ORIGIN, else the request's own. */

@@ -7,12 +7,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { FindAcrossAnswer } from "@/lib/domain/watch/find-across";
 import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
-import { addApplication } from "@/lib/server/session/applications";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { sealedCookie, sessionCookie } from "@/lib/server/session/session";
 import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
-import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
+import { errorOf, request, signedInCookie, twoApplicationsCookie } from "@/tests/support/route-requests";
 import { storeLogs } from "@/tests/support/watch-databases";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import * as findRoute from "@/app/api/watches/find/route";
@@ -56,12 +54,6 @@ async function watched(apiKey: string, webhookId: string, name: string, logs: We
   await storeLogs(await sharedStoreContext(), webhookId, logs);
 }
 
-/** A session holding both FIRST and SECOND, FIRST current. */
-async function bothCookie(): Promise<string> {
-  const { data } = await sessionCookie(FIRST);
-  return (await sealedCookie(addApplication(data, { name: "Staging", apiKey: SECOND }))).split(";")[0]!;
-}
-
 const find = (q: string, cookie: string) =>
   findRoute.GET(request("GET", `/api/watches/find?${new URLSearchParams({ q })}`, { cookie }));
 
@@ -78,7 +70,7 @@ describe("find across watched webhooks", () => {
     await watched(FIRST, A, "Acme", [log(A, "6b3e1a0c-4f6e-4a1b-9c7d-8e9f0a1b2c3d", null, now - 1000)]);
     await watched(SECOND, B, "Globex", [log(B, LOG_B, MESSAGE_B, now - 2000)]);
     await watched(STRANGER, C, "Not yours", [log(C, LOG_C, null, now - 3000)]);
-    const cookie = await bothCookie();
+    const cookie = await twoApplicationsCookie(FIRST, SECOND);
     const before = fake.current.requests.length;
 
     for (const q of [
@@ -113,7 +105,7 @@ describe("find across watched webhooks", () => {
   });
 
   it("says where it looked when nothing is watched, or the link's webhook is not", async () => {
-    const cookie = await bothCookie();
+    const cookie = await twoApplicationsCookie(FIRST, SECOND);
     const nothing = await find(LOG_B, cookie);
     expect(nothing.status).toBe(404);
     expect((await errorOf(nothing)).message).toMatch(/^Find in watched webhooks: nothing is watched/);
@@ -124,7 +116,7 @@ describe("find across watched webhooks", () => {
   });
 
   it("refuses what is not an ID or a delivery's link, naming the field, before reading anything", async () => {
-    const cookie = await bothCookie();
+    const cookie = await twoApplicationsCookie(FIRST, SECOND);
     for (const [q, expected] of [
       ["", /^Find in watched webhooks: paste a message ID/],
       ["hello", /^Find in watched webhooks: this is not an ID or a console link/],

@@ -1,0 +1,16 @@
+import { queryOptions } from "@tanstack/react-query";
+import { apiRequest } from "@/lib/browser/api";
+import type { IncidentsAnswer } from "@/lib/domain/alerts/incidents";
+
+/** How often an open page reads the incidents again (react-query pauses it in a hidden tab). */
+export const INCIDENTS_REFRESH_MS = 15_000;
+
+/** The incidents of every application in the session: the banner and the Alerts page share them. */
+export function incidentsQueryOptions() {
+  return queryOptions({
+    queryKey: ["alerts", "incidents"] as const,
+    queryFn: ({ signal }) => apiRequest<IncidentsAnswer>("/api/alerts/incidents", { signal }),
+    refetchInterval: INCIDENTS_REFRESH_MS,
+    staleTime: INCIDENTS_REFRESH_MS / 2,
+  });
+}

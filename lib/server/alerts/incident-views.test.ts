@@ -1,0 +1,90 @@
+/**
+ * The incidents the console lists, on both databases: firing ones application-wide first then
+ * oldest first, resolved ones newest first and capped, only the named applications', with the
+ * watch's name and the engine's detail fields read (and a detail of another shape tolerated).
+ */
+import { describe, expect, it } from "vitest";
+import { RESOLVED_SHOWN } from "@/lib/domain/alerts/incidents";
+import { addWatches } from "@/lib/server/watch/watches";
+import { listIncidents } from "@/lib/server/alerts/incident-views";
+import { fakeWebhook } from "@/tests/support/fake-upstream";
+import { incidentRow } from "@/tests/support/alert-incidents";
+import { WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
+
+const databases = watchDatabases();
+const APP = "0123456789abcdef";
+const OTHER_APP = "fedcba9876543210";
+const A = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
+const B = "1c8f6b5d-9a1f-4b6c-8d2e-3f4a5b6c7d8e";
+const T = Date.parse("2026-11-25T10:00:00Z");
+
+describe.each(WATCH_DATABASES)("on %s", (kind) => {
+  it("lists firing and resolved incidents in order, with names, links and detail", async () => {
+    const ctx = await databases.fresh(kind);
+    await addWatches(ctx, APP, "key-one", [
+      { webhook: { ...fakeWebhook(A), endpoint: "https://acme.test/hooks" }, name: "Acme orders" },
+      { webhook: fakeWebhook(B), name: "Globex" },
+    ]);
+    const rows = [
+      incidentRow({ appId: APP, webhookId: A, openedAt: T + 2000, headline: "newer" }),
+      incidentRow({ appId: APP, webhookId: B, rule: "rate", openedAt: T + 1000, headline: "older" }),
+      incidentRow({ appId: APP, webhookId: "", rule: "summary", openedAt: T + 3000, headline: "12 failing" }),
+      incidentRow({ appId: APP, webhookId: A, rule: "inactive", openedAt: T, resolvedAt: T + 500 }),
+      incidentRow({ appId: APP, webhookId: B, rule: "inactive", openedAt: T, resolvedAt: T + 900 }),
+      incidentRow({ appId: OTHER_APP, webhookId: A, rule: "silence", openedAt: T }),
+      incidentRow({
+        appId: APP,
+        webhookId: B,
+        rule: "errorsJump",
+        openedAt: T + 4000,
+        detail: '{"headline":7}',
+      }),
+    ];
+    await ctx.db.insertInto("alert_incidents").values(rows).execute();
+
+    const answer = await listIncidents(ctx, new Map([[APP, "Production"]]));
+    expect(answer.firing.map((i) => [i.name, i.headline])).toEqual([
+      ["Production", "12 failing"],
+      ["Globex", "older"],
+      ["Acme orders", "newer"],
+      ["Globex", "Errors jumped"],
+    ]);
+    expect(answer.firing[2]).toEqual({
+      id: rows[0]!.id,
+      appId: APP,
+      applicationName: "Production",
+      webhookId: A,
+      name: "Acme orders",
+      endpoint: "https://acme.test/hooks",
+      rule: "streak",
+      ruleName: "Failing streak",
+      state: "firing",
+      openedAt: new Date(T + 2000).toISOString(),
+      resolvedAt: null,
+      headline: "newer",
+      since: new Date(T + 2000 - 60_000).toISOString(),
+      counts: { failures: 5, attempts: 5 },
+      codes: [{ code: 500, count: 5 }],
+      href: `/webhooks/${A}?app=${APP}`,
+    });
+    expect(answer.firing[0]!.href).toBe(`/overview?failing=true&app=${APP}`);
+    expect(answer.firing[3]).toMatchObject({ since: null, counts: null, codes: [] });
+    expect(answer.resolved.map((i) => [i.name, i.resolvedAt])).toEqual([
+      ["Globex", new Date(T + 900).toISOString()],
+      ["Acme orders", new Date(T + 500).toISOString()],
+    ]);
+    expect(JSON.stringify(answer)).not.toContain(OTHER_APP);
+    expect(await listIncidents(ctx, new Map())).toEqual({ firing: [], resolved: [] });
+  });
+
+  it("lists the newest resolved incidents only", async () => {
+    const ctx = await databases.fresh(kind);
+    const rows = Array.from({ length: RESOLVED_SHOWN + 5 }, (_, n) =>
+      incidentRow({ appId: APP, webhookId: A, openedAt: T, resolvedAt: T + n * 1000, headline: `#${n}` }),
+    );
+    await ctx.db.insertInto("alert_incidents").values(rows).execute();
+    const { resolved } = await listIncidents(ctx, new Map([[APP, "Production"]]));
+    expect(resolved).toHaveLength(RESOLVED_SHOWN);
+    expect(resolved[0]).toMatchObject({ headline: `#${RESOLVED_SHOWN + 4}`, name: A, endpoint: "" });
+  });
+});

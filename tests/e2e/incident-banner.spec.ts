@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import type { Page } from "@playwright/test";
+import { incidentRow, type IncidentInput, type IncidentRow } from "../support/alert-incidents";
+import { seriousViolations } from "./fixtures/axe";
+import { expect, test } from "./fixtures/test";
+import { SANDBOX_URL, type Sandbox } from "./fixtures/sandbox";
+import { startConsole, type ServerProcess } from "./security/support";
+
+/**
+ * The in-console alerts: a console this spec starts on a file store, whose incident rows the test
+ * writes itself (the engine is not running), seen through the banner on every signed-in page, the
+ * Alerts page's Incidents, the live region and browser notifications. Port: E2E_PORT + 40.
+ */
+
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 40;
+
+type IncidentDb = Kysely<{ alert_incidents: IncidentRow }>;
+
+let folder: string;
+let server: ServerProcess;
+let db: IncidentDb;
+
+// Two axe passes and a fresh console's first pages take a while on a loaded machine.
+test.describe.configure({ mode: "serial", timeout: 90_000 });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  folder = mkdtempSync(path.join(tmpdir(), "incident-banner-"));
+  const file = path.join(folder, "watch.sqlite");
+  server = await startConsole(PORT, { HUB_BASE_URL: SANDBOX_URL, WATCH_DB: file, WATCH_IN_CONSOLE: "0" });
+  const database = new Database(file);
+  database.pragma("busy_timeout = 5000");
+  db = new Kysely({ dialect: new SqliteDialect({ database }) });
+});
+
+test.afterAll(async () => {
+  await db?.destroy();
+  await server?.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** Every `new Notification(…)` the page makes, recorded (and still made). */
+function recordNotifications(page: Page) {
+  return page.addInitScript(() => {
+    const Real = window.Notification;
+    const shown: Array<{ title: string; body: string; tag: string }> = [];
+    function Recorded(title: string, options: NotificationOptions = {}) {
+      shown.push({ title, body: options.body ?? "", tag: options.tag ?? "" });
+      return new Real(title, options);
+    }
+    Recorded.prototype = Real.prototype;
+    Object.defineProperty(Recorded, "permission", { get: () => Real.permission });
+    Object.defineProperty(Recorded, "requestPermission", { value: () => Real.requestPermission() });
+    Object.assign(window, { Notification: Recorded, __notifications: shown });
+  });
+}
+
+interface Shown {
+  title: string;
+  body: string;
+  tag: string;
+}
+
+const notifications = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __notifications: Shown[] }).__notifications);
+
+/**
+ * A fresh application with one webhook, watched as "Acme orders" by a session of this page's
+ * browser (through the API: no page has read the incidents yet), notifications allowed and
+ * recorded, and the page's clock ours to move. `fire` writes a firing incident of that webhook.
+ */
+async function signedInWatching(page: Page, sandbox: Sandbox) {
+  const { application, webhook } = await sandbox.isolatedSetup("banner");
+  await page.context().grantPermissions(["notifications"], { origin: server.url });
+  await recordNotifications(page);
+  await page.clock.install();
+  const signedIn = await page.request.post(`${server.url}/api/session`, {
+    data: { apiKey: application.apiKey },
+  });
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  const watched = await page.request.post(`${server.url}/api/watches`, {
+    data: { webhookId: webhook.id, name: "Acme orders" },
+  });
+  expect(watched.status(), await watched.text()).toBe(201);
+  const { appId } = ((await watched.json()) as { watch: { appId: string } }).watch;
+  const fire = async (input: Omit<IncidentInput, "appId" | "webhookId">) => {
+    const row = incidentRow({ appId, webhookId: webhook.id, ...input });
+    await db.insertInto("alert_incidents").values(row).execute();
+    return row;
+  };
+  return { appId, webhook, fire };
+}
+
+/** Lets the page's incidents query refresh (its interval is 15 s). */
+const nextRefresh = (page: Page) => page.clock.fastForward("00:16");
+
+test("the banner and the Incidents list what fires, axe-clean in light and dark, covering nothing on a phone", async ({
+  page,
+  sandbox,
+}) => {
+  const { appId, webhook, fire } = await signedInWatching(page, sandbox);
+  const T = Date.now();
+  await fire({ openedAt: T - 60_000, headline: "5 failures in a row" });
+  await fire({ rule: "rate", openedAt: T - 30_000, headline: "60 % of 10 attempts failed" });
+  // Another application's incident: never counted or named here.
+  await db
+    .insertInto("alert_incidents")
+    .values(
+      incidentRow({ appId: "ffffffffffffffff", webhookId: webhook.id, openedAt: T, headline: "not yours" }),
+    )
+    .execute();
+
+  await page.goto(`${server.url}/alerts`);
+  const banner = page.getByRole("region", { name: "Alerts firing" });
+  await expect(banner).toContainText("2 alerts firing. Newest: Acme orders: 60 % of 10 attempts failed");
+  await expect(banner.getByRole("link", { name: "Acme orders" })).toHaveAttribute(
+    "href",
+    `/webhooks/${webhook.id}?app=${appId}`,
+  );
+  await expect(banner.getByRole("link", { name: "See all on the Alerts page" })).toHaveAttribute(
+    "href",
+    "/alerts#incidents",
+  );
+  const incidents = page.getByRole("region", { name: "Incidents" });
+  const firing = incidents.getByRole("table", { name: "Firing incidents" });
+  await expect(firing.getByRole("row")).toHaveCount(3);
+  await expect(firing).toContainText("Failing streak");
+  await expect(firing).toContainText("Failure rate");
+  await expect(incidents.getByRole("status")).toHaveText(/Notifications are on in this browser/);
+  await expect(page.getByText("not yours")).toHaveCount(0);
+  // What fired before this browser first read the incidents is in the banner, not notified.
+  expect(await notifications(page)).toEqual([]);
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(
+      await seriousViolations(page, ["header", "section[aria-label='Alerts firing']", "section#incidents"]),
+      colorScheme,
+    ).toEqual([]);
+  }
+
+  // At phone width the banner sits between the header and the page, covering neither.
+  await page.setViewportSize({ width: 360, height: 740 });
+  const [header, box, main] = await Promise.all(
+    [page.locator("header").first(), banner, page.locator("main")].map((locator) => locator.boundingBox()),
+  );
+  expect(box!.y).toBeGreaterThanOrEqual(header!.y + header!.height - 0.5);
+  expect(main!.y).toBeGreaterThanOrEqual(box!.y + box!.height - 0.5);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+});
+
+test("a new incident is announced and notified once; dismissed, the banner returns for it; resolved, it clears", async ({
+  page,
+  sandbox,
+}) => {
+  const { fire } = await signedInWatching(page, sandbox);
+  const streak = await fire({ openedAt: Date.now() - 60_000, headline: "5 failures in a row" });
+  await page.goto(`${server.url}/overview`);
+  const banner = page.getByRole("region", { name: "Alerts firing" });
+  await expect(banner).toContainText("1 alert firing. Newest: Acme orders: 5 failures in a row");
+
+  // Dismissed for this set: it comes back, announced and notified, when a new incident fires.
+  await banner.getByRole("button", { name: "Dismiss" }).click();
+  await expect(banner).toHaveCount(0);
+  const inactive = await fire({
+    rule: "inactive",
+    openedAt: Date.now(),
+    headline: "The webhook turned inactive",
+  });
+  await nextRefresh(page);
+  await expect(banner).toContainText("2 alerts firing. Newest: Acme orders: The webhook turned inactive");
+  await expect(page.getByRole("status").filter({ hasText: "New alert firing" })).toHaveText(
+    "New alert firing: Acme orders: The webhook turned inactive",
+  );
+  await expect
+    .poll(() => notifications(page))
+    .toEqual([
+      {
+        title: "Failing: Acme orders",
+        body: "The webhook turned inactive (Webhook turned inactive, Default)",
+        tag: inactive.id,
+      },
+    ]);
+
+  // Neither a reload nor the next refresh notifies it again.
+  await page.reload();
+  await expect(banner).toContainText("2 alerts firing");
+  await nextRefresh(page);
+  expect(await notifications(page)).toEqual([]);
+
+  // Resolved: the banner clears and each recovery is notified, once.
+  await db
+    .updateTable("alert_incidents")
+    .set({ state: "resolved", resolved_at: Date.now(), updated_at: Date.now() })
+    .where("id", "in", [streak.id, inactive.id])
+    .execute();
+  await nextRefresh(page);
+  await expect(banner).toHaveCount(0);
+  await expect
+    .poll(async () => (await notifications(page)).map(({ title, tag }) => [title, tag]).sort())
+    .toEqual(
+      [
+        ["Recovered: Acme orders", streak.id],
+        ["Recovered: Acme orders", inactive.id],
+      ].sort(),
+    );
+});

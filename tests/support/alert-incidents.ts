@@ -1,0 +1,43 @@
+/**
+ * TEST ONLY. Incident rows as the alert engine writes them into `alert_incidents`, for tests that
+ * show incidents without running the engine: `detail` carries the AlertMessage-like fields the
+ * console reads (headline, since, counts, codes).
+ */
+import { randomUUID } from "node:crypto";
+import type { AlertEngineTables } from "@/lib/server/alerts/schema";
+
+export type IncidentRow = AlertEngineTables["alert_incidents"];
+
+export interface IncidentInput {
+  appId: string;
+  webhookId: string;
+  rule?: IncidentRow["rule"];
+  openedAt: number;
+  resolvedAt?: number | null;
+  headline?: string;
+  /** Replaces the whole detail (to test what the console does with another shape). */
+  detail?: string;
+}
+
+export function incidentRow(input: IncidentInput): IncidentRow {
+  const resolvedAt = input.resolvedAt ?? null;
+  return {
+    id: `inc_${randomUUID()}`,
+    app_id: input.appId,
+    webhook_id: input.webhookId,
+    rule: input.rule ?? "streak",
+    state: resolvedAt === null ? "firing" : "resolved",
+    opened_at: input.openedAt,
+    resolved_at: resolvedAt,
+    detail:
+      input.detail ??
+      JSON.stringify({
+        headline: input.headline ?? "5 failures in a row",
+        since: new Date(input.openedAt - 60_000).toISOString(),
+        counts: { failures: 5, attempts: 5 },
+        codes: [{ code: 500, count: 5 }],
+      }),
+    notified_at: input.openedAt,
+    updated_at: resolvedAt ?? input.openedAt,
+  };
+}
