@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { holdOf, holdText, quietUntil } from "@/lib/domain/alerts/hold";
-import { durationText, recoveryText } from "@/lib/domain/alerts/incident-message";
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -50,15 +49,5 @@ describe("holdOf", () => {
     expect(holdText({ reason: "quiet", until: at("2026-11-25T13:00:00Z") })).toBe(
       "Held until 2026-11-25T13:00:00.000Z: it is within the webhook's quiet hours. Sent then if still firing.",
     );
-  });
-});
-
-describe("recoveryText", () => {
-  it("says how many failures and how long", () => {
-    expect(recoveryText(37, 42 * 60_000 + 59_000)).toBe("recovered after 37 failures, 42 minutes");
-    expect(recoveryText(1, 60_000)).toBe("recovered after 1 failure, 1 minute");
-    expect(recoveryText(0, 30_000)).toBe("recovered after under a minute");
-    expect(durationText(185 * 60_000)).toBe("3 hours 5 minutes");
-    expect(durationText(120 * 60_000)).toBe("2 hours");
   });
 });

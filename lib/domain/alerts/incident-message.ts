@@ -113,6 +113,29 @@ function links(links: ConsoleLinks, appId: string, webhookId: string | null) {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/** What every message of an incident says the same way: its key, rule, subject, counts, start and links. */
+function incidentMessage(
+  incident: IncidentFacts,
+  kind: "firing" | "resolved" | "summary",
+  origin: ConsoleLinks,
+  now: number,
+) {
+  const { breach } = incident;
+  return {
+    idempotencyKey: `${incident.id}.${kind === "resolved" ? "resolved" : "firing"}`,
+    kind,
+    at: new Date(now).toISOString(),
+    rule: { id: incident.rule, name: RULE_NAMES[incident.rule] },
+    application: incident.application,
+    webhook: incident.webhook,
+    counts: { failures: breach.failures, attempts: breach.attempts },
+    codes: breach.codes,
+    since: iso(breach.since ?? incident.openedAt),
+    headline: breach.headline,
+    links: links(origin, incident.application.id, incident.webhook?.id ?? null),
+  };
+}
+
 /** The alert that an incident fired. */
 export function firingMessage(
   incident: IncidentFacts,
@@ -120,22 +143,11 @@ export function firingMessage(
   origin: ConsoleLinks,
   now: number,
 ): AlertMessage {
-  const { breach } = incident;
   return {
-    idempotencyKey: `${incident.id}.firing`,
-    kind: "firing",
-    at: new Date(now).toISOString(),
-    rule: { id: incident.rule, name: RULE_NAMES[incident.rule] },
-    application: incident.application,
-    webhook: incident.webhook,
+    ...incidentMessage(incident, "firing", origin, now),
     webhooks: [],
-    counts: { failures: breach.failures, attempts: breach.attempts },
-    codes: breach.codes,
     samples,
-    since: iso(breach.since ?? incident.openedAt),
-    headline: breach.headline,
-    ...diagnosis(incident.rule, breach.codes),
-    links: links(origin, incident.application.id, incident.webhook?.id ?? null),
+    ...diagnosis(incident.rule, incident.breach.codes),
   };
 }
 
@@ -148,23 +160,16 @@ export function resolvedMessage(
   webhooks: AlertSummaryItem[] = [],
 ): AlertMessage {
   const since = incident.breach.since ?? incident.openedAt;
+  const base = incidentMessage(incident, "resolved", origin, now);
   return {
-    idempotencyKey: `${incident.id}.resolved`,
-    kind: "resolved",
-    at: new Date(now).toISOString(),
-    rule: { id: incident.rule, name: RULE_NAMES[incident.rule] },
-    application: incident.application,
-    webhook: incident.webhook,
+    ...base,
     webhooks,
-    counts: { failures: failuresDuring, attempts: incident.breach.attempts },
-    codes: incident.breach.codes,
+    counts: { ...base.counts, failures: failuresDuring },
     samples: [],
-    since: iso(since),
     headline: `${recoveryText(failuresDuring, now - since)} (${incident.breach.headline})`,
     likelyCause: "Nothing is failing now: the rule no longer holds.",
     customerFix:
       "Nothing to fix now. Deliveries that failed meanwhile are not sent again: the hub has no retry.",
-    links: links(origin, incident.application.id, incident.webhook?.id ?? null),
   };
 }
 
@@ -176,22 +181,11 @@ export function summaryMessage(
   origin: ConsoleLinks,
   now: number,
 ): AlertMessage {
-  const { breach } = incident;
   return {
-    idempotencyKey: `${incident.id}.firing`,
-    kind: "summary",
-    at: new Date(now).toISOString(),
-    rule: { id: "summary", name: RULE_NAMES.summary },
-    application: incident.application,
-    webhook: null,
+    ...incidentMessage(incident, "summary", origin, now),
     webhooks,
-    counts: { failures: breach.failures, attempts: breach.attempts },
-    codes: breach.codes,
     samples: [],
-    since: iso(breach.since ?? incident.openedAt),
-    headline: breach.headline,
-    ...diagnosis(hubFailing ? "watchUnreadable" : "summary", breach.codes),
-    links: links(origin, incident.application.id, null),
+    ...diagnosis(hubFailing ? "watchUnreadable" : "summary", incident.breach.codes),
   };
 }
 

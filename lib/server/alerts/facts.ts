@@ -124,7 +124,8 @@ async function errorsAt(
   const before = await timeline.where("at", "<=", at).orderBy("at", "desc").limit(1).executeTakeFirst();
   if (before) return before.number_of_errors;
   const after = await timeline.where("at", ">", at).orderBy("at").limit(1).executeTakeFirst();
-  return after ? (after.previous === null ? null : Number(after.previous)) : current;
+  // A first read has no value before it: the count starts from what it read.
+  return after ? Number(after.previous ?? after.number_of_errors) : current;
 }
 
 /** The newest failed attempts of a webhook, as an alert's samples. */

@@ -56,8 +56,8 @@ export function incidentFacts(
 
 /**
  * Opens a firing incident unless one is already firing for this webhook and rule; answers
- * whether this call opened it. Opened within `cooldownMinutes` of the same rule's last
- * resolution here, its alert waits until the cooldown ends.
+ * whether this call opened it. Opened within `cooldownMinutes` of the resolution of the same
+ * rule's last incident here that was told, its alert waits until the cooldown ends.
  */
 export async function openIncident(
   ctx: StoreContext,
@@ -80,6 +80,7 @@ export async function openIncident(
     .where("webhook_id", "=", incident.webhookId)
     .where("rule", "=", incident.rule)
     .where("state", "=", "resolved")
+    .where("notified_at", "is not", null)
     .orderBy("resolved_at", "desc")
     .limit(1)
     .executeTakeFirst();
@@ -140,7 +141,7 @@ async function failuresDuring(ctx: StoreContext, row: IncidentRow, detail: Incid
 /**
  * Resolves a firing incident (once, whichever instance gets there first) with its recovery
  * sentence. Its notice is sent only when its alert went out alone: one held all along sends
- * nothing, one told inside a summary is told recovered with the summary.
+ * nothing, one told inside a summary (or with another rule) is told recovered with that one.
  */
 export async function resolveIncident(
   ctx: StoreContext,
@@ -167,7 +168,33 @@ export async function resolveIncident(
       .returning(["notified_at", "summary_id"])
       .executeTakeFirst();
     if (!done) return false;
-    if (done.notified_at !== null && done.summary_id === null) {
+    const toldAlone = done.notified_at !== null && done.summary_id === null;
+    const heirs = await tx
+      .selectFrom("alert_incidents")
+      .select("id")
+      .where("summary_id", "=", row.id)
+      .where("state", "=", "firing")
+      .orderBy("opened_at")
+      .execute();
+    if (heirs.length > 0) {
+      // Rules told with this one still fire: the first carries the alert on, and its
+      // resolution is the one told, so "recovered" is said once the failures have stopped.
+      const [heir, ...rest] = heirs.map((h) => h.id);
+      await tx
+        .updateTable("alert_incidents")
+        .set({ summary_id: null, notified_at: done.notified_at, updated_at: now })
+        .where("id", "=", heir!)
+        .execute();
+      if (rest.length > 0) {
+        await tx
+          .updateTable("alert_incidents")
+          .set({ summary_id: heir!, updated_at: now })
+          .where("id", "in", rest)
+          .execute();
+      }
+      return true;
+    }
+    if (toldAlone) {
       const message = resolvedMessage(incidentFacts(row, detail), failures, links, now, resolved.webhooks);
       await enqueueAlert({ ...ctx, db: tx }, row.app_id, message, now);
     }

@@ -42,7 +42,8 @@ export const GROUP_MIN_WEBHOOKS = 5;
 /** Webhooks the watch cannot read at once that make it the hub's failure, told in a summary. */
 export const GROUP_MIN_UNREADABLE = 2;
 
-const DELIVERY_RULES = new Set(["streak", "rate", "errorsJump"]);
+/** Rules about the webhook's failed deliveries: one alert tells them all. */
+const DELIVERY_RULES = new Set<IncidentRow["rule"]>(["streak", "rate", "errorsJump"]);
 
 /** How long a new incident waits for others to fire with it before it is told alone. */
 export function settleMs(intervalSeconds: number): number {
@@ -148,22 +149,64 @@ async function notifyApp(
   }
   const members = ready.filter((row) => row.webhook_id !== APP_WIDE && row.rule !== "summary");
   let alone = ready;
-  if (members.length > 0 && (await manyAtOnce(ctx, settings, appId, now))) {
+  const untold = pending.filter((row) => row.webhook_id !== APP_WIDE && row.rule !== "summary");
+  if (members.length > 0 && (await manyAtOnce(ctx, settings, appId, untold, now))) {
     const summary = await summaryOf(ctx, appId, now);
     const ids = members.map((row) => row.id);
-    await ctx.db
-      .updateTable("alert_incidents")
-      .set({ notified_at: now, summary_id: summary.id, updated_at: now })
-      .where("id", "in", ids)
-      .where("notified_at", "is", null)
-      .execute();
+    await tellWith(ctx, ids, summary.id, now);
     alone = ready.filter((row) => !ids.includes(row.id));
   }
   for (const row of alone) {
-    if (now - Number(row.opened_at) >= settleMs(settings.intervalSeconds)) {
-      await notifyOnce(ctx, settings.links, row, now);
-    }
+    const told = DELIVERY_RULES.has(row.rule) ? await toldDeliveryIncident(ctx, row) : undefined;
+    if (told) await tellWith(ctx, [row.id], told.summary_id ?? told.id, now);
+    else if (await settled(ctx, settings, row, now)) await notifyOnce(ctx, settings.links, row, now);
   }
+}
+
+/** Marks incidents as told inside another (a summary, or a rule already told about the same failures). */
+async function tellWith(ctx: StoreContext, ids: string[], withId: string, now: number) {
+  await ctx.db
+    .updateTable("alert_incidents")
+    .set({ notified_at: now, summary_id: withId, updated_at: now })
+    .where("id", "in", ids)
+    .where("notified_at", "is", null)
+    .execute();
+}
+
+/**
+ * Another firing incident about the same webhook's failed deliveries whose alert went out: a
+ * streak, a rate and a jump of numberOfErrors usually trip together, and one alert tells them.
+ */
+function toldDeliveryIncident(ctx: StoreContext, row: IncidentRow) {
+  return ctx.db
+    .selectFrom("alert_incidents")
+    .select(["id", "summary_id"])
+    .where("app_id", "=", row.app_id)
+    .where("webhook_id", "=", row.webhook_id)
+    .where("rule", "in", [...DELIVERY_RULES])
+    .where("state", "=", "firing")
+    .where("notified_at", "is not", null)
+    .where("id", "<>", row.id)
+    .orderBy("opened_at")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Whether an incident has waited long enough for others firing with it: a settle time after it
+ * opened; for a summary, a settle time after its last webhook joined (so one alert lists a whole
+ * burst), but no longer than the window of "at once".
+ */
+async function settled(ctx: StoreContext, settings: PassSettings, row: IncidentRow, now: number) {
+  const settle = settleMs(settings.intervalSeconds);
+  if (row.rule !== "summary") return now - Number(row.opened_at) >= settle;
+  if (now - Number(row.opened_at) >= groupWindowMs(settings.intervalSeconds)) return true;
+  const last = await ctx.db
+    .selectFrom("alert_incidents")
+    .select((eb) => eb.fn.max("notified_at").as("joined"))
+    .where("summary_id", "=", row.id)
+    .executeTakeFirst();
+  return now - Number(last?.joined ?? row.opened_at) >= settle;
 }
 
 async function writeDetail(ctx: StoreContext, row: IncidentRow, detail: IncidentDetail, now: number) {
@@ -175,8 +218,17 @@ async function writeDetail(ctx: StoreContext, row: IncidentRow, detail: Incident
     .execute();
 }
 
-/** A summary is firing already, or enough webhooks fired within the window (fewer when the watch cannot read them). */
-async function manyAtOnce(ctx: StoreContext, settings: PassSettings, appId: string, now: number) {
+/**
+ * A summary is firing already, or enough webhooks fired within the window or wait to be told
+ * (fewer when the watch cannot read them: then it is the hub failing, not each endpoint).
+ */
+async function manyAtOnce(
+  ctx: StoreContext,
+  settings: PassSettings,
+  appId: string,
+  pending: IncidentRow[],
+  now: number,
+) {
   if ((await firingIncidents(ctx, appId, APP_WIDE)).some((row) => row.rule === "summary")) return true;
   const recent = await ctx.db
     .selectFrom("alert_incidents")
@@ -185,9 +237,11 @@ async function manyAtOnce(ctx: StoreContext, settings: PassSettings, appId: stri
     .where("webhook_id", "<>", APP_WIDE)
     .where("opened_at", ">=", now - groupWindowMs(settings.intervalSeconds))
     .execute();
-  const webhooks = new Set(recent.map((row) => row.webhook_id));
+  // Alerts not told yet count too, held ones included: many held by one cooldown end together.
+  const all = [...recent, ...pending];
+  const webhooks = new Set(all.map((row) => row.webhook_id));
   const unreadable = new Set(
-    recent.filter((row) => row.rule === "watchUnreadable").map((row) => row.webhook_id),
+    all.filter((row) => row.rule === "watchUnreadable").map((row) => row.webhook_id),
   );
   return webhooks.size >= GROUP_MIN_WEBHOOKS || unreadable.size >= GROUP_MIN_UNREADABLE;
 }
