@@ -503,7 +503,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     // The hub fails: every poll fails, two rounds make the watch unable to read each webhook.
     await pollRound(start + MINUTE, hubDown);
     await pollRound(start + 2 * MINUTE, hubDown);
-    await passes(start + 3 * MINUTE, start + 6 * MINUTE);
+    await passes(start + 3 * MINUTE, start + 6 * MINUTE, 10 * SECOND);
 
     const told = await deliveries();
     expect(told.map((d) => `${d.kind} → ${d.destination}`)).toEqual([
@@ -532,11 +532,11 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     const again = back + 5 * MINUTE;
     await pollRound(again, hubDown);
     await pollRound(again + MINUTE, hubDown);
-    await passes(again + 2 * MINUTE, back + 29 * MINUTE, 30 * SECOND);
+    await passes(again + 2 * MINUTE, back + 29 * MINUTE, 2 * MINUTE);
     expect(await deliveries()).toHaveLength(4);
     await passes(back + 29 * MINUTE, back + 36 * MINUTE, 10 * SECOND);
     expect((await kinds()).slice(4)).toEqual(["summary summary → Ops Slack", "summary summary → Pager"]);
-  }, 240_000);
+  }, 400_000);
 
   it.runIf(kind === "postgres")(
     "two instances judging and sending at once: one incident, one row per destination",

@@ -21,7 +21,7 @@ import {
   type IncidentRow,
 } from "@/lib/server/alerts/incidents";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
-import { appRules, webhookOverride } from "@/lib/server/alerts/rules-store";
+import { appRules, webhookOverrides } from "@/lib/server/alerts/rules-store";
 import type { StoreContext } from "@/lib/server/watch/context";
 
 /**
@@ -138,10 +138,10 @@ async function notifyApp(
   now: number,
 ): Promise<void> {
   const ready: IncidentRow[] = [];
+  const overrides = await webhookOverrides(ctx, appId);
   for (const row of pending) {
     const detail = parseDetail(row.detail);
-    const override =
-      row.webhook_id === APP_WIDE ? NO_OVERRIDE : await webhookOverride(ctx, appId, row.webhook_id);
+    const override = overrides.get(row.webhook_id) ?? NO_OVERRIDE;
     const hold = holdOf(override, detail.cooldownUntil, now);
     const held = hold ? holdText(hold) : null;
     if (held !== detail.held) await writeDetail(ctx, row, { ...detail, held }, now);
