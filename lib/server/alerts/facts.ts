@@ -45,11 +45,15 @@ export async function webhookFacts(
     .executeTakeFirst();
   if (!row) return null;
   const windowStart = now - rules.rate.windowMinutes * MINUTE;
+  // After a failed poll only `watchUnreadable` is judged: the delivery facts are not read.
+  const readable = row.poll_failures === 0;
   const streakCodes =
-    row.streak_length > 0 && row.streak_since !== null
+    readable && row.streak_length > 0 && row.streak_since !== null
       ? await failureCodes(ctx, webhookId, row.streak_since)
       : [];
-  const window = await attemptsSince(ctx, webhookId, windowStart);
+  const window = readable
+    ? await attemptsSince(ctx, webhookId, windowStart)
+    : { attempts: 0, failures: 0, codes: [], firstFailureAt: null };
   const deliveries = [row.last_success_at, row.last_failure_at].filter((at): at is number => at !== null);
   return {
     appId: row.app_id,
@@ -60,7 +64,7 @@ export async function webhookFacts(
       window,
       errors: {
         now: row.number_of_errors,
-        before: await errorsAt(ctx, webhookId, windowStart, row.number_of_errors),
+        before: readable ? await errorsAt(ctx, webhookId, windowStart, row.number_of_errors) : null,
       },
       lastDeliveryAt: deliveries.length > 0 ? Math.max(...deliveries.map(Number)) : null,
       watchedSince: Number(row.created_at),

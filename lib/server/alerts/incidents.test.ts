@@ -478,8 +478,10 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect((await deliveries()).filter((d) => d.kind === "firing")).toHaveLength(8);
   });
 
-  it("200 webhooks failing at once from a hub outage: one summary per destination per cooldown, with each webhook inside", async () => {
-    const ids = Array.from({ length: 200 }, () => uuid());
+  // 200 on SQLite; on PostgreSQL (the same queries, each a round trip) 40 keep the file's time in bounds.
+  const outage = kind === "sqlite" ? 200 : 40;
+  it(`${outage} webhooks failing at once from a hub outage: one summary per destination per cooldown, with each webhook inside`, async () => {
+    const ids = Array.from({ length: outage }, () => uuid());
     await watch(ids);
     const start = T0 + MINUTE;
     /** Every webhook polled once, each 300 ms after the last (a minute for all), passes every 2 s between. */
@@ -511,9 +513,9 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
       "summary → Pager",
     ]);
     const { message } = told[0]!;
-    expect(message.headline).toBe("the watch cannot read 200 webhooks: the hub is failing");
-    expect(message.webhooks).toHaveLength(200);
-    expect(new Set(message.webhooks.map((w) => w.webhook.id)).size).toBe(200);
+    expect(message.headline).toBe(`the watch cannot read ${outage} webhooks: the hub is failing`);
+    expect(message.webhooks).toHaveLength(outage);
+    expect(new Set(message.webhooks.map((w) => w.webhook.id)).size).toBe(outage);
     expect(message.webhooks[0]).toMatchObject({
       failures: 2,
       link: expect.stringMatching(/^https:\/\/console\.example\/webhooks\//),
@@ -525,7 +527,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     await pollRound(back, (id, at) => ({ logs: [log(id, at, 200)] }));
     await pass(back + MINUTE);
     expect((await kinds()).slice(2)).toEqual(["resolved summary → Ops Slack", "resolved summary → Pager"]);
-    expect((await deliveries())[2]!.message.webhooks).toHaveLength(200);
+    expect((await deliveries())[2]!.message.webhooks).toHaveLength(outage);
     expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after \d+ minutes/);
 
     // A second outage within the cooldown: recorded and held, told only once the cooldown is over.
