@@ -14,6 +14,7 @@ import { claimDue, finishPoll, recordWebhook, writeLogs } from "@/lib/server/wat
 import { openStoreContext } from "@/lib/server/watch/store";
 import { addWatches, markKeyRejected } from "@/lib/server/watch/watches";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
+import { webhookLog } from "@/tests/support/webhook-log";
 import { TEST_SECRET, WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
 
 const databases = watchDatabases();
@@ -48,17 +49,7 @@ function webhook(id: string, change: Partial<Webhook> = {}): Webhook {
 }
 
 function log(webhookId: string, at: number, statusCode: number, body = "upstream exploded"): WebhookLog {
-  return {
-    id: uuid(),
-    webhookId,
-    statusCode,
-    responseBody: body,
-    status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
-    sendAt: new Date(at).toISOString(),
-    createdDate: new Date(at + 10).toISOString(),
-    messageId: uuid(),
-    webhook: { id: webhookId, endpoint: "https://customer.example", eventType: "Message" },
-  };
+  return webhookLog(webhookId, at, statusCode, body, { id: uuid(), messageId: uuid() });
 }
 
 /** `count` attempts one second apart ending at `at`, newest first as the hub lists them. */
