@@ -68,6 +68,20 @@ export async function webhookOverride(
   return { ...NO_OVERRIDE, ...saved };
 }
 
+/** The overrides of every webhook of an application that has one, by webhook id. */
+export async function webhookOverrides(
+  ctx: StoreContext,
+  appId: string,
+): Promise<Map<string, WebhookRuleOverride>> {
+  const rows = await ctx.db
+    .selectFrom("alert_rules")
+    .select(["webhook_id", "settings"])
+    .where("app_id", "=", appId)
+    .where("webhook_id", "<>", APP_DEFAULTS)
+    .execute();
+  return new Map(rows.map((row) => [row.webhook_id, { ...NO_OVERRIDE, ...JSON.parse(row.settings) }]));
+}
+
 export function saveWebhookOverride(
   ctx: StoreContext,
   appId: string,

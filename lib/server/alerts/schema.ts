@@ -35,6 +35,8 @@ export interface AlertEngineTables {
     /** When its firing alert was put in the outbox; null while held (quiet hours, snooze, cooldown). */
     notified_at: number | null;
     updated_at: number;
+    /** The summary incident this one was told in (migration 0005); null when told alone or not yet. */
+    summary_id: string | null;
   };
 }
 
@@ -100,5 +102,24 @@ export const alertEngineMigration: Migration = {
     }
     await db.schema.dropTable("alert_incidents").execute();
     await db.schema.dropTable("alert_rules").execute();
+  },
+};
+
+/**
+ * Migration 0005: an incident told inside a summary names it, so the summary lists its webhooks
+ * and resolves when the last of them has.
+ */
+export const alertSummaryMigration: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable("alert_incidents").addColumn("summary_id", "text").execute();
+    await db.schema
+      .createIndex("alert_incidents_summary")
+      .on("alert_incidents")
+      .column("summary_id")
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropIndex("alert_incidents_summary").execute();
+    await db.schema.alterTable("alert_incidents").dropColumn("summary_id").execute();
   },
 };

@@ -9,6 +9,7 @@ import { migrations } from "@/lib/server/watch/schema";
 import { storeOver, type WatchStore } from "@/lib/server/watch/store";
 import { appErrorOf } from "@/tests/support/app-error-of";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
+import { webhookLog } from "@/tests/support/webhook-log";
 import { WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
 
 const databases = watchDatabases();
@@ -36,18 +37,10 @@ function webhook(id = uuid()) {
 
 /** A log sent `minutesAgo` minutes before NOW. */
 function log(webhookId: string, minutesAgo: number, statusCode: number, body = ""): WebhookLog {
-  const at = NOW - minutesAgo * MINUTE;
-  return {
+  return webhookLog(webhookId, NOW - minutesAgo * MINUTE, statusCode, body, {
     id: uuid(),
-    webhookId,
-    statusCode,
-    responseBody: body,
-    status: statusCode >= 200 && statusCode < 300 ? "Success" : "Failed",
-    sendAt: new Date(at).toISOString(),
-    createdDate: new Date(at + 10).toISOString(),
     messageId: uuid(),
-    webhook: { id: webhookId, endpoint: "https://example.test", eventType: "Message" },
-  };
+  });
 }
 
 const dbLost = (id: string) => `{"message":"database connection lost","requestId":"req_${id}"}`;

@@ -1,7 +1,11 @@
 import "server-only";
 import { sql, type Generated, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { DeliveryState } from "@/lib/domain/alerts/destinations";
-import { alertEngineMigration, type AlertEngineTables } from "@/lib/server/alerts/schema";
+import {
+  alertEngineMigration,
+  alertSummaryMigration,
+  type AlertEngineTables,
+} from "@/lib/server/alerts/schema";
 import { failureIssuesMigration, type FailureIssueTables } from "@/lib/server/watch/failure-issues-schema";
 
 /**
@@ -286,6 +290,7 @@ export const migrations: MigrationProvider = {
     "0002_failure_issues": failureIssuesMigration,
     "0003_alert_destinations": alertDestinations,
     "0004_alert_engine": alertEngineMigration,
+    "0005_alert_summaries": alertSummaryMigration,
   }),
 };
 

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import pLimit from "p-limit";
+import { alertEngine } from "@/lib/server/alerts/engine";
 import { AppError, isAppError } from "@/lib/server/app-error";
 import { serverConfig, type WatchConfig } from "@/lib/server/config";
 import { sleepSeconds, withRetry } from "@/lib/server/history/retry";
@@ -80,6 +81,7 @@ export function createWatcher(
   const stopper = new AbortController();
   let storeDown = false;
   let lastPrune = 0;
+  const alerts = alertEngine(ctx, settings.intervalSeconds);
 
   const reader = (claimed: Claimed, apiKey: string): HubReader => {
     const webhookId = claimed.state.webhook_id as WebhookId;
@@ -150,6 +152,7 @@ export function createWatcher(
     }
     // A database down now is a lease that lapses: the next claim takes the webhook up again.
     await finishPoll(ctx, owner, webhookId, outcome).catch(() => undefined);
+    await alerts.afterPoll(claimed.appId, webhookId);
   };
 
   const tick = async () => {
@@ -166,6 +169,7 @@ export function createWatcher(
         lastPrune = Date.now();
         await prune(ctx, settings.retentionDays);
       }
+      await alerts.pass();
     } catch (error) {
       if (!storeDown) {
         log(

@@ -1,0 +1,575 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
+import { parseDetail } from "@/lib/domain/alerts/incident-detail";
+import type { AlertMessage } from "@/lib/domain/alerts/message";
+import { DEFAULT_RULES, NO_OVERRIDE } from "@/lib/domain/alerts/rules";
+import { statusMeaning } from "@/lib/domain/status-meaning";
+import { addDestination } from "@/lib/server/alerts/destinations";
+import { evaluateWebhook } from "@/lib/server/alerts/incidents";
+import { alertPass, settleMs, type PassSettings } from "@/lib/server/alerts/notify";
+import { saveAppRules, saveWebhookOverride } from "@/lib/server/alerts/rules-store";
+import { applicationId } from "@/lib/server/session/key-hash";
+import type { StoreContext } from "@/lib/server/watch/context";
+import { claimDue, finishPoll, recordWebhook, writeLogs } from "@/lib/server/watch/cursor";
+import { openStoreContext } from "@/lib/server/watch/store";
+import { addWatches, markKeyRejected } from "@/lib/server/watch/watches";
+import { restoreEnv, stubEnv } from "@/tests/support/env";
+import { webhookLog } from "@/tests/support/webhook-log";
+import { TEST_SECRET, WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
+
+const databases = watchDatabases();
+
+const KEY = "key-of-application-a-0123456789";
+const SECOND = 1000;
+const MINUTE = 60_000;
+const T0 = Date.parse("2026-11-25T10:00:00Z");
+const SETTINGS: PassSettings = { links: { origin: "https://console.example" }, intervalSeconds: 60 };
+const SETTLE = settleMs(SETTINGS.intervalSeconds);
+const STREAK_ONLY = {
+  ...DEFAULT_RULES,
+  rate: { ...DEFAULT_RULES.rate, enabled: false },
+  errorsJump: { ...DEFAULT_RULES.errorsJump, enabled: false },
+};
+
+let n = 0;
+function uuid(): string {
+  n++;
+  return `00000000-0000-4000-9000-${n.toString(16).padStart(12, "0")}`;
+}
+
+function webhook(id: string, change: Partial<Webhook> = {}): Webhook {
+  return {
+    id,
+    endpoint: `https://customer.example/${id}`,
+    eventType: "Message",
+    numberOfErrors: 0,
+    active: true,
+    ...change,
+  };
+}
+
+function log(webhookId: string, at: number, statusCode: number, body = "upstream exploded"): WebhookLog {
+  return webhookLog(webhookId, at, statusCode, body, { id: uuid(), messageId: uuid() });
+}
+
+/** `count` attempts one second apart ending at `at`, newest first as the hub lists them. */
+function attempts(webhookId: string, at: number, count: number, statusCode: number): WebhookLog[] {
+  return Array.from({ length: count }, (_, i) => log(webhookId, at - i * SECOND, statusCode));
+}
+
+interface Delivery {
+  destination: string;
+  key: string;
+  kind: string;
+  message: AlertMessage;
+}
+
+beforeEach(() => stubEnv({ SESSION_SECRET: "a-session-secret-for-tests-32-chars!" }));
+afterEach(() => restoreEnv());
+
+describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
+  let ctx: StoreContext;
+  let appId: string;
+
+  async function watch(ids: string[], at = T0) {
+    await addWatches(
+      ctx,
+      appId,
+      KEY,
+      ids.map((id) => ({ webhook: webhook(id), name: `Customer ${id.slice(-4)}` })),
+      at,
+    );
+  }
+
+  async function addDestinations() {
+    await addDestination(
+      ctx,
+      appId,
+      { kind: "slack", label: "Ops Slack", url: "https://hooks.slack.example/a" },
+      T0,
+    );
+    await addDestination(
+      ctx,
+      appId,
+      { kind: "webhook", label: "Pager", url: "https://pager.example/hook", secret: "" },
+      T0,
+    );
+  }
+
+  beforeEach(async () => {
+    ctx = await databases.fresh(kind, { bodyCapBytes: 4096 });
+    appId = applicationId(KEY);
+    await addDestinations();
+    // Each rule is tried alone; "one alert for rules tripping together" has its own test.
+    await saveAppRules(ctx, appId, STREAK_ONLY);
+  });
+
+  /** Stores a webhook's logs as a poll does, without judging its rules. */
+  async function stored(webhookId: string, logs: WebhookLog[], at: number) {
+    await claimDue(ctx, "test", 1000, MINUTE, at);
+    await writeLogs(ctx, "test", webhookId, logs, { head_id: logs[0]!.id }, MINUTE, at);
+    await finishPoll(ctx, "test", webhookId, { nextPollAt: at, error: null }, at);
+  }
+
+  /** A poll of a webhook already claimed (a round claims them all at once), then its rules judged. */
+  async function polled(
+    webhookId: string,
+    at: number,
+    options: { logs?: WebhookLog[]; error?: string } = {},
+  ) {
+    if (options.logs?.length) {
+      await writeLogs(ctx, "test", webhookId, options.logs, { head_id: options.logs[0]!.id }, MINUTE, at);
+    }
+    const error = options.error ? { code: options.error, message: "The hub did not answer." } : null;
+    await finishPoll(ctx, "test", webhookId, { nextPollAt: at, error }, at);
+    await evaluateWebhook(ctx, SETTINGS.links, appId, webhookId, at);
+  }
+
+  /** One poll of a webhook as the watcher makes it, at `at`, then its rules judged. */
+  async function poll(
+    webhookId: string,
+    at: number,
+    options: { logs?: WebhookLog[]; webhook?: Partial<Webhook>; error?: string } = {},
+  ) {
+    await claimDue(ctx, "test", 1000, MINUTE, at);
+    if (options.webhook) await recordWebhook(ctx, "test", webhook(webhookId, options.webhook), MINUTE, at);
+    await polled(webhookId, at, options);
+  }
+
+  const pass = (at: number, on: StoreContext = ctx) => alertPass(on, SETTINGS, at);
+
+  async function deliveries(): Promise<Delivery[]> {
+    const rows = await ctx.db
+      .selectFrom("alert_deliveries")
+      .select(["destination_label", "idempotency_key", "alert_kind", "payload", "created_at"])
+      .orderBy("created_at")
+      .orderBy("destination_label")
+      .execute();
+    return rows.map((row) => ({
+      destination: row.destination_label,
+      key: row.idempotency_key,
+      kind: row.alert_kind,
+      message: JSON.parse(row.payload!) as AlertMessage,
+    }));
+  }
+
+  const kinds = async () =>
+    (await deliveries()).map((d) => `${d.kind} ${d.message.rule.id} → ${d.destination}`);
+
+  const incidents = () =>
+    ctx.db.selectFrom("alert_incidents").selectAll().orderBy("opened_at").orderBy("rule").execute();
+
+  it("a failing streak alerts once over many polls, then its recovery: failures and minutes", async () => {
+    const id = uuid();
+    await watch([id]);
+    let at = T0 + MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at);
+    expect(await deliveries()).toEqual([]); // waits a settle time for others firing with it
+    await pass(at + SETTLE);
+    const fired = await deliveries();
+    expect(fired.map((d) => d.destination)).toEqual(["Ops Slack", "Pager"]);
+    const [incident] = await incidents();
+    expect(fired.map((d) => d.key)).toEqual([`${incident!.id}.firing`, `${incident!.id}.firing`]);
+    expect(fired[0]!.message).toMatchObject({
+      kind: "firing",
+      rule: { id: "streak" },
+      webhook: { id, name: `Customer ${id.slice(-4)}` },
+      headline: "5 failures in a row",
+      codes: [{ code: 500, count: 5 }],
+      since: new Date(at - 4 * SECOND).toISOString(),
+      likelyCause: statusMeaning(500).cause,
+      customerFix: statusMeaning(500).nextStep,
+      links: { webhook: `https://console.example/webhooks/${id}?app=${appId}` },
+    });
+    expect(fired[0]!.message.samples).toHaveLength(3);
+
+    // Thirty more failures over 40 minutes: still the one incident, no second alert.
+    for (let i = 0; i < 10; i++) {
+      at += 4 * MINUTE;
+      await poll(id, at, { logs: attempts(id, at, 3, 503) });
+      await pass(at);
+    }
+    expect(await incidents()).toHaveLength(1);
+    expect(await deliveries()).toHaveLength(2);
+    expect(parseDetail((await incidents())[0]!.detail).breach.failures).toBe(35);
+
+    at += 2 * MINUTE;
+    await poll(id, at, { logs: [log(id, at, 200)] });
+    expect((await incidents())[0]).toMatchObject({ state: "resolved", resolved_at: at });
+    const resolved = (await deliveries()).slice(2);
+    expect(resolved.map((d) => [d.kind, d.key])).toEqual([
+      ["resolved", `${incident!.id}.resolved`],
+      ["resolved", `${incident!.id}.resolved`],
+    ]);
+    // From the first failure (T0 + 1 min - 4 s) to now (T0 + 43 min): 42 whole minutes.
+    expect(resolved[0]!.message.headline).toBe(
+      "recovered after 35 failures, 42 minutes (35 failures in a row)",
+    );
+    expect(parseDetail((await incidents())[0]!.detail).recovery).toBe(
+      "recovered after 35 failures, 42 minutes",
+    );
+
+    // More successes and passes change nothing.
+    await poll(id, at + MINUTE, { logs: [log(id, at + MINUTE, 200)] });
+    await pass(at + MINUTE);
+    expect(await deliveries()).toHaveLength(4);
+  });
+
+  it("the failure rate fires over its window without a streak, and clears as the window moves on", async () => {
+    const id = uuid();
+    await watch([id]);
+    await saveAppRules(ctx, appId, { ...DEFAULT_RULES, streak: { enabled: false, min: 5 } });
+    const at = T0 + 10 * MINUTE;
+    // Six failures and four successes alternating: never five in a row, 60 % failed.
+    const logs = Array.from({ length: 10 }, (_, i) =>
+      log(id, at - i * MINUTE, i % 5 === 1 || i % 5 === 3 ? 200 : 502),
+    );
+    await poll(id, at, { logs });
+    await pass(at + SETTLE);
+    expect(await kinds()).toEqual(["firing rate → Ops Slack", "firing rate → Pager"]);
+    expect((await deliveries())[0]!.message).toMatchObject({
+      headline: "60 % of 10 attempts failed in the last 15 minutes",
+      counts: { failures: 6, attempts: 10 },
+      likelyCause: statusMeaning(502).cause,
+    });
+    // Sixteen minutes on, with five successes since: the failures left the window.
+    const later = at + 16 * MINUTE;
+    await poll(id, later, { logs: attempts(id, later, 5, 200) });
+    expect((await incidents())[0]!.state).toBe("resolved");
+    expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 6 failures, 2\d minutes/);
+  });
+
+  it("an inactive webhook fires, and recovers when turned on again", async () => {
+    const id = uuid();
+    await watch([id]);
+    await poll(id, T0 + MINUTE, { webhook: { active: false } });
+    await pass(T0 + MINUTE + SETTLE);
+    expect(await kinds()).toEqual(["firing inactive → Ops Slack", "firing inactive → Pager"]);
+    await poll(id, T0 + 31 * MINUTE, { webhook: { active: true } });
+    expect(await kinds()).toHaveLength(4);
+    expect((await deliveries())[3]!.message.headline).toMatch(/^recovered after 30 minutes/);
+  });
+
+  it("a numberOfErrors jump fires, and clears when the window holds no such jump", async () => {
+    const id = uuid();
+    await watch([id]);
+    await saveAppRules(ctx, appId, { ...DEFAULT_RULES, streak: { enabled: false, min: 5 } });
+    await poll(id, T0 + MINUTE, { webhook: { numberOfErrors: 3 } });
+    await poll(id, T0 + 2 * MINUTE, { webhook: { numberOfErrors: 12 } });
+    expect(await incidents()).toEqual([]); // a rise of 9 is under 10
+    await poll(id, T0 + 3 * MINUTE, { webhook: { numberOfErrors: 14 } });
+    await pass(T0 + 3 * MINUTE + SETTLE);
+    expect((await deliveries()).map((d) => d.message.headline)).toEqual([
+      "numberOfErrors rose by 11 (3 → 14) in 15 minutes",
+      "numberOfErrors rose by 11 (3 → 14) in 15 minutes",
+    ]);
+    await poll(id, T0 + 16 * MINUTE, { webhook: { numberOfErrors: 14 } });
+    expect((await incidents())[0]!.state).toBe("firing"); // the window starts at 1 min: 3 → 14
+    await poll(id, T0 + 17 * MINUTE, { webhook: { numberOfErrors: 14 } }); // from 2 min: 12 → 14
+    expect((await incidents())[0]!.state).toBe("resolved");
+    expect(await kinds()).toEqual([
+      "firing errorsJump → Ops Slack",
+      "firing errorsJump → Pager",
+      "resolved errorsJump → Ops Slack",
+      "resolved errorsJump → Pager",
+    ]);
+  });
+
+  it("silence fires only where asked for, and clears with the next delivery", async () => {
+    const quiet = uuid();
+    const asked = uuid();
+    await watch([quiet, asked]);
+    await saveWebhookOverride(ctx, appId, asked, {
+      ...NO_OVERRIDE,
+      rules: { silence: { enabled: true, minutes: 30 } },
+    });
+    const at = T0 + 31 * MINUTE;
+    await poll(quiet, at);
+    await poll(asked, at);
+    await pass(at + SETTLE);
+    expect((await deliveries()).map((d) => [d.message.webhook?.id, d.message.headline])).toEqual([
+      [asked, "no delivery since the watch began, 31 minutes ago"],
+      [asked, "no delivery since the watch began, 31 minutes ago"],
+    ]);
+    await poll(asked, at + MINUTE, { logs: [log(asked, at + MINUTE, 200)] });
+    expect(await kinds()).toEqual([
+      "firing silence → Ops Slack",
+      "firing silence → Pager",
+      "resolved silence → Ops Slack",
+      "resolved silence → Pager",
+    ]);
+  });
+
+  it("polls failing in a row fire watchUnreadable; the other rules stay as they were until a poll answers", async () => {
+    const id = uuid();
+    await watch([id]);
+    await poll(id, T0 + MINUTE, { logs: attempts(id, T0 + MINUTE, 6, 500) });
+    await poll(id, T0 + 2 * MINUTE, { error: "upstream_unavailable" });
+    expect((await incidents()).map((i) => [i.rule, i.state])).toEqual([["streak", "firing"]]);
+    await poll(id, T0 + 3 * MINUTE, { error: "upstream_unavailable" });
+    expect((await incidents()).map((i) => [i.rule, i.state])).toEqual([
+      ["streak", "firing"],
+      ["watchUnreadable", "firing"],
+    ]);
+    await pass(T0 + 3 * MINUTE + SETTLE);
+    const unreadable = (await deliveries()).filter((d) => d.message.rule.id === "watchUnreadable");
+    expect(unreadable[0]!.message.headline).toBe(
+      "the watch cannot read the webhook: 2 polls in a row failed (upstream_unavailable)",
+    );
+    expect(unreadable[0]!.message.customerFix).toMatch(/^Nothing for the customer to fix/);
+    await poll(id, T0 + 5 * MINUTE, { logs: [log(id, T0 + 5 * MINUTE, 200)] });
+    expect((await incidents()).map((i) => i.state)).toEqual(["resolved", "resolved"]);
+    expect((await kinds()).filter((k) => k.startsWith("resolved"))).toHaveLength(4);
+  });
+
+  it("a rejected key fires one application-wide alert, resolved when the key is accepted again", async () => {
+    const ids = [uuid(), uuid(), uuid()];
+    await watch(ids);
+    await markKeyRejected(ctx, appId, "401 from the hub", T0 + MINUTE);
+    await pass(T0 + MINUTE);
+    await pass(T0 + MINUTE + SETTLE);
+    await pass(T0 + 2 * MINUTE);
+    expect(await kinds()).toEqual(["firing watchUnreadable → Ops Slack", "firing watchUnreadable → Pager"]);
+    expect((await deliveries())[0]!.message).toMatchObject({
+      webhook: null,
+      since: new Date(T0 + MINUTE).toISOString(),
+    });
+    await watch(ids, T0 + 20 * MINUTE); // signing in again stores the key afresh
+    await pass(T0 + 20 * MINUTE);
+    expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 19 minutes/);
+  });
+
+  it("cooldown: the same rule firing again soon after it resolved is recorded but told only if it outlasts the cooldown", async () => {
+    const id = uuid();
+    await watch([id]);
+    let at = T0 + MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at + SETTLE);
+    at += 2 * MINUTE;
+    await poll(id, at, { logs: [log(id, at, 200)] });
+    expect(await deliveries()).toHaveLength(4); // fired and resolved, both told
+
+    // Fails again 5 minutes after resolving (the cooldown is 30): recorded, held, not told.
+    const resolvedAt = at;
+    at += 5 * MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at + SETTLE);
+    const second = (await incidents())[1]!;
+    expect(second.state).toBe("firing");
+    expect(second.notified_at).toBeNull();
+    expect(parseDetail(second.detail).held).toBe(
+      `Held until ${new Date(resolvedAt + 30 * MINUTE).toISOString()}: ` +
+        "the same rule's last incident on this webhook resolved less than a cooldown ago. Sent then if still firing.",
+    );
+    // It resolves within the cooldown: nothing told, neither firing nor recovery.
+    at += 2 * MINUTE;
+    await poll(id, at, { logs: [log(id, at, 200)] });
+    await pass(at);
+    expect(await deliveries()).toHaveLength(4);
+
+    // A third time, still within the cooldown, and it keeps failing past its end: told then, once.
+    at += MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at + SETTLE);
+    expect(await deliveries()).toHaveLength(4);
+    await pass(resolvedAt + 30 * MINUTE);
+    await pass(resolvedAt + 31 * MINUTE);
+    expect((await kinds()).slice(4)).toEqual(["firing streak → Ops Slack", "firing streak → Pager"]);
+  });
+
+  it("quiet hours hold an alert until they end, then send it if still firing", async () => {
+    const id = uuid();
+    await watch([id]);
+    // T0 is 10:00 UTC: quiet from 09:30 to 10:30 UTC.
+    await saveWebhookOverride(ctx, appId, id, {
+      ...NO_OVERRIDE,
+      quietHours: { start: "09:30", end: "10:30", zone: "UTC" },
+    });
+    const at = T0 + MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at + SETTLE);
+    await pass(T0 + 29 * MINUTE);
+    expect(await deliveries()).toEqual([]);
+    expect(parseDetail((await incidents())[0]!.detail).held).toMatch(
+      /^Held until 2026-11-25T10:30:00.000Z: it is within/,
+    );
+    await pass(T0 + 30 * MINUTE);
+    expect(await kinds()).toEqual(["firing streak → Ops Slack", "firing streak → Pager"]);
+    expect(parseDetail((await incidents())[0]!.detail).held).toBeNull();
+  });
+
+  it("a snoozed webhook's incident that resolves before the snooze ends sends nothing at all", async () => {
+    const id = uuid();
+    await watch([id]);
+    await saveWebhookOverride(ctx, appId, id, {
+      ...NO_OVERRIDE,
+      snoozedUntil: new Date(T0 + 60 * MINUTE).toISOString(),
+    });
+    let at = T0 + MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at + SETTLE);
+    at += 10 * MINUTE;
+    await poll(id, at, { logs: [log(id, at, 200)] });
+    await pass(T0 + 61 * MINUTE);
+    expect(await deliveries()).toEqual([]);
+    expect((await incidents())[0]).toMatchObject({ state: "resolved", notified_at: null });
+  });
+
+  it("a streak, a rate and a numberOfErrors jump tripping together are one alert, and one recovery once all have cleared", async () => {
+    const id = uuid();
+    await watch([id]);
+    await saveAppRules(ctx, appId, DEFAULT_RULES);
+    let at = T0 + MINUTE;
+    await poll(id, at, { webhook: { numberOfErrors: 0 } });
+    at += MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 12, 500), webhook: { numberOfErrors: 12 } });
+    await pass(at + SETTLE);
+    await pass(at + 2 * SETTLE);
+    expect((await incidents()).map((i) => i.rule).sort()).toEqual(["errorsJump", "rate", "streak"]);
+    expect(await kinds()).toHaveLength(2);
+
+    // A success ends the streak, but the window still holds the failures: no "recovered" yet.
+    at += MINUTE;
+    await poll(id, at, { logs: [log(id, at, 200)], webhook: { numberOfErrors: 12 } });
+    await pass(at + SETTLE);
+    expect(await kinds()).toHaveLength(2);
+    // Once the window has moved past the failures, every rule has cleared: told recovered, once.
+    for (const later of [at + 10 * MINUTE, at + 16 * MINUTE, at + 17 * MINUTE]) {
+      await poll(id, later, { logs: attempts(id, later, 2, 200), webhook: { numberOfErrors: 12 } });
+      await pass(later + SETTLE);
+    }
+    expect((await incidents()).map((i) => i.state)).toEqual(["resolved", "resolved", "resolved"]);
+    expect((await kinds()).slice(2)).toEqual([
+      expect.stringMatching(/^resolved \w+ → Ops Slack$/),
+      expect.stringMatching(/^resolved \w+ → Pager$/),
+    ]);
+    expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 12 failures, \d+ minutes/);
+  });
+
+  it("four webhooks failing at once are told one by one; five are told in one summary", async () => {
+    const few = [uuid(), uuid(), uuid(), uuid()];
+    await watch(few);
+    const at = T0 + MINUTE;
+    for (const id of few) await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at + SETTLE);
+    expect((await deliveries()).filter((d) => d.kind === "firing")).toHaveLength(8);
+
+    const many = [uuid(), uuid(), uuid(), uuid(), uuid()];
+    await watch(many);
+    const later = T0 + 10 * MINUTE;
+    for (const id of many) await poll(id, later, { logs: attempts(id, later, 6, 503) });
+    await pass(later);
+    const summaries = (await deliveries()).filter((d) => d.kind === "summary");
+    expect(summaries).toEqual([]); // a summary waits a settle time for more to join
+    await pass(later + SETTLE);
+    const [summary] = (await deliveries()).filter((d) => d.kind === "summary");
+    expect(summary!.message.webhooks.map((w) => w.webhook.id).sort()).toEqual([...many].sort());
+    expect(summary!.message.headline).toBe("5 webhooks failing at once");
+    expect((await deliveries()).filter((d) => d.kind === "firing")).toHaveLength(8);
+  });
+
+  // 200 on SQLite; on PostgreSQL (the same queries, each a round trip) 40 keep the file's time in bounds.
+  const outage = kind === "sqlite" ? 200 : 40;
+  it(`${outage} webhooks failing at once from a hub outage: one summary per destination per cooldown, with each webhook inside`, async () => {
+    const ids = Array.from({ length: outage }, () => uuid());
+    await watch(ids);
+    const start = T0 + MINUTE;
+    /** Every webhook polled once, each 300 ms after the last (a minute for all), passes every 2 s between. */
+    const pollRound = async (
+      from: number,
+      options: (id: string, at: number) => Parameters<typeof poll>[2],
+    ) => {
+      await claimDue(ctx, "test", 1000, 10 * MINUTE, from);
+      let lastPass = from;
+      for (const [i, id] of ids.entries()) {
+        const at = from + i * 300;
+        await polled(id, at, options(id, at));
+        if (at - lastPass >= 2 * SECOND) await pass((lastPass = at));
+      }
+    };
+    const passes = async (from: number, to: number, every = 2 * SECOND) => {
+      for (let at = from; at <= to; at += every) await pass(at);
+    };
+    const hubDown = () => ({ error: "upstream_unavailable" });
+    await pollRound(start, (id, at) => ({ logs: [log(id, at, 200)] }));
+    // The hub fails: every poll fails, two rounds make the watch unable to read each webhook.
+    await pollRound(start + MINUTE, hubDown);
+    await pollRound(start + 2 * MINUTE, hubDown);
+    await passes(start + 3 * MINUTE, start + 6 * MINUTE, 10 * SECOND);
+
+    const told = await deliveries();
+    expect(told.map((d) => `${d.kind} → ${d.destination}`)).toEqual([
+      "summary → Ops Slack",
+      "summary → Pager",
+    ]);
+    const { message } = told[0]!;
+    expect(message.headline).toBe(`the watch cannot read ${outage} webhooks: the hub is failing`);
+    expect(message.webhooks).toHaveLength(outage);
+    expect(new Set(message.webhooks.map((w) => w.webhook.id)).size).toBe(outage);
+    expect(message.webhooks[0]).toMatchObject({
+      failures: 2,
+      link: expect.stringMatching(/^https:\/\/console\.example\/webhooks\//),
+    });
+    expect(message.likelyCause).toMatch(/hub is failing or unreachable/);
+
+    // The hub is back: each webhook recovers, and the recovery is one summary too.
+    const back = start + 10 * MINUTE;
+    await pollRound(back, (id, at) => ({ logs: [log(id, at, 200)] }));
+    await pass(back + MINUTE);
+    expect((await kinds()).slice(2)).toEqual(["resolved summary → Ops Slack", "resolved summary → Pager"]);
+    expect((await deliveries())[2]!.message.webhooks).toHaveLength(outage);
+    expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after \d+ minutes/);
+
+    // A second outage within the cooldown: recorded and held, told only once the cooldown is over.
+    const again = back + 5 * MINUTE;
+    await pollRound(again, hubDown);
+    await pollRound(again + MINUTE, hubDown);
+    await passes(again + 2 * MINUTE, back + 29 * MINUTE, 2 * MINUTE);
+    expect(await deliveries()).toHaveLength(4);
+    await passes(back + 29 * MINUTE, back + 36 * MINUTE, 10 * SECOND);
+    expect((await kinds()).slice(4)).toEqual(["summary summary → Ops Slack", "summary summary → Pager"]);
+  }, 400_000);
+
+  it.runIf(kind === "postgres")(
+    "two instances judging and sending at once: one incident, one row per destination",
+    async () => {
+      const url = await databases.freshPostgresUrl();
+      const instance = () =>
+        openStoreContext({ target: { kind: "postgres", url }, secrets: [TEST_SECRET], bodyCapBytes: 4096 });
+      ctx = await instance();
+      const second = await instance();
+      try {
+        await addDestinations();
+        const ids = [uuid(), uuid()];
+        await watch(ids);
+        const both = async (at: number) => {
+          await Promise.all(
+            ids.flatMap((id) => [
+              evaluateWebhook(ctx, SETTINGS.links, appId, id, at),
+              evaluateWebhook(second, SETTINGS.links, appId, id, at),
+            ]),
+          );
+          await Promise.all([pass(at + SETTLE), pass(at + SETTLE, second)]);
+        };
+        const at = T0 + MINUTE;
+        for (const id of ids) await stored(id, attempts(id, at, 5, 500), at);
+        for (let round = 0; round < 3; round++) await both(at);
+        expect((await incidents()).map((i) => i.rule)).toEqual(["streak", "streak"]);
+        expect((await kinds()).sort()).toEqual([
+          "firing streak → Ops Slack",
+          "firing streak → Ops Slack",
+          "firing streak → Pager",
+          "firing streak → Pager",
+        ]);
+        const later = at + 2 * MINUTE;
+        for (const id of ids) await stored(id, [log(id, later, 200)], later);
+        await both(later);
+        expect((await deliveries()).filter((d) => d.kind === "resolved")).toHaveLength(4);
+        expect(new Set((await deliveries()).map((d) => `${d.destination} ${d.key}`)).size).toBe(8);
+      } finally {
+        await Promise.all([ctx.db.destroy(), second.db.destroy()]);
+      }
+    },
+  );
+});

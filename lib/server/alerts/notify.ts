@@ -1,0 +1,371 @@
+import "server-only";
+import { keyRejected, rankCodes, type Breach } from "@/lib/domain/alerts/evaluate";
+import { holdOf, holdText } from "@/lib/domain/alerts/hold";
+import { parseDetail, type IncidentDetail } from "@/lib/domain/alerts/incident-detail";
+import {
+  firingMessage,
+  summaryMessage,
+  webhookLink,
+  type IncidentFacts,
+} from "@/lib/domain/alerts/incident-message";
+import type { AlertMessage, AlertSummaryItem } from "@/lib/domain/alerts/message";
+import { NO_OVERRIDE } from "@/lib/domain/alerts/rules";
+import { failureSamples } from "@/lib/server/alerts/facts";
+import {
+  APP_WIDE,
+  firingIncidents,
+  incidentFacts,
+  openIncident,
+  resolveIncident,
+  type EngineLinks,
+  type IncidentRow,
+} from "@/lib/server/alerts/incidents";
+import { enqueueAlert } from "@/lib/server/alerts/outbox";
+import { appRules, webhookOverrides } from "@/lib/server/alerts/rules-store";
+import type { StoreContext } from "@/lib/server/watch/context";
+
+/**
+ * The alert pass, run every few seconds by each watcher: incidents of a rejected key, firing
+ * alerts sent once nothing holds them, many webhooks firing at once told in one summary, and
+ * summaries resolved when their last webhook has. Every step is a conditional write, so
+ * instances running it at once send each alert once.
+ */
+
+export interface PassSettings {
+  links: EngineLinks;
+  /** The watch's poll interval: webhooks that fire within two of them fire "at once". */
+  intervalSeconds: number;
+}
+
+/** Webhooks of one application firing at once that make a summary instead of their own alerts. */
+export const GROUP_MIN_WEBHOOKS = 5;
+/** Webhooks the watch cannot read at once that make it the hub's failure, told in a summary. */
+export const GROUP_MIN_UNREADABLE = 2;
+
+/** Rules about the webhook's failed deliveries: one alert tells them all. */
+const DELIVERY_RULES = new Set<IncidentRow["rule"]>(["streak", "rate", "errorsJump"]);
+
+/** How long a new incident waits for others to fire with it before it is told alone. */
+export function settleMs(intervalSeconds: number): number {
+  return Math.min(10_000, (intervalSeconds * 1000) / 4);
+}
+
+const groupWindowMs = (intervalSeconds: number) => 2 * intervalSeconds * 1000;
+
+export async function alertPass(ctx: StoreContext, settings: PassSettings, now: number): Promise<void> {
+  await keyIncidents(ctx, settings.links, now);
+  await forgetUnwatched(ctx, now);
+  const pending = await ctx.db
+    .selectFrom("alert_incidents")
+    .selectAll()
+    .where("state", "=", "firing")
+    .where("notified_at", "is", null)
+    .orderBy("opened_at")
+    .execute();
+  const byApp = new Map<string, IncidentRow[]>();
+  for (const row of pending) byApp.set(row.app_id, [...(byApp.get(row.app_id) ?? []), row]);
+  for (const [appId, rows] of byApp) await notifyApp(ctx, settings, appId, rows, now);
+  await resolveSummaries(ctx, settings.links, now);
+}
+
+/** The application-wide `watchUnreadable`: firing while the hub rejects the application's key. */
+async function keyIncidents(ctx: StoreContext, links: EngineLinks, now: number): Promise<void> {
+  const rejected = await ctx.db
+    .selectFrom("watch_keys")
+    .select(["app_id", "rejected_at"])
+    .where("rejected_at", "is not", null)
+    .execute();
+  const firing = await ctx.db
+    .selectFrom("alert_incidents")
+    .selectAll()
+    .where("webhook_id", "=", APP_WIDE)
+    .where("rule", "=", "watchUnreadable")
+    .where("state", "=", "firing")
+    .execute();
+  const rejectedApps = new Map(rejected.map((row) => [row.app_id, Number(row.rejected_at)]));
+  for (const row of firing) {
+    if (!rejectedApps.has(row.app_id)) await resolveIncident(ctx, links, row, now);
+  }
+  const firingApps = new Set(firing.map((row) => row.app_id));
+  for (const [appId, at] of rejectedApps) {
+    const rules = await appRules(ctx, appId);
+    const open = firing.find((row) => row.app_id === appId);
+    if (!rules.watchUnreadable.enabled) {
+      if (open) await resolveIncident(ctx, links, open, now);
+    } else if (!firingApps.has(appId)) {
+      await openIncident(
+        ctx,
+        {
+          appId,
+          webhookId: APP_WIDE,
+          rule: "watchUnreadable",
+          breach: keyRejected(at),
+          webhook: null,
+          cooldownMinutes: rules.cooldownMinutes,
+        },
+        now,
+      );
+    }
+  }
+}
+
+/** Incidents of webhooks no longer watched end without a notice: nobody watches them to recover. */
+async function forgetUnwatched(ctx: StoreContext, now: number): Promise<void> {
+  await ctx.db
+    .updateTable("alert_incidents")
+    .set({ state: "resolved", resolved_at: now, updated_at: now })
+    .where("state", "=", "firing")
+    .where("webhook_id", "<>", APP_WIDE)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("watches")
+            .select("webhook_id")
+            .whereRef("watches.webhook_id", "=", "alert_incidents.webhook_id"),
+        ),
+      ),
+    )
+    .execute();
+}
+
+/** One application's pending alerts: held ones wait, many at once join a summary, the rest go alone once settled. */
+async function notifyApp(
+  ctx: StoreContext,
+  settings: PassSettings,
+  appId: string,
+  pending: IncidentRow[],
+  now: number,
+): Promise<void> {
+  const ready: IncidentRow[] = [];
+  const overrides = await webhookOverrides(ctx, appId);
+  for (const row of pending) {
+    const detail = parseDetail(row.detail);
+    const override = overrides.get(row.webhook_id) ?? NO_OVERRIDE;
+    const hold = holdOf(override, detail.cooldownUntil, now);
+    const held = hold ? holdText(hold) : null;
+    if (held !== detail.held) await writeDetail(ctx, row, { ...detail, held }, now);
+    if (!hold) ready.push(row);
+  }
+  const members = ready.filter((row) => row.webhook_id !== APP_WIDE && row.rule !== "summary");
+  let alone = ready;
+  const untold = pending.filter((row) => row.webhook_id !== APP_WIDE && row.rule !== "summary");
+  if (members.length > 0 && (await manyAtOnce(ctx, settings, appId, untold, now))) {
+    const summary = await summaryOf(ctx, appId, now);
+    const ids = members.map((row) => row.id);
+    await tellWith(ctx, ids, summary.id, now);
+    alone = ready.filter((row) => !ids.includes(row.id));
+  }
+  for (const row of alone) {
+    const told = DELIVERY_RULES.has(row.rule) ? await toldDeliveryIncident(ctx, row) : undefined;
+    if (told) await tellWith(ctx, [row.id], told.summary_id ?? told.id, now);
+    else if (await settled(ctx, settings, row, now)) await notifyOnce(ctx, settings.links, row, now);
+  }
+}
+
+/** Marks incidents as told inside another (a summary, or a rule already told about the same failures). */
+async function tellWith(ctx: StoreContext, ids: string[], withId: string, now: number) {
+  await ctx.db
+    .updateTable("alert_incidents")
+    .set({ notified_at: now, summary_id: withId, updated_at: now })
+    .where("id", "in", ids)
+    .where("notified_at", "is", null)
+    .execute();
+}
+
+/**
+ * Another firing incident about the same webhook's failed deliveries whose alert went out: a
+ * streak, a rate and a jump of numberOfErrors usually trip together, and one alert tells them.
+ */
+function toldDeliveryIncident(ctx: StoreContext, row: IncidentRow) {
+  return ctx.db
+    .selectFrom("alert_incidents")
+    .select(["id", "summary_id"])
+    .where("app_id", "=", row.app_id)
+    .where("webhook_id", "=", row.webhook_id)
+    .where("rule", "in", [...DELIVERY_RULES])
+    .where("state", "=", "firing")
+    .where("notified_at", "is not", null)
+    .where("id", "<>", row.id)
+    .orderBy("opened_at")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Whether an incident has waited long enough for others firing with it: a settle time after it
+ * opened; for a summary, a settle time after its last webhook joined (so one alert lists a whole
+ * burst), but no longer than the window of "at once".
+ */
+async function settled(ctx: StoreContext, settings: PassSettings, row: IncidentRow, now: number) {
+  const settle = settleMs(settings.intervalSeconds);
+  if (row.rule !== "summary") return now - Number(row.opened_at) >= settle;
+  if (now - Number(row.opened_at) >= groupWindowMs(settings.intervalSeconds)) return true;
+  const last = await ctx.db
+    .selectFrom("alert_incidents")
+    .select((eb) => eb.fn.max("notified_at").as("joined"))
+    .where("summary_id", "=", row.id)
+    .executeTakeFirst();
+  return now - Number(last?.joined ?? row.opened_at) >= settle;
+}
+
+async function writeDetail(ctx: StoreContext, row: IncidentRow, detail: IncidentDetail, now: number) {
+  await ctx.db
+    .updateTable("alert_incidents")
+    .set({ detail: JSON.stringify(detail), updated_at: now })
+    .where("id", "=", row.id)
+    .where("state", "=", "firing")
+    .execute();
+}
+
+/**
+ * A summary is firing already, or enough webhooks fired within the window or wait to be told
+ * (fewer when the watch cannot read them: then it is the hub failing, not each endpoint).
+ */
+async function manyAtOnce(
+  ctx: StoreContext,
+  settings: PassSettings,
+  appId: string,
+  pending: IncidentRow[],
+  now: number,
+) {
+  if ((await firingIncidents(ctx, appId, APP_WIDE)).some((row) => row.rule === "summary")) return true;
+  const recent = await ctx.db
+    .selectFrom("alert_incidents")
+    .select(["webhook_id", "rule"])
+    .where("app_id", "=", appId)
+    .where("webhook_id", "<>", APP_WIDE)
+    .where("opened_at", ">=", now - groupWindowMs(settings.intervalSeconds))
+    .execute();
+  // Alerts not told yet count too, held ones included: many held by one cooldown end together.
+  const all = [...recent, ...pending];
+  const webhooks = new Set(all.map((row) => row.webhook_id));
+  const unreadable = new Set(
+    all.filter((row) => row.rule === "watchUnreadable").map((row) => row.webhook_id),
+  );
+  return webhooks.size >= GROUP_MIN_WEBHOOKS || unreadable.size >= GROUP_MIN_UNREADABLE;
+}
+
+/** The application's firing summary, opened now when there is none (held if the last one resolved within the cooldown). */
+async function summaryOf(ctx: StoreContext, appId: string, now: number): Promise<IncidentRow> {
+  const firing = async () =>
+    (await firingIncidents(ctx, appId, APP_WIDE)).find((row) => row.rule === "summary");
+  const existing = await firing();
+  if (existing) return existing;
+  const rules = await appRules(ctx, appId);
+  const opened = await openIncident(
+    ctx,
+    {
+      appId,
+      webhookId: APP_WIDE,
+      rule: "summary",
+      breach: { headline: "many webhooks failing at once", since: now, failures: 0, attempts: 0, codes: [] },
+      webhook: null,
+      cooldownMinutes: rules.cooldownMinutes,
+    },
+    now,
+  );
+  // Another instance opened it between our read and our insert: theirs is the one.
+  return opened ?? (await firing())!;
+}
+
+/** The members of a summary, one item per webhook, worst first, and the summary's breach over them. */
+async function summaryContent(
+  ctx: StoreContext,
+  links: EngineLinks,
+  summary: IncidentRow,
+  onlyFiring: boolean,
+) {
+  const members = await ctx.db
+    .selectFrom("alert_incidents")
+    .selectAll()
+    .where("summary_id", "=", summary.id)
+    .$if(onlyFiring, (qb) => qb.where("state", "=", "firing"))
+    .execute();
+  const items = new Map<string, AlertSummaryItem>();
+  const details = members.map((row) => ({ row, detail: parseDetail(row.detail) }));
+  for (const { row, detail } of details) {
+    if (!detail.webhook) continue;
+    const item = items.get(row.webhook_id);
+    const lastStatusCode = detail.breach.codes[0]?.code ?? item?.lastStatusCode ?? null;
+    items.set(row.webhook_id, {
+      webhook: detail.webhook,
+      failures: Math.max(item?.failures ?? 0, detail.breach.failures),
+      lastStatusCode,
+      link: webhookLink(links, summary.app_id, row.webhook_id),
+    });
+  }
+  const webhooks = [...items.values()].sort(
+    (a, b) => b.failures - a.failures || a.webhook.name.localeCompare(b.webhook.name),
+  );
+  const hubFailing = details.length > 0 && details.every(({ row }) => row.rule === "watchUnreadable");
+  const starts = details.map(({ row, detail }) => detail.breach.since ?? Number(row.opened_at));
+  const breach: Breach = {
+    headline: hubFailing
+      ? `the watch cannot read ${webhooks.length} webhooks: the hub is failing`
+      : `${webhooks.length} webhooks failing at once`,
+    since: starts.length > 0 ? Math.min(...starts) : null,
+    failures: webhooks.reduce((sum, item) => sum + item.failures, 0),
+    attempts: details.reduce((sum, { detail }) => sum + detail.breach.attempts, 0),
+    codes: rankCodes(details.flatMap(({ detail }) => detail.breach.codes)),
+  };
+  return { webhooks, breach, hubFailing };
+}
+
+/** Sends an incident's firing alert (or a summary's) unless some instance already has. */
+async function notifyOnce(
+  ctx: StoreContext,
+  links: EngineLinks,
+  row: IncidentRow,
+  now: number,
+): Promise<void> {
+  const detail = parseDetail(row.detail);
+  let message: AlertMessage;
+  let told: IncidentDetail = detail;
+  if (row.rule === "summary") {
+    const content = await summaryContent(ctx, links, row, true);
+    if (content.webhooks.length === 0) return;
+    told = { ...detail, breach: content.breach, webhooks: content.webhooks };
+    const facts: IncidentFacts = incidentFacts(row, told);
+    message = summaryMessage(facts, content.webhooks, content.hubFailing, links, now);
+  } else {
+    const samples =
+      row.webhook_id !== APP_WIDE && DELIVERY_RULES.has(row.rule)
+        ? await failureSamples(ctx, row.webhook_id)
+        : [];
+    message = firingMessage(incidentFacts(row, detail), samples, links, now);
+  }
+  await ctx.db.transaction().execute(async (tx) => {
+    const claimed = await tx
+      .updateTable("alert_incidents")
+      .set({ notified_at: now, updated_at: now, detail: JSON.stringify({ ...told, held: null }) })
+      .where("id", "=", row.id)
+      .where("state", "=", "firing")
+      .where("notified_at", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    if (claimed) await enqueueAlert({ ...ctx, db: tx }, row.app_id, message, now);
+  });
+}
+
+/** Summaries whose webhooks have all recovered resolve, with one notice listing them. */
+async function resolveSummaries(ctx: StoreContext, links: EngineLinks, now: number): Promise<void> {
+  const summaries = await ctx.db
+    .selectFrom("alert_incidents")
+    .selectAll()
+    .where("rule", "=", "summary")
+    .where("state", "=", "firing")
+    .execute();
+  for (const summary of summaries) {
+    const stillFiring = await ctx.db
+      .selectFrom("alert_incidents")
+      .select("id")
+      .where("summary_id", "=", summary.id)
+      .where("state", "=", "firing")
+      .limit(1)
+      .executeTakeFirst();
+    if (stillFiring) continue;
+    const content = await summaryContent(ctx, links, summary, false);
+    await resolveIncident(ctx, links, summary, now, content.webhooks);
+  }
+}
