@@ -1,9 +1,9 @@
 /**
  * TEST ONLY. Incident rows as the alert engine writes them into `alert_incidents`, for tests that
- * show incidents without running the engine: `detail` carries the AlertMessage-like fields the
- * console reads (headline, since, counts, codes).
+ * show incidents without running the engine: `detail` has the engine's shape (incident-detail.ts).
  */
 import { randomUUID } from "node:crypto";
+import type { IncidentDetail } from "@/lib/domain/alerts/incident-detail";
 import type { AlertEngineTables } from "@/lib/server/alerts/schema";
 
 export type IncidentRow = AlertEngineTables["alert_incidents"];
@@ -32,12 +32,21 @@ export function incidentRow(input: IncidentInput): IncidentRow {
     detail:
       input.detail ??
       JSON.stringify({
-        headline: input.headline ?? "5 failures in a row",
-        since: new Date(input.openedAt - 60_000).toISOString(),
-        counts: { failures: 5, attempts: 5 },
-        codes: [{ code: 500, count: 5 }],
-      }),
+        breach: {
+          headline: input.headline ?? "5 failures in a row",
+          since: input.openedAt - 60_000,
+          failures: 5,
+          attempts: 5,
+          codes: [{ code: 500, count: 5 }],
+        },
+        webhook: null,
+        cooldownUntil: null,
+        held: null,
+        webhooks: [],
+        recovery: null,
+      } satisfies IncidentDetail),
     notified_at: input.openedAt,
+    summary_id: null,
     updated_at: resolvedAt ?? input.openedAt,
   };
 }

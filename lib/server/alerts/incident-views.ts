@@ -1,6 +1,5 @@
 import "server-only";
 import type { Selectable } from "kysely";
-import { z } from "zod";
 import {
   RESOLVED_SHOWN,
   RULE_NAMES,
@@ -8,40 +7,25 @@ import {
   type IncidentView,
   type IncidentsAnswer,
 } from "@/lib/domain/alerts/incidents";
+import { parseDetail, type IncidentDetail } from "@/lib/domain/alerts/incident-detail";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
 import type { WatchDatabase } from "@/lib/server/watch/schema";
 
 /**
  * The incidents of the session's applications as the console shows them: the firing ones and
- * the newest resolved ones, each with its watch's name and endpoint. The engine owns `detail`;
- * this reads only its optional `headline`, `since`, `counts` and `codes` (AlertMessage's
- * fields), and a field of another shape is left out rather than failing the list.
+ * the newest resolved ones, each with its watch's name and endpoint, and what the engine wrote
+ * in `detail` (incident-detail.ts). A detail that cannot be read shows the rule's name alone
+ * rather than failing the list.
  */
 
-const detailSchema = z.object({
-  headline: z.string().min(1).max(500).optional().catch(undefined),
-  since: z.iso.datetime({ offset: true }).nullable().optional().catch(undefined),
-  counts: z
-    .object({ failures: z.number().int().nonnegative(), attempts: z.number().int().nonnegative() })
-    .optional()
-    .catch(undefined),
-  codes: z
-    .array(z.object({ code: z.number().int(), count: z.number().int().nonnegative() }))
-    .max(20)
-    .optional()
-    .catch(undefined),
-});
-
-function readDetail(text: string): z.output<typeof detailSchema> {
-  let json: unknown = null;
+function readDetail(text: string): IncidentDetail | null {
   try {
-    json = JSON.parse(text);
+    const detail = parseDetail(text);
+    return typeof detail.breach.headline === "string" && detail.breach.headline !== "" ? detail : null;
   } catch {
-    json = null;
+    return null;
   }
-  const parsed = detailSchema.safeParse(json);
-  return parsed.success ? parsed.data : {};
 }
 
 type IncidentRow = Selectable<WatchDatabase["alert_incidents"]> & {
@@ -66,10 +50,10 @@ function viewOf(row: IncidentRow, applicationNames: ReadonlyMap<string, string>)
     state: row.state,
     openedAt: toIso(row.opened_at),
     resolvedAt: isoOrNull(row.resolved_at),
-    headline: detail.headline ?? RULE_NAMES[rule],
-    since: detail.since ?? null,
-    counts: detail.counts ?? null,
-    codes: detail.codes ?? [],
+    headline: (row.state === "resolved" && detail?.recovery) || detail?.breach.headline || RULE_NAMES[rule],
+    since: isoOrNull(detail?.breach.since ?? null),
+    counts: detail ? { failures: detail.breach.failures, attempts: detail.breach.attempts } : null,
+    codes: detail?.breach.codes ?? [],
     href: wide
       ? `/overview?failing=true&app=${encodeURIComponent(row.app_id)}`
       : webhookViewHref(row.webhook_id, { app: row.app_id }),
