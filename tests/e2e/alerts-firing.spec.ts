@@ -1,0 +1,88 @@
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
+import { SANDBOX_URL } from "./fixtures/sandbox";
+
+/**
+ * The alert engine, end to end on the real console and sandbox: a watched webhook whose endpoint
+ * fails 5 times in a row fires its "Failing streak" alert into a signed JSON destination (the
+ * sandbox's inbox), the console's banner says so, and once the endpoint answers again one
+ * "recovered" notice follows and the banner goes. Its own sandbox application, so no other
+ * spec's webhooks join the incident.
+ */
+
+interface InboxItem {
+  channel: string;
+  title: string;
+  verified: boolean | null;
+  body: string;
+}
+
+/** The signed JSON alerts the inbox holds about `webhookId`, oldest first. */
+async function alertsAbout(request: APIRequestContext, webhookId: string) {
+  const response = await request.get(`${SANDBOX_URL}/_sandbox/inbox`);
+  expect(response.ok()).toBe(true);
+  const { items } = (await response.json()) as { items: InboxItem[] };
+  return items
+    .filter((item) => item.channel === "webhook" && item.body.includes(webhookId))
+    .map((item) => ({
+      verified: item.verified,
+      ...(JSON.parse(item.body) as { type: string; data: Record<string, unknown> }),
+    }))
+    .reverse();
+}
+
+test("a watched webhook failing 5 times in a row alerts once, shows in the banner, and sends one recovery when it works again", async ({
+  page,
+  request,
+  sandbox,
+  signInWithKey,
+}) => {
+  test.setTimeout(120_000);
+  const { application, channel, webhook } = await sandbox.isolatedSetup("alerts-firing", "error");
+  await signInWithKey(application.apiKey);
+  const { signingSecret } = (await (await request.get(`${SANDBOX_URL}/_sandbox/inbox`)).json()) as {
+    signingSecret: string;
+  };
+  const added = await page.request.post("/api/alerts/destinations", {
+    data: {
+      kind: "webhook",
+      label: "On-call",
+      url: `${SANDBOX_URL}/_sandbox/inbox/webhook`,
+      secret: signingSecret,
+    },
+  });
+  expect(added.status(), await added.text()).toBe(201);
+  const watched = await page.request.post("/api/watches/bulk", { data: { text: webhook.id } });
+  expect(watched.status(), await watched.text()).toBe(200);
+
+  for (let i = 1; i <= 5; i++) await sandbox.sendMessage(application.apiKey, channel, `failing ${i}`);
+
+  await expect
+    .poll(async () => (await alertsAbout(request, webhook.id)).map((alert) => alert.type), {
+      timeout: 60_000,
+      message: "the firing alert reaches the inbox",
+    })
+    .toEqual(["alert.firing"]);
+  const [firing] = await alertsAbout(request, webhook.id);
+  expect(firing!.verified).toBe(true);
+  expect(firing!.data).toMatchObject({ rule: { id: "streak" }, counts: { failures: 5 } });
+
+  await page.goto("/overview");
+  const banner = page.getByRole("region", { name: "Alerts firing" });
+  await expect(banner).toContainText("1 alert firing", { timeout: 30_000 });
+  await expect(banner.getByRole("link", { name: webhook.endpoint })).toBeVisible();
+
+  await sandbox.pointAt(webhook.id, "ok");
+  await sandbox.sendMessage(application.apiKey, channel, "working again");
+
+  await expect
+    .poll(async () => (await alertsAbout(request, webhook.id)).map((alert) => alert.type), {
+      timeout: 60_000,
+      message: "one recovery follows",
+    })
+    .toEqual(["alert.firing", "alert.resolved"]);
+  const [, resolved] = await alertsAbout(request, webhook.id);
+  expect(String(resolved!.data.headline)).toMatch(/recovered after 5 failures/);
+  await page.reload();
+  await expect(banner).toHaveCount(0, { timeout: 30_000 });
+});
