@@ -1,8 +1,12 @@
 import type { FieldErrors } from "@/lib/domain/api-error";
 
 const FIELDS = [
-  { name: "from", label: "From", hint: "ISO 8601, e.g. 2026-01-31T09:00:00Z (UTC unless it has an offset)" },
-  { name: "to", label: "To", hint: "ISO 8601; now when empty" },
+  {
+    name: "from",
+    label: "From",
+    hint: "ISO 8601, e.g. 2026-01-31T09:00:00Z (UTC unless it has an offset); a day ago, or the issue's first failure, when empty",
+  },
+  { name: "to", label: "To", hint: "ISO 8601; now, or the issue's last failure, when empty" },
   {
     name: "tz",
     label: "Time zone",
@@ -10,19 +14,25 @@ const FIELDS = [
   },
 ] as const;
 
-/** The window and time zone of a bundle: a plain GET form, so the choice lives in the URL. */
+/**
+ * The window and time zone of a bundle: a plain GET form, so the choice lives in the URL. A failure
+ * issue's bundle keeps its issue; its window defaults to the issue's span.
+ */
 export function BundleForm({
   app,
+  issue,
   values,
   errors,
 }: {
   app: string;
+  issue: string | null;
   values: Record<(typeof FIELDS)[number]["name"], string>;
   errors: FieldErrors;
 }) {
   return (
     <form method="get" className="card grid gap-3 p-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end">
       <input type="hidden" name="app" value={app} />
+      {issue ? <input type="hidden" name="issue" value={issue} /> : null}
       {FIELDS.map(({ name, label, hint }) => {
         const error = errors[name]?.[0];
         return (

@@ -18,9 +18,12 @@ export function BundlePreview({
         <h2 id="bundle-summary" className="text-base font-semibold">
           Summary
         </h2>
+        {bundle.issue ? <p className="text-sm">{bundle.issue.text}</p> : null}
         <p>{bundle.comparison?.summary ?? "No failure in this window."}</p>
+        {bundle.changes ? <p className="text-sm">{bundle.changes.sentence}</p> : null}
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          {bundle.window.text}: {bundle.counts.attempts} attempts, {bundle.counts.failed} failed.
+          {bundle.window.text}: {bundle.counts.attempts} attempts, {bundle.counts.failed} failed
+          {bundle.counts.otherFailed > 0 ? `, ${bundle.counts.otherFailed} failed for other causes` : ""}.
         </p>
         {bundle.partial ? <p className="text-sm">{bundle.partial}</p> : null}
       </section>

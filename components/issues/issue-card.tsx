@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, type ReactNode } from "react";
 import { formatCount } from "@/lib/domain/format-count";
+import { bundleHref } from "@/lib/domain/handover/bundle-request";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { FailureIssue, IssueState } from "@/lib/domain/watch/failure-issue";
@@ -69,7 +70,9 @@ function History({ issue }: { issue: FailureIssue }) {
 /**
  * One failure issue: its cause (code, title, the body's signature), how many failures since
  * when, the likely cause and what the customer must fix, samples, what was done about it, and
- * its actions. `deliveries` is the control that shows its deliveries in a log table.
+ * its actions. `deliveries` is the control that shows its deliveries in a log table; beside it,
+ * its newest failure compared with the last success (the delivery's dialog), and its hand-over
+ * (the support bundle of its failures).
  */
 export function IssueCard({
   issue,
@@ -124,7 +127,21 @@ export function IssueCard({
         Resolves by itself after {issue.resolveAfter} successful deliveries in a row; a new failure of this
         cause reopens it.
       </p>
-      <div className="flex flex-wrap items-center gap-3">{deliveries}</div>
+      <div className="flex flex-wrap items-center gap-3">
+        {deliveries}
+        <Link
+          href={webhookViewHref(issue.webhookId, { app: issue.appId, log: issue.lastFailure.logId })}
+          className="btn btn-secondary"
+        >
+          Compare with last success
+        </Link>
+        <Link
+          href={bundleHref(issue.webhookId, { app: issue.appId, issue: issue.id })}
+          className="btn btn-secondary"
+        >
+          Hand over
+        </Link>
+      </div>
       {issue.samples.length > 0 ? (
         <details>
           <summary className="cursor-pointer font-medium">Samples ({issue.samples.length})</summary>

@@ -12,10 +12,12 @@ import {
   type LineChange,
 } from "@/lib/domain/handover/compare";
 import { spanWords } from "@/lib/domain/handover/time-words";
+import { changesSentence, changeText, type WebhookChanges } from "@/lib/domain/handover/webhook-changes";
 import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { statusCodeLabel } from "@/lib/domain/reason-phrase";
 import { statusMeaning } from "@/lib/domain/status-meaning";
+import { formatLocal } from "@/lib/domain/format-time";
 import { LocalTime } from "@/components/logs/local-time";
 
 /* "What changed since it last worked", in a failed delivery's details: the last success beside it. */
@@ -90,10 +92,35 @@ function Compared({ failed, answer }: { failed: WebhookLog; answer: LastSuccessA
               ? `Both answered ${statusCodeLabel(failed.statusCode)}.`
               : `${statusCodeLabel(success.statusCode)} then, ${statusCodeLabel(failed.statusCode)} now.`}
           </p>
+          {answer.changes ? <Changes changes={answer.changes} successAt={success.sendAt} /> : null}
           {diff ? <Diff diff={diff} before={success} after={failed} /> : null}
         </>
       ) : null}
     </div>
+  );
+}
+
+/** The webhook's own changes between the two, from the watch's timeline; or why they are not known. */
+function Changes({ changes, successAt }: { changes: WebhookChanges; successAt: string }) {
+  const headingId = useId();
+  const sentence = changesSentence(changes, successAt, (iso) => formatLocal(iso));
+  return (
+    <section aria-labelledby={headingId} className="space-y-1">
+      <h4 id={headingId} className="text-sm font-medium">
+        The webhook&apos;s own changes
+      </h4>
+      <p className="text-sm">{sentence}</p>
+      {changes.known && changes.events.length > 0 ? (
+        <ul className={`${BOX} space-y-1 text-xs`}>
+          {changes.more > 0 ? <li className={MUTED}>…{changes.more} earlier</li> : null}
+          {changes.events.map((event) => (
+            <li key={`${event.kind}:${event.at}`}>
+              <LocalTime iso={event.at} className="font-mono" />: {changeText(event)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
   );
 }
 

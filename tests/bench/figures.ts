@@ -49,6 +49,10 @@ export const GOALS = {
   exportMemory: { atMost: 1.5 },
   /** Watch overview time to first byte, 200 watched webhooks and 1 M stored logs ÷ 10 and 10 k. */
   overviewScale: { atMost: 2 },
+  /** Find across 200 watched webhooks and 1 M stored logs ÷ Find inside one webhook of 10 k logs, both from the store. */
+  findAcross: { atMost: 2 },
+  /** A support bundle's time per failure, 1,000-failure incident ÷ 100-failure one. */
+  bundleGrowth: { atMost: 2 },
   /** Upstream calls the watch overview makes: it answers from the store. */
   overviewCalls: { atMost: 0 },
   /** Watcher, nothing new: upstream calls per watched webhook per interval. */

@@ -28,6 +28,7 @@ import {
 } from "./browser";
 import { measureDelivery } from "./delivery";
 import { fillLogs, type LogFill } from "./fill";
+import { measureHandover } from "./handover";
 import {
   farUpstreamFigures,
   historyFigures,
@@ -148,6 +149,7 @@ const SECTIONS = [
   "watcher",
   "instances",
   "outbox",
+  "handover",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const ONLY = onlySections(process.argv.slice(2));
@@ -506,6 +508,19 @@ async function main(): Promise<void> {
     );
     await part("outbox", [`alerts, two instances, ${OUTBOX_INCIDENTS} incidents, one killed mid-send`], () =>
       measureOutboxInstances({ env: watchEnv, hubBaseUrl: sandbox.url, incidents: OUTBOX_INCIDENTS }),
+    );
+    await part(
+      "handover",
+      ["Find across watched webhooks", "support bundle of a 1,000-failure incident"],
+      () =>
+        measureHandover({
+          env: watchEnv,
+          apiKey: app.apiKey,
+          large: OVERVIEW_SIDES.large,
+          smallLogs: 10_000,
+          samples: PLAN.watch.overviewSamples,
+          failures: [100, 1000],
+        }),
     );
     figures.push(memoryFigure({ console: consoleServer, "bare Next": bareNext, sandbox }));
     await stopAll();

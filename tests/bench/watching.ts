@@ -64,17 +64,31 @@ export async function runWatchStore(
   command: "watch" | "fill",
   input: { apiKey: string; webhooks: CreatedWebhook[]; logsPerWebhook?: number; spacingMs?: number },
 ): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    [...NODE_ARGS, path.join(ROOT, "tests/bench/watch-store.ts"), command, JSON.stringify(input)],
-    { cwd: ROOT, env: { ...process.env, ...baseEnv(env, store) }, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const answer = await runStoreScript<{ seconds: number }>(env, store, "watch-store.ts", [
+    command,
+    JSON.stringify(input),
+  ]);
+  return answer.seconds;
+}
+
+/** Runs a script of tests/bench/ with the store's server modules, on `store`; answers its last line, parsed. */
+export async function runStoreScript<T>(
+  env: WatchEnv,
+  store: StoreTarget,
+  script: string,
+  args: string[],
+): Promise<T> {
+  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, "tests/bench", script), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...baseEnv(env, store) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`watch-store ${command} failed (${code}): ${out.slice(-2000)}`);
-  return (JSON.parse(out.trim().split("\n").at(-1)!) as { seconds: number }).seconds;
+  if (code !== 0) throw new Error(`${script} ${args[0] ?? ""} failed (${code}): ${out.slice(-2000)}`);
+  return JSON.parse(out.trim().split("\n").at(-1)!) as T;
 }
 
 /** What a watcher process is started with, beyond its store. */

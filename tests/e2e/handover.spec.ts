@@ -1,10 +1,13 @@
 /**
  * The support bundle of a failing demo webhook (the 404 one, whose newest body is a script
  * injection attempt): opened from the webhook page, previewed in each format, downloaded from the
- * very texts previewed, with the masked list; the hostile body stays text everywhere.
+ * very texts previewed, with the masked list; the hostile body stays text everywhere. From a
+ * failure issue's card: the comparison of its newest failure, and its hand-over (the bundle of its
+ * failures). `SCREENSHOTS=1` writes the README's picture of an HTML bundle.
  */
 import { readFile } from "node:fs/promises";
-import type { Download, Page } from "@playwright/test";
+import type { APIRequestContext, Download, Page } from "@playwright/test";
+import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { expect, test } from "./fixtures/test";
 
 const DAY_MS = 86_400_000;
@@ -90,5 +93,68 @@ test.describe("support bundle", () => {
     // The session's key was never part of what is shared.
     for (const text of [md.text, html.text, json.text]) expect(text).not.toContain(apiKey);
     expect(browserDialogs).toEqual([]);
+  });
+});
+
+/** The webhook's failure issues, once the watcher has stored its failures (it polls every 10 s in e2e). */
+async function issuesOf(request: APIRequestContext, webhookId: string): Promise<FailureIssue[]> {
+  let issues: FailureIssue[] = [];
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/api/issues?webhookId=${webhookId}`);
+        issues = response.ok() ? ((await response.json()) as { issues: FailureIssue[] }).issues : [];
+        return issues.length;
+      },
+      { timeout: 90_000 },
+    )
+    .toBeGreaterThan(0);
+  return issues;
+}
+
+test.describe("a failure issue handed over", () => {
+  test("its card compares its newest failure with the last success, and hands over the bundle of its failures", async ({
+    page,
+    sandbox,
+    signInWithDemoKey,
+    webhookPage,
+  }) => {
+    test.setTimeout(150_000);
+    await signInWithDemoKey();
+    const webhook = await sandbox.demoWebhook("500");
+    const [issue] = await issuesOf(page.request, webhook.id);
+    await webhookPage.goto(webhook.id);
+    const card = page
+      .getByRole("region", { name: "Failure issues" })
+      .locator(`article[data-issue-id="${issue!.id}"]`);
+
+    await card.getByRole("link", { name: "Compare with last success" }).click();
+    await expect(webhookPage.dialog).toContainText(`Log ${issue!.lastFailure.logId}`);
+    await expect(
+      webhookPage.dialog.getByRole("region", { name: "What changed since it last worked" }),
+    ).toContainText(/Worked until|No success in the history/, { timeout: 30_000 });
+    await webhookPage.dialog.getByRole("button", { name: "Close" }).click();
+
+    await card.getByRole("link", { name: "Hand over" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Support bundle" })).toBeVisible();
+    const markdown = page.getByRole("region", { name: "Markdown" }).locator("pre");
+    await expect(markdown).toContainText("## Failure issue");
+    await expect(markdown).toContainText(new RegExp(`${issue!.failures} failures? in all`));
+    const frame = page.frameLocator('iframe[title="HTML bundle preview"]');
+    await expect(frame.getByRole("heading", { name: "Failure issue" })).toBeVisible();
+    const json = await downloaded(page, "Download JSON");
+    const bundle = JSON.parse(json.text) as { issue: { id: string }; window: { from: string; to: string } };
+    expect(bundle.issue.id).toBe(issue!.id);
+    expect(bundle.window).toMatchObject({ from: issue!.firstFailure.at, to: issue!.lastFailure.at });
+
+    if (process.env.SCREENSHOTS) {
+      // The README's picture: the previewed HTML itself, as the customer's browser shows it.
+      const html = await page.locator('iframe[title="HTML bundle preview"]').getAttribute("srcdoc");
+      const shot = await page.context().newPage();
+      await shot.setViewportSize({ width: 1000, height: 1400 });
+      await shot.setContent(html!);
+      await shot.screenshot({ path: "docs/screenshots/support-bundle.png" });
+      await shot.close();
+    }
   });
 });

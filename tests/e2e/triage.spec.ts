@@ -278,6 +278,10 @@ test.describe("the last success beside a failure", () => {
     await expect(compared).toContainText(`Log ID ${success.id}`);
     await expect(compared).toContainText(`Log ID ${failed.id}`);
     await expect(compared).toContainText(/between them\./);
+    // The demo webhooks are watched: the webhook's own changes come from the watch's timeline.
+    await expect(compared.getByRole("region", { name: "The webhook's own changes" })).toContainText(
+      /^The webhook's own changes(The webhook itself did not change|The webhook changed \d+ times? between them)/,
+    );
     await expect(compared).toContainText(
       /Response bodies, |The response bodies are the same|too large to diff/,
     );

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { IncidentCollector } from "@/lib/domain/handover/incident";
 import { SAMPLE_BODY_MAX_CHARS, buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
-import { parseBundleRequest } from "@/lib/domain/handover/bundle-request";
+import { bundleRequestOf, parseBundleRequest } from "@/lib/domain/handover/bundle-request";
+import { changesBetween, NOT_WATCHED } from "@/lib/domain/handover/webhook-changes";
+import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { RedactionError } from "@/lib/domain/handover/redact";
 import { codeSpan, fenced, renderMarkdown } from "@/lib/domain/handover/render-markdown";
 import { renderHtml } from "@/lib/domain/handover/render-html";
@@ -37,8 +39,12 @@ function log(n: number, minutesAgo: number, statusCode: number, responseBody: st
 }
 
 /** Feeds logs newest first until the collector has enough; returns how many it took. */
-function collect(logs: WebhookLog[], window = { from: NOW - 60 * MIN, to: NOW }) {
-  const collector = new IncidentCollector(window);
+function collect(
+  logs: WebhookLog[],
+  window = { from: NOW - 60 * MIN, to: NOW },
+  focus?: (log: WebhookLog) => boolean,
+) {
+  const collector = new IncidentCollector(window, focus);
   let taken = 0;
   for (const entry of logs) {
     taken++;
@@ -87,6 +93,24 @@ describe("IncidentCollector", () => {
     expect(incident.lastSuccess!.id).toBe(id(4));
   });
 
+  it("with a focus (a failure issue), counts, samples and compares only its failures; the others still make the streak", () => {
+    const logs = [
+      log(1, 5, 502, "<html>Bad Gateway</html>"),
+      log(2, 10, 500, '{"error":"database connection lost"}'),
+      log(3, 20, 502, "<html>Bad Gateway</html>"),
+      log(4, 30, 500, '{"error":"database connection lost"}'),
+      log(5, 90, 200, '{"ok":true}'),
+    ];
+    const { incident } = collect(logs, undefined, (entry) => entry.statusCode === 500);
+    expect(incident).toMatchObject({ attempts: 4, succeeded: 0, failed: 2, otherFailed: 2 });
+    expect(incident.codes.map((c) => [c.statusCode, c.count])).toEqual([[500, 2]]);
+    expect(incident.newestFailure!.id).toBe(id(2));
+    expect(incident.samples.map((s) => s.id)).toEqual([id(2)]);
+    expect(incident.messageIds).toEqual({ ids: [id(2, "2"), id(4, "2")], total: 2 });
+    expect(incident.streak).toMatchObject({ length: 3, recovered: false });
+    expect(incident.lastSuccess!.id).toBe(id(5));
+  });
+
   it("has no streak or comparison when nothing failed", () => {
     const { incident } = collect([log(1, 5, 200, "ok")]);
     expect(incident.streak).toBeNull();
@@ -117,7 +141,8 @@ describe("buildBundle", () => {
     expect(bundle.window.text).toBe(
       "2026-11-25 10:00:00 (Europe/Berlin) to 2026-11-25 11:00:00 (Europe/Berlin)",
     );
-    expect(bundle.counts).toEqual({ attempts: 2, succeeded: 0, failed: 2 });
+    expect(bundle.counts).toEqual({ attempts: 2, succeeded: 0, failed: 2, otherFailed: 0 });
+    expect(bundle.issue).toBeNull();
     expect(bundle.codes.map((c) => [c.statusCode, c.count, c.fromSpec])).toEqual([
       [401, 1, true],
       [500, 1, true],
@@ -162,6 +187,89 @@ describe("buildBundle", () => {
     expect(sample.body).toHaveLength(SAMPLE_BODY_MAX_CHARS);
     expect(sample.body).not.toContain("abcdefghij");
     expect(bundle.comparison!.diff?.kind).toBe("lines");
+  });
+});
+
+describe("a failure issue's bundle", () => {
+  const hostileText = "[x](https://evil.test) <img src=x> dba@customer.test";
+  const issue: FailureIssue = {
+    id: "5a2d0f9b-3e5d-4f0a-8b6c-7d8e9f0a1b2c",
+    webhookId: WEBHOOK_ID,
+    appId: "app",
+    webhookName: "Acme",
+    endpoint: webhook.endpoint,
+    statusCode: 500,
+    signature: "00000000000001",
+    signatureText: hostileText,
+    state: "open",
+    failures: 7,
+    firstFailure: { at: new Date(NOW - 40 * MIN).toISOString(), logId: id(4) },
+    lastFailure: { at: new Date(NOW - 5 * MIN).toISOString(), logId: id(1) },
+    samples: [],
+    resolved: null,
+    reopenedAt: null,
+    lastChange: null,
+    resolveAfter: 3,
+  };
+  const logs = [
+    log(1, 5, 500, '{"error":"database connection lost"}'),
+    log(2, 10, 502, "Bad Gateway"),
+    log(3, 70, 200, '{"ok":true}'),
+  ];
+
+  function issueBundle(changes = NOT_WATCHED) {
+    return buildBundle({
+      webhook,
+      incident: collect(logs, undefined, (entry) => entry.statusCode === 500).incident,
+      timeZone: "UTC",
+      now: NOW,
+      partial: null,
+      redaction: {},
+      issue,
+      changes,
+    });
+  }
+
+  it("names the issue, redacts what its failures share, and counts other causes apart", () => {
+    const bundle = issueBundle();
+    expect(bundle.title).toBe(
+      "Support bundle: https://[redacted]customer.test/hook?token=[redacted], HTTP 500 Internal Server Error",
+    );
+    expect(bundle.issue).toMatchObject({ id: issue.id, failures: 7, state: "open" });
+    expect(bundle.issue!.text).toBe(
+      "One failure issue of this webhook: HTTP 500 Internal Server Error, 7 failures in all from " +
+        "2026-11-25 09:20:00 (UTC) to 2026-11-25 09:55:00 (UTC) (open). Only its failures are counted, sampled and compared here.",
+    );
+    expect(bundle.issue!.signatureText).not.toContain("dba@customer.test");
+    expect(bundle.counts).toEqual({ attempts: 2, succeeded: 0, failed: 1, otherFailed: 1 });
+    expect(bundle.comparison!.failed.id).toBe(id(1));
+    expect(bundle.changes).toEqual({
+      sentence: "This webhook is not watched, so its changes between the two deliveries are not known.",
+      lines: [],
+    });
+  });
+
+  it("renders the issue and the webhook's changes, escaped, in Markdown and HTML", () => {
+    const seen = new Date(NOW - 30 * MIN).toISOString();
+    const bundle = issueBundle(
+      changesBetween(
+        [{ at: seen, kind: "active", active: false, numberOfErrors: 3, previous: true }],
+        "2026-01-01T00:00:00Z",
+      ),
+    );
+    const md = renderMarkdown(bundle);
+    expect(md).toContain("## Failure issue");
+    expect(md).toContain("**failed for other causes:** 1");
+    expect(md).toContain("`[x](https://evil.test) <img src=x> [redacted]`");
+    expect(md).toContain(
+      "**The webhook's own changes:** The webhook changed 1 time between them\\: it was deactivated\\.",
+    );
+    expect(md).toContain("- 2026\\-11\\-25 09\\:30\\:00 \\(UTC\\)\\: Deactivated \\(active true → false\\)");
+    const html = renderHtml(bundle);
+    expect(html).toContain("<h2");
+    expect(html).toContain("&lt;img src=x&gt;");
+    expect(html).not.toContain("<img");
+    expect(html).toContain("<li>2026-11-25 09:30:00 (UTC): Deactivated (active true → false)</li>");
   });
 });
 
@@ -218,15 +326,34 @@ describe("renderers with hostile bodies", () => {
 describe("parseBundleRequest", () => {
   const params = (values: Record<string, string>) => new URLSearchParams(values);
 
-  it("defaults to the last 24 hours in UTC", () => {
-    expect(parseBundleRequest(params({}), NOW)).toEqual({
-      ok: true,
-      value: { from: NOW - 86_400_000, to: NOW, timeZone: "UTC" },
+  it("defaults to the last 24 hours in UTC, or to a failure issue's span", () => {
+    const asked = parseBundleRequest(params({}));
+    expect(asked).toEqual({ ok: true, value: { from: null, to: null, tz: null, issue: null } });
+    if (!asked.ok) throw new Error("parsed");
+    expect(bundleRequestOf(asked.value, NOW)).toEqual({
+      from: NOW - 86_400_000,
+      to: NOW,
+      timeZone: "UTC",
+      issue: null,
+    });
+    const issue = "5A2D0F9B-3E5D-4F0A-8B6C-7D8E9F0A1B2C";
+    const forIssue = parseBundleRequest(params({ issue, to: "2026-11-25T09:30:00Z" }));
+    if (!forIssue.ok) throw new Error("parsed");
+    expect(forIssue.value.issue).toBe(issue.toLowerCase());
+    expect(bundleRequestOf(forIssue.value, NOW, { from: NOW - 50 * MIN, to: NOW - 5 * MIN })).toEqual({
+      from: NOW - 50 * MIN,
+      to: Date.parse("2026-11-25T09:30:00Z"),
+      timeZone: "UTC",
+      issue: issue.toLowerCase(),
+    });
+    expect(parseBundleRequest(params({ issue: "../../admin" }))).toMatchObject({
+      ok: false,
+      errors: { issue: [expect.stringMatching(/^Failure issue: enter a UUID/)] },
     });
   });
 
   it("names each bad field by its label", () => {
-    const result = parseBundleRequest(params({ from: "yesterday", tz: "Mars/Olympus" }), NOW);
+    const result = parseBundleRequest(params({ from: "yesterday", tz: "Mars/Olympus" }));
     expect(result).toEqual({
       ok: false,
       errors: {
@@ -234,9 +361,7 @@ describe("parseBundleRequest", () => {
         tz: ["Time zone: enter an IANA time zone name, e.g. Europe/Berlin, America/New_York or UTC."],
       },
     });
-    expect(
-      parseBundleRequest(params({ from: "2026-11-25T10:00:00Z", to: "2026-11-25T09:00:00Z" }), NOW),
-    ).toEqual({
+    expect(parseBundleRequest(params({ from: "2026-11-25T10:00:00Z", to: "2026-11-25T09:00:00Z" }))).toEqual({
       ok: false,
       errors: { from: ["From: pick a time before To."] },
     });

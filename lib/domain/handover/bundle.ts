@@ -9,6 +9,8 @@ import { compareWithLastSuccess, type ComparedLog, type Comparison } from "@/lib
 import type { Incident } from "@/lib/domain/handover/incident";
 import { createRedactor, type MaskedCount, type RedactorOptions } from "@/lib/domain/handover/redact";
 import { exactTime, spanWords, timeWords } from "@/lib/domain/handover/time-words";
+import { changesSentence, changeText, type WebhookChanges } from "@/lib/domain/handover/webhook-changes";
+import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 
 /** Sample bodies longer than this are cut (after redaction) in the bundle. */
 export const SAMPLE_BODY_MAX_CHARS = 4_000;
@@ -34,7 +36,18 @@ export interface SupportBundle {
   timeZone: string;
   webhook: { id: string; endpoint: string; eventType: string; active: boolean; numberOfErrors: number };
   window: { from: string; to: string; text: string };
-  counts: { attempts: number; succeeded: number; failed: number };
+  /** `failed`: of the issue, for an issue's bundle (`otherFailed`: of other causes); else every failure. */
+  counts: { attempts: number; succeeded: number; failed: number; otherFailed: number };
+  /** The failure issue the bundle is about; null for a webhook's bundle over a window. */
+  issue: {
+    id: string;
+    title: string;
+    /** What its failures' bodies share (redacted). */
+    signatureText: string;
+    state: string;
+    failures: number;
+    text: string;
+  } | null;
   codes: Array<{
     statusCode: number;
     title: string;
@@ -56,6 +69,8 @@ export interface SupportBundle {
     text: string;
   } | null;
   comparison: Comparison | null;
+  /** The webhook's own changes between the last success and the failure (watch's timeline), in words. */
+  changes: { sentence: string; lines: string[] } | null;
   samples: BundleLog[];
   messageIds: { ids: string[]; total: number };
   /** What the customer must fix, most frequent failure first. */
@@ -73,6 +88,10 @@ export interface BundleInput {
   now: number;
   partial: string | null;
   redaction: RedactorOptions;
+  /** The failure issue the bundle is about (the incident was read with its focus). */
+  issue?: FailureIssue | null;
+  /** The webhook's changes between the comparison's two deliveries. */
+  changes?: WebhookChanges | null;
 }
 
 /** Builds the bundle; throws a RedactionError (and builds nothing) when a pattern fails. */
@@ -83,6 +102,8 @@ export function buildBundle({
   now,
   partial,
   redaction,
+  issue = null,
+  changes = null,
 }: BundleInput): SupportBundle {
   const redactor = createRedactor(redaction);
   const bodies = new Map<string, string>();
@@ -166,8 +187,10 @@ export function buildBundle({
     (meaning) => `${meaning.title}: ${meaning.nextStep}`,
   );
 
+  const issueMeaning = issue ? statusMeaning(issue.statusCode) : null;
+  const issueFailures = issue ? `${issue.failures} ${issue.failures === 1 ? "failure" : "failures"}` : "";
   return {
-    title: `Support bundle: ${endpoint}`,
+    title: `Support bundle: ${endpoint}${issueMeaning ? `, ${issueMeaning.title}` : ""}`,
     generatedAt: new Date(now).toISOString(),
     timeZone,
     webhook: {
@@ -182,10 +205,38 @@ export function buildBundle({
       to: new Date(incident.to).toISOString(),
       text: `${exactTime(incident.from, timeZone)} to ${exactTime(incident.to, timeZone)}`,
     },
-    counts: { attempts: incident.attempts, succeeded: incident.succeeded, failed: incident.failed },
+    counts: {
+      attempts: incident.attempts,
+      succeeded: incident.succeeded,
+      failed: incident.failed,
+      otherFailed: incident.otherFailed,
+    },
+    issue:
+      issue && issueMeaning
+        ? {
+            id: issue.id,
+            title: issueMeaning.title,
+            signatureText: redactor.redact(issue.signatureText),
+            state: issue.state,
+            failures: issue.failures,
+            text:
+              `One failure issue of this webhook: ${issueMeaning.title}, ${issueFailures} in all ` +
+              `from ${at(issue.firstFailure.at)} to ${at(issue.lastFailure.at)} (${issue.state}). ` +
+              "Only its failures are counted, sampled and compared here.",
+          }
+        : null,
     codes,
     streak,
     comparison,
+    changes:
+      changes && comparison?.lastSuccess
+        ? {
+            sentence: changesSentence(changes, comparison.lastSuccess.sendAt, at),
+            lines: changes.known
+              ? changes.events.map((event) => `${at(event.at)}: ${changeText(event)}`)
+              : [],
+          }
+        : null,
     samples,
     messageIds: incident.messageIds,
     fixes,

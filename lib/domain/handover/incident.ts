@@ -2,7 +2,9 @@
  * What a support bundle needs from a webhook's history, gathered one log at a time, newest
  * first, keeping only what the bundle shows (so a long window costs counts, not memory). Reads
  * past the window's start only as far as the failing streak's true start and the last success
- * before it. Fed by the scan today; the watch's store can feed the same logs.
+ * before it. Fed by the scan today; the watch's store can feed the same logs. With a `focus` (a
+ * failure issue's cause), only the failures it takes are counted, sampled and compared; the others
+ * are counted apart, and still belong to the failing streak (they are failures all the same).
  */
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { bodyReason } from "@/lib/domain/handover/compare";
@@ -23,7 +25,10 @@ export interface Incident {
   to: number;
   attempts: number;
   succeeded: number;
+  /** Failures in focus (all of them without a focus). */
   failed: number;
+  /** Failures outside the focus. */
+  otherFailed: number;
   /** Failure codes, most frequent first. */
   codes: CodeCount[];
   /** The newest failure in the window. */
@@ -45,12 +50,16 @@ export class IncidentCollector {
   private newerSuccess = false;
   private streakOpen = false;
 
-  constructor(window: { from: number; to: number }) {
+  constructor(
+    window: { from: number; to: number },
+    private readonly focus: (log: WebhookLog) => boolean = () => true,
+  ) {
     this.incident = {
       ...window,
       attempts: 0,
       succeeded: 0,
       failed: 0,
+      otherFailed: 0,
       codes: [],
       newestFailure: null,
       lastSuccess: null,
@@ -66,9 +75,10 @@ export class IncidentCollector {
     const incident = this.incident;
     if (time > incident.to) return true;
     const inWindow = time >= incident.from;
-    if (inWindow) this.count(log);
+    const inFocus = log.status === "Failed" && inWindow && this.focus(log);
+    if (inWindow) this.count(log, inFocus);
     if (log.status === "Failed") {
-      if (inWindow && !incident.newestFailure) {
+      if (inFocus && !incident.newestFailure) {
         incident.newestFailure = log;
         incident.streak = { length: 0, start: log, end: log, recovered: this.newerSuccess };
         this.streakOpen = true;
@@ -88,11 +98,15 @@ export class IncidentCollector {
     return this.streakOpen;
   }
 
-  private count(log: WebhookLog): void {
+  private count(log: WebhookLog, inFocus: boolean): void {
     const incident = this.incident;
     incident.attempts++;
     if (log.status !== "Failed") {
       incident.succeeded++;
+      return;
+    }
+    if (!inFocus) {
+      incident.otherFailed++;
       return;
     }
     incident.failed++;

@@ -88,7 +88,8 @@ export function renderHtml(bundle: SupportBundle): string {
   const row = (label: string, value: string) =>
     `<tr><th style="${S.cell}" scope="row">${escapeHtml(label)}</th><td style="${S.cell}">${value}</td></tr>`;
 
-  parts.push(`<h1 style="${S.h1}">Support bundle: ${escapeHtml(bundle.webhook.endpoint)}</h1>`);
+  const issueTitle = bundle.issue ? `, ${escapeHtml(bundle.issue.title)}` : "";
+  parts.push(`<h1 style="${S.h1}">Support bundle: ${escapeHtml(bundle.webhook.endpoint)}${issueTitle}</h1>`);
   parts.push(
     `<table style="${S.table}"><tbody>`,
     row(
@@ -99,11 +100,20 @@ export function renderHtml(bundle: SupportBundle): string {
     row("Window", escapeHtml(bundle.window.text)),
     row(
       "Attempts",
-      `${bundle.counts.attempts}: ${bundle.counts.succeeded} succeeded, ${bundle.counts.failed} failed`,
+      `${bundle.counts.attempts}: ${bundle.counts.succeeded} succeeded, ${bundle.counts.failed} failed` +
+        (bundle.counts.otherFailed > 0 ? `, ${bundle.counts.otherFailed} failed for other causes` : ""),
     ),
     ...(bundle.partial ? [row("Note", escapeHtml(bundle.partial))] : []),
     "</tbody></table>",
   );
+
+  if (bundle.issue) {
+    h2("Failure issue");
+    parts.push(
+      `<p>${escapeHtml(bundle.issue.text)}</p>`,
+      `<p>What its failures' responses share: ${code(bundle.issue.signatureText || "(empty response body)")}</p>`,
+    );
+  }
 
   if (bundle.comparison) {
     const { comparison } = bundle;
@@ -114,6 +124,11 @@ export function renderHtml(bundle: SupportBundle): string {
         `<p>Time between them: ${escapeHtml(comparison.gapText ?? "")}; status ${comparison.lastSuccess.statusCode} then ${comparison.failed.statusCode}.</p>`,
         diffHtml(comparison.diff),
       );
+    }
+    if (bundle.changes) {
+      parts.push(`<p>The webhook's own changes: ${escapeHtml(bundle.changes.sentence)}</p>`);
+      if (bundle.changes.lines.length > 0)
+        parts.push(`<ul>${bundle.changes.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>`);
     }
   }
 

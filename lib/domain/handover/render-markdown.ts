@@ -62,15 +62,28 @@ function diffText(diff: BodyDiff): string {
 export function renderMarkdown(bundle: SupportBundle): string {
   const out: string[] = [];
   const now = Date.parse(bundle.generatedAt);
-  out.push(`# Support bundle: ${codeSpan(bundle.webhook.endpoint)}`, "");
+  const issueTitle = bundle.issue ? `, ${escapeMarkdown(bundle.issue.title)}` : "";
+  out.push(`# Support bundle: ${codeSpan(bundle.webhook.endpoint)}${issueTitle}`, "");
   out.push(
     `- **Webhook:** ${codeSpan(bundle.webhook.id)} (${codeSpan(bundle.webhook.eventType)}, ` +
       `${bundle.webhook.active ? "active" : "inactive"}, ${bundle.webhook.numberOfErrors} errors counted by the hub)`,
     `- **Window:** ${escapeMarkdown(bundle.window.text)}`,
-    `- **Attempts:** ${bundle.counts.attempts}, **succeeded:** ${bundle.counts.succeeded}, **failed:** ${bundle.counts.failed}`,
+    `- **Attempts:** ${bundle.counts.attempts}, **succeeded:** ${bundle.counts.succeeded}, **failed:** ${bundle.counts.failed}` +
+      (bundle.counts.otherFailed > 0 ? `, **failed for other causes:** ${bundle.counts.otherFailed}` : ""),
   );
   if (bundle.partial) out.push(`- **Note:** ${escapeMarkdown(bundle.partial)}`);
   out.push("");
+
+  if (bundle.issue) {
+    out.push(
+      "## Failure issue",
+      "",
+      escapeMarkdown(bundle.issue.text),
+      "",
+      `What its failures' responses share: ${codeSpan(bundle.issue.signatureText || "(empty response body)")}`,
+      "",
+    );
+  }
 
   if (bundle.comparison) {
     const { comparison } = bundle;
@@ -89,6 +102,11 @@ export function renderMarkdown(bundle: SupportBundle): string {
         diffText(comparison.diff),
         "",
       );
+    }
+    if (bundle.changes) {
+      out.push(`**The webhook's own changes:** ${escapeMarkdown(bundle.changes.sentence)}`, "");
+      for (const line of bundle.changes.lines) out.push(`- ${escapeMarkdown(line)}`);
+      if (bundle.changes.lines.length > 0) out.push("");
     }
   }
 

@@ -35,6 +35,8 @@ export interface FailureIssue {
   webhookName: string;
   endpoint: string;
   statusCode: number;
+  /** failureCause's signature of the body: with statusCode, which failures are this issue's. */
+  signature: string;
   /** The body with its volatile parts stripped, to show ("" for an empty body). */
   signatureText: string;
   state: IssueState;

@@ -38,3 +38,10 @@ export interface TimelineEvent {
   /** The value before: `active` for an "active" event, numberOfErrors for an "errors" one; null on the first poll. */
   previous: boolean | number | null;
 }
+
+/** Which timeline events to read: seen at or after `from`, at or before `to` (epoch ms), at most `limit`. */
+export interface TimelineRange {
+  from?: number | null;
+  to?: number | null;
+  limit?: number;
+}

@@ -1,4 +1,5 @@
 import "server-only";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { IncidentCollector, type Incident } from "@/lib/domain/handover/incident";
 import { openHistory, type ScanCall } from "@/lib/server/history/scan";
 import type { WebhookId } from "@/lib/server/hub/path-params";
@@ -7,15 +8,16 @@ import type { WebhookId } from "@/lib/server/hub/path-params";
  * What a support bundle needs from a webhook's history, read through the scan (newest first, up
  * to `cap` logs), stopping as soon as older logs cannot change it. `partial` says, for a person,
  * where the reading stopped short; a hub failure midway is thrown: a bundle is not made from a
- * history it could not read.
+ * history it could not read. `focus`: which failures the bundle is about (a failure issue's).
  */
 export async function readIncident(
   call: ScanCall,
   webhookId: WebhookId,
   window: { from: number; to: number },
   cap: number,
+  focus?: (log: WebhookLog) => boolean,
 ): Promise<{ incident: Incident; partial: string | null }> {
-  const collector = new IncidentCollector(window);
+  const collector = new IncidentCollector(window, focus);
   const reader = await openHistory(call, webhookId, { cap, retain: true });
   let read = 0;
   let wantsMore = true;

@@ -1,30 +1,52 @@
 import "server-only";
+import { failureCause } from "@/lib/domain/failure-signature";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
-import type { BundleRequest } from "@/lib/domain/handover/bundle-request";
+import { bundleRequestOf, type BundleAsk } from "@/lib/domain/handover/bundle-request";
 import { RedactionError } from "@/lib/domain/handover/redact";
+import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { getWebhook } from "@/lib/server/hub/client";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import type { ScanCall } from "@/lib/server/history/scan";
+import { webhookChanges } from "@/lib/server/handover/last-success";
 import { readIncident } from "@/lib/server/handover/read-incident";
+import { compactBody } from "@/lib/server/watch/cursor";
+import { watchStore } from "@/lib/server/watch/store";
 
 /**
- * The redacted support bundle of a webhook over a window, for the route and the preview page.
- * Besides the default rules and REDACT_PATTERNS, the session's own API key is masked wherever it
- * appears. A pattern that fails means no bundle: the error names it.
+ * The redacted support bundle of a webhook over a window, or of one of its failure issues, for
+ * the route and the preview page. Besides the default rules and REDACT_PATTERNS, the session's
+ * own API key is masked wherever it appears. A pattern that fails means no bundle: the error
+ * names it. `appId`: the application whose key `call` holds (its watch has the issues and the
+ * webhook's timeline).
  */
 export async function supportBundle(
-  call: ScanCall,
+  call: ScanCall & { appId: string },
   webhookId: WebhookId,
-  request: BundleRequest,
+  ask: BundleAsk,
   now = Date.now(),
 ): Promise<SupportBundle> {
   const config = serverConfig();
+  const issue = ask.issue ? await issueOf(call.appId, webhookId, ask.issue) : null;
+  const request = bundleRequestOf(
+    ask,
+    now,
+    issue && { from: Date.parse(issue.firstFailure.at), to: Date.parse(issue.lastFailure.at) },
+  );
+  const focus = issue ? issueFailures(issue, config.watch.bodyCapBytes) : undefined;
   const [webhook, { incident, partial }] = await Promise.all([
     getWebhook(call, webhookId),
-    readIncident(call, webhookId, request, config.history.cap),
+    readIncident(call, webhookId, request, config.history.cap, focus),
   ]);
+  const changes =
+    incident.newestFailure && incident.lastSuccess
+      ? await webhookChanges(call.appId, webhookId, {
+          from: incident.lastSuccess.sendAt,
+          to: incident.newestFailure.sendAt,
+        })
+      : null;
   try {
     return buildBundle({
       webhook,
@@ -33,6 +55,8 @@ export async function supportBundle(
       now,
       partial,
       redaction: { patterns: config.redactPatterns, literals: [call.apiKey] },
+      issue,
+      changes,
     });
   } catch (error) {
     if (error instanceof RedactionError) {
@@ -44,4 +68,21 @@ export async function supportBundle(
     }
     throw error;
   }
+}
+
+/** The failure issue of this webhook the application's watch has; `not_found` (naming the field) otherwise. */
+async function issueOf(appId: string, webhookId: WebhookId, issueId: string): Promise<FailureIssue> {
+  const issues = await (await watchStore()).listIssues([appId], { webhookId });
+  const issue = issues.find((candidate) => candidate.id === issueId);
+  if (issue) return issue;
+  const message = `Failure issue ${issueId} is not an issue of this webhook watched by this application. Open the bundle from the issue's card.`;
+  throw new AppError("not_found", message, { fields: { issue: [message] } });
+}
+
+/** Whether a failure is the issue's: its code, and the signature of its body as the watch stores it. */
+function issueFailures(issue: FailureIssue, bodyCapBytes: number): (log: WebhookLog) => boolean {
+  return (log) =>
+    log.statusCode === issue.statusCode &&
+    failureCause(log.statusCode, compactBody(log.responseBody, bodyCapBytes).body).signature ===
+      issue.signature;
 }

@@ -250,6 +250,7 @@ const ISSUE_COLUMNS = [
   "failure_issues.id",
   "failure_issues.webhook_id",
   "failure_issues.status_code",
+  "failure_issues.signature",
   "failure_issues.signature_text",
   "failure_issues.state",
   "failure_issues.failures",
@@ -273,6 +274,7 @@ type ListedRow = Pick<
   | "id"
   | "webhook_id"
   | "status_code"
+  | "signature"
   | "signature_text"
   | "state"
   | "failures"
@@ -331,6 +333,7 @@ async function issuesOf(ctx: StoreContext, rows: readonly ListedRow[]): Promise<
       webhookName: row.name,
       endpoint: row.endpoint,
       statusCode: row.status_code,
+      signature: row.signature,
       signatureText: row.signature_text,
       state: row.state,
       failures: row.failures,

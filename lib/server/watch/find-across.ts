@@ -8,8 +8,9 @@ import { getWatch } from "@/lib/server/watch/watches";
 /**
  * The newest stored delivery answering the target among every watched webhook of these
  * applications: by log id, or by log or message id for a bare UUID; a console link looks only at
- * the webhook it names. Each webhook's lookup uses its own (webhook_id, id) and
- * (webhook_id, message_id) indexes, so the cost grows with the number of watches, not of logs.
+ * the webhook it names. The watched webhooks are listed first and named in each lookup, so each
+ * uses its (webhook_id, id) or (webhook_id, message_id) index: the cost grows with the number of
+ * watches, not of logs (a join lets the database scan every stored log instead).
  */
 export async function findAcross(
   ctx: StoreContext,
@@ -17,24 +18,28 @@ export async function findAcross(
   target: FindTarget,
 ): Promise<FoundDelivery | null> {
   if (appIds.length === 0) return null;
+  const watched = (
+    await ctx.db.selectFrom("watches").select("webhook_id").where("app_id", "in", appIds).execute()
+  ).map((row) => row.webhook_id);
+  const webhookIds = target.kind === "log" ? watched.filter((id) => id === target.webhookId) : watched;
+  if (webhookIds.length === 0) return null;
   const id = target.id.toLowerCase();
-  const hit = await ctx.db
-    .selectFrom("watch_logs")
-    .innerJoin("watches", "watches.webhook_id", "watch_logs.webhook_id")
-    .select(["watch_logs.webhook_id", "watch_logs.id"])
-    .where("watches.app_id", "in", appIds)
-    .$if(target.kind === "log", (qb) =>
-      qb.where("watch_logs.webhook_id", "=", target.kind === "log" ? target.webhookId : ""),
+  const newestWith = (column: "id" | "message_id") =>
+    ctx.db
+      .selectFrom("watch_logs")
+      .select(["webhook_id", "id", "created_at"])
+      .where("webhook_id", "in", webhookIds)
+      .where(column, "=", id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  const hits = (
+    await Promise.all(
+      target.kind === "log" ? [newestWith("id")] : [newestWith("id"), newestWith("message_id")],
     )
-    .where((eb) =>
-      target.kind === "log"
-        ? eb("watch_logs.id", "=", id)
-        : eb.or([eb("watch_logs.id", "=", id), eb("watch_logs.message_id", "=", id)]),
-    )
-    .orderBy("watch_logs.created_at", "desc")
-    .orderBy("watch_logs.id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  ).filter((hit) => hit !== undefined);
+  const hit = hits.sort((a, b) => Number(b.created_at) - Number(a.created_at) || b.id.localeCompare(a.id))[0];
   if (!hit) return null;
   const [found, watch] = await Promise.all([
     findLog(ctx, hit.webhook_id, { kind: "log", id: hit.id, webhookId: hit.webhook_id }),

@@ -255,6 +255,10 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
       ["active", 4, null],
       ["errors", 4, null],
     ]);
+    // A range keeps the events seen within it: the first poll's are 30 h old.
+    const lastDay = await store.timeline(failing.id, { from: NOW - 24 * HOUR, to: NOW });
+    expect(lastDay.map((e) => [e.kind, e.numberOfErrors, e.previous])).toEqual([["errors", 5, 4]]);
+    expect(await store.timeline(failing.id, { to: NOW - 2 * HOUR, limit: 1 })).toHaveLength(1);
   });
 
   it("hands a new key over without losing watches, names or history, and skips a rejected key's webhooks", async () => {

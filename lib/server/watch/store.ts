@@ -6,7 +6,7 @@ import type { HealthSummary } from "@/lib/domain/history/health";
 import type { HistoryQuestion } from "@/lib/domain/history/question";
 import type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
 import { DEFAULT_RESOLVE_AFTER, type FailureIssue, type IssueAction } from "@/lib/domain/watch/failure-issue";
-import type { StoreCoverage, StoredLog, TimelineEvent } from "@/lib/domain/watch/stored-log";
+import type { StoreCoverage, StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { sessionSecrets } from "@/lib/server/session/secrets";
@@ -20,7 +20,7 @@ import * as logs from "@/lib/server/watch/stored-logs";
 import * as watches from "@/lib/server/watch/watches";
 
 export type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
-export type { StoreCoverage, StoredLog, TimelineEvent } from "@/lib/domain/watch/stored-log";
+export type { StoreCoverage, StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
 export type { FoundDelivery } from "@/lib/domain/watch/find-across";
 
 /**
@@ -131,8 +131,8 @@ export interface WatchStore {
    */
   findAcross(appIds: readonly string[], target: FindTarget): Promise<FoundDelivery | null>;
 
-  /** Changes of `active` and jumps of `numberOfErrors`, newest first. */
-  timeline(webhookId: string, limit?: number): Promise<TimelineEvent[]>;
+  /** Changes of `active` and jumps of `numberOfErrors`, newest first (within `range`, when given). */
+  timeline(webhookId: string, range?: TimelineRange): Promise<TimelineEvent[]>;
 
   // --- Overview and the watcher's health ------------------------------------------------------
 
@@ -241,7 +241,7 @@ export function storeOver(ctx: StoreContext): WatchStore {
     streamLogs: (webhookId, question) => logs.streamLogs(ctx, webhookId, question),
     findLog: (webhookId, target, status) => logs.findLog(ctx, webhookId, target, status),
     findAcross: (appIds, target) => findAcross(ctx, appIds, target),
-    timeline: (webhookId, limit) => logs.timeline(ctx, webhookId, limit),
+    timeline: (webhookId, range) => logs.timeline(ctx, webhookId, range),
     overview: (appIds, now) => rows.overview(ctx, appIds, now),
     watcherHealth: (appIds, now) => rows.watcherHealth(ctx, appIds, now),
     listIssues: (appIds, filter) => issues.listIssues(ctx, appIds, filter),

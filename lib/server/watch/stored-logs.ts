@@ -3,7 +3,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kyse
 import type { FindTarget } from "@/lib/domain/history/find-input";
 import { bucketSizeFor, type HealthBucket, type HealthSummary } from "@/lib/domain/history/health";
 import type { HistoryQuestion } from "@/lib/domain/history/question";
-import type { StoreCoverage, StoredLog, TimelineEvent } from "@/lib/domain/watch/stored-log";
+import type { StoreCoverage, StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
 import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
 import type { WatchDatabase } from "@/lib/server/watch/schema";
 
@@ -389,11 +389,17 @@ export async function findLog(
   return { log: logOf(row, webhook), index: Number(before.n) };
 }
 
-export async function timeline(ctx: StoreContext, webhookId: string, limit = 100): Promise<TimelineEvent[]> {
+export async function timeline(
+  ctx: StoreContext,
+  webhookId: string,
+  { from = null, to = null, limit = 100 }: TimelineRange = {},
+): Promise<TimelineEvent[]> {
   const rows = await ctx.db
     .selectFrom("watch_timeline")
     .selectAll()
     .where("webhook_id", "=", webhookId)
+    .$if(from !== null, (qb) => qb.where("at", ">=", from!))
+    .$if(to !== null, (qb) => qb.where("at", "<=", to!))
     .orderBy("at", "desc")
     .orderBy("kind")
     .limit(limit)

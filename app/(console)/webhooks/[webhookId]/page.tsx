@@ -17,6 +17,7 @@ import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redi
 import { webhooksHref } from "@/lib/server/session/page-application";
 import { getSession } from "@/lib/server/session/session";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
+import { bundleHref } from "@/lib/domain/handover/bundle-request";
 import { isHistoryView, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
 import { demoOf } from "@/lib/domain/sandbox-demo";
 import { loadLogView } from "@/lib/domain/search-params";
@@ -140,7 +141,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <p className="mb-3 text-right text-sm">
-        <Link href={`/webhooks/${webhookId}/bundle?app=${app.id}`} className="btn-link">
+        <Link href={bundleHref(webhookId, { app: app.id })} className="btn-link">
           Support bundle
         </Link>
       </p>

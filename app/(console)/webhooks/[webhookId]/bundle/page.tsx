@@ -24,8 +24,9 @@ interface Props {
 const FORMAT_LABELS = { md: "Markdown", html: "HTML", json: "JSON" } as const;
 
 /**
- * `/webhooks/{id}/bundle?app=&from=&to=&tz=`: the support bundle of a window, previewed exactly
- * as it will be shared (each format rendered once, here, and downloaded from that same text).
+ * `/webhooks/{id}/bundle?app=&from=&to=&tz=&issue=`: the support bundle of a window (or of a
+ * failure issue), previewed exactly as it will be shared (each format rendered once, here, and
+ * downloaded from that same text).
  */
 export default async function BundlePage({ params, searchParams }: Props) {
   const webhookId = parseWebhookId((await params).webhookId);
@@ -42,7 +43,8 @@ export default async function BundlePage({ params, searchParams }: Props) {
   if (!app) notFound();
 
   const values = { from: one("from"), to: one("to"), tz: one("tz") || "UTC" };
-  const { errors, bundle, failure, files } = await prepare(app.apiKey, webhookId, one);
+  const issue = one("issue");
+  const { errors, bundle, failure, files } = await prepare(app, webhookId, one);
   return (
     <div className="space-y-5">
       <div className="space-y-1">
@@ -55,7 +57,7 @@ export default async function BundlePage({ params, searchParams }: Props) {
           data are masked before anything is shown here; what you see below is exactly what will be shared.
         </p>
       </div>
-      <BundleForm app={appId} values={values} errors={errors} />
+      <BundleForm app={appId} issue={issue || null} values={values} errors={errors} />
       {failure ? <ErrorPanel status={failure.status} message={failure.message} role="alert" /> : null}
       {bundle && files ? <BundlePreview bundle={bundle} files={files} /> : null}
     </div>
@@ -63,22 +65,24 @@ export default async function BundlePage({ params, searchParams }: Props) {
 }
 
 /** The bundle the URL asks for, with each format rendered; field errors or a failure instead. */
-async function prepare(apiKey: string, webhookId: WebhookId, one: (name: string) => string) {
-  const now = Date.now();
-  const parsed = parseBundleRequest({ get: (name) => one(name) || null }, now);
+async function prepare(
+  app: { id: string; apiKey: string },
+  webhookId: WebhookId,
+  one: (name: string) => string,
+) {
+  const parsed = parseBundleRequest({ get: (name) => one(name) || null });
   if (!parsed.ok) return { errors: parsed.errors, bundle: null, failure: null, files: null };
   try {
     const bundle = await supportBundle(
-      { apiKey, signal: new AbortController().signal },
+      { apiKey: app.apiKey, appId: app.id, signal: new AbortController().signal },
       webhookId,
       parsed.value,
-      now,
     );
-    return { errors: {}, bundle, failure: null, files: filesOf(bundle, webhookId, parsed.value.from) };
+    return { errors: {}, bundle, failure: null, files: filesOf(bundle, webhookId) };
   } catch (error) {
     if (!isAppError(error)) throw error;
     if (error.code === "unauthorized") redirectToSignIn("key_rejected");
-    if (error.code === "not_found") notFound();
+    if (error.code === "not_found" && !parsed.value.issue) notFound();
     return {
       errors: {},
       bundle: null,
@@ -88,10 +92,10 @@ async function prepare(apiKey: string, webhookId: WebhookId, one: (name: string)
   }
 }
 
-function filesOf(bundle: SupportBundle, webhookId: string, from: number): Record<BundleFormat, BundleFile> {
+function filesOf(bundle: SupportBundle, webhookId: string): Record<BundleFormat, BundleFile> {
   const file = (format: BundleFormat): BundleFile => ({
     label: FORMAT_LABELS[format],
-    fileName: bundleFileName(webhookId, from, format),
+    fileName: bundleFileName(webhookId, Date.parse(bundle.window.from), format),
     contentType: BUNDLE_CONTENT_TYPES[format],
     text: renderBundle(bundle, format),
   });

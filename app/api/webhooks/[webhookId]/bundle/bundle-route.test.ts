@@ -1,10 +1,16 @@
 /**
  * The support-bundle route, called directly with `new Request(...)` against a fake hub that
  * serves a webhook and its logs: each format, redaction (default rules, REDACT_PATTERNS, the
- * session's own key), the 400s that send nothing, and a session-less call.
+ * session's own key), the 400s that send nothing, and a session-less call. A failure issue's
+ * bundle reads the issue from a real (embedded, in-memory) watch store.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { sendJson } from "@/tests/support/fake-upstream";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
+import { applicationId } from "@/lib/server/session/key-hash";
+import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
+import { storeLogs } from "@/tests/support/watch-databases";
 import {
   KEY,
   WEBHOOK,
@@ -25,7 +31,7 @@ const MIN = 60_000;
 const id = (n: number, p = "1") => `${p.repeat(8)}-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
 
 /** Newest first: 30 failures a minute apart (a 500 whose body leaks secrets), then successes. */
-const LOGS = Array.from({ length: 120 }, (_, i) => {
+const LOGS: WebhookLog[] = Array.from({ length: 120 }, (_, i) => {
   const at = new Date(NOW - (i + 1) * MIN).toISOString();
   const failed = i < 30;
   return {
@@ -43,8 +49,17 @@ const LOGS = Array.from({ length: 120 }, (_, i) => {
   };
 });
 
-beforeEach(() => {
+/** What the fake hub lists: LOGS unless a test serves others. */
+let served = LOGS;
+
+beforeEach(async () => {
   resetHistoryForTests();
+  stubEnv({ WATCH_DB: ":memory:", WATCH_IN_CONSOLE: "0" });
+  served = LOGS;
+  const store = await watchStore();
+  for (const watch of await store.listWatches([applicationId(KEY)])) {
+    await store.removeWatch([applicationId(KEY)], watch.webhookId);
+  }
   hub.handle = (req, res) => {
     const url = new URL(req.url ?? "", "http://hub");
     if (!url.pathname.endsWith("/webhook-log")) {
@@ -60,8 +75,8 @@ beforeEach(() => {
     const offset = Number(url.searchParams.get("offset"));
     const limit = Number(url.searchParams.get("limit"));
     sendJson(res, 200, {
-      data: LOGS.slice(offset, offset + limit),
-      pagination: { offset, limit, total: LOGS.length, totalPages: Math.ceil(LOGS.length / limit) },
+      data: served.slice(offset, offset + limit),
+      pagination: { offset, limit, total: served.length, totalPages: Math.ceil(served.length / limit) },
     });
   };
 });
@@ -91,7 +106,9 @@ describe("GET /api/webhooks/{id}/bundle", () => {
     for (const secret of [KEY, "pw0rd", "ops@customer.test", "t0ps3cret"]) expect(text).not.toContain(secret);
     const body = JSON.parse(text);
     expect(body.timeZone).toBe("Europe/Berlin");
-    expect(body.counts).toEqual({ attempts: 10, succeeded: 0, failed: 10 });
+    expect(body.counts).toEqual({ attempts: 10, succeeded: 0, failed: 10, otherFailed: 0 });
+    expect(body.issue).toBeNull();
+    expect(body.changes.sentence).toMatch(/^This webhook is not watched, so its changes/);
     // The streak started before the window: all 30 failures, back to the success at minute 31.
     expect(body.streak).toMatchObject({ length: 30, atLeast: false, startedAt: LOGS[29]!.sendAt });
     expect(body.comparison.lastSuccess.id).toBe(LOGS[30]!.id);
@@ -136,6 +153,42 @@ describe("GET /api/webhooks/{id}/bundle", () => {
     );
     stubEnv({ REDACT_PATTERNS: "ORD-.*" });
     expect(() => validateServerConfig()).toThrow(/REDACT_PATTERNS must be a JSON array/);
+  });
+
+  it("of a failure issue: its span and only its failures, from the watch's issue; another issue ID is a 404 naming the field", async () => {
+    // Newest first: 500s and 502s taking turns for 20 minutes, then successes.
+    served = LOGS.map((entry, i) =>
+      i < 20 && i % 2 === 1
+        ? { ...entry, statusCode: 502, responseBody: "<html><title>502 Bad Gateway</title></html>" }
+        : entry,
+    );
+    await (await watchStore()).addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+    await storeLogs(await sharedStoreContext(), WEBHOOK, served);
+    const issues = await (await watchStore()).listIssues([applicationId(KEY)], { webhookId: WEBHOOK });
+    const issue = issues.find((candidate: FailureIssue) => candidate.statusCode === 502)!;
+    expect(issue.failures).toBe(10);
+
+    const cookie = await signedInCookie();
+    const response = await bundleRoute.GET(
+      request("GET", path(`issue=${issue.id}&format=json`), { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
+    expect(response.status).toBe(200);
+    const body = JSON.parse(await response.text());
+    expect(body.window).toMatchObject({ from: issue.firstFailure.at, to: issue.lastFailure.at });
+    expect(body.issue).toMatchObject({ id: issue.id, failures: 10, title: "HTTP 502 Bad Gateway" });
+    // Its 10 failures; the 500s between them are counted apart and not sampled.
+    expect(body.counts).toEqual({ attempts: 19, succeeded: 0, failed: 10, otherFailed: 9 });
+    expect(body.samples.map((sample: { statusCode: number }) => sample.statusCode)).toEqual([502]);
+    expect(body.comparison.failed.id).toBe(issue.lastFailure.logId);
+    expect(body.changes.sentence).toMatch(/^The webhook itself did not change between them/);
+
+    const other = await bundleRoute.GET(
+      request("GET", path(`issue=${id(9, "9")}&format=md`), { cookie }),
+      ctx({ webhookId: WEBHOOK }),
+    );
+    expect(other.status).toBe(404);
+    expect((await errorOf(other)).fields?.issue?.[0]).toMatch(/is not an issue of this webhook/);
   });
 
   it.each([

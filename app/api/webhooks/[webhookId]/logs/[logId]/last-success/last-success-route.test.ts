@@ -1,14 +1,20 @@
 /**
  * `GET …/logs/{logId}/last-success`: the last success before a delivery, read from a fake hub's
  * history newest first and stopping there; "none" when the history has no older success, said
- * to be partial at the scan's cap; 404 for a delivery not in the history.
+ * to be partial at the scan's cap; 404 for a delivery not in the history. The webhook's own
+ * changes between the two come from the watch's timeline (a real embedded store), or are said to
+ * be unknown for a webhook the application does not watch.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { resetHistoryForTests } from "@/lib/server/history/scan";
+import { applicationId } from "@/lib/server/session/key-hash";
+import { claimDue, recordWebhook } from "@/lib/server/watch/cursor";
+import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { fakeWebhook } from "@/tests/support/fake-upstream";
 import { sendJson } from "@/tests/support/fake-upstream";
-import { ctx, errorOf, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
+import { ctx, errorOf, KEY, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import * as route from "@/app/api/webhooks/[webhookId]/logs/[logId]/last-success/route";
 
@@ -17,6 +23,8 @@ const fake = fakeUpstreamPerTest({
   HUB_TIMEOUT_MS: "2000",
   HUB_SANDBOX: "",
   HISTORY_SCAN_CAP: "150",
+  WATCH_DB: ":memory:",
+  WATCH_IN_CONSOLE: "0",
 });
 
 const id = (n: number) => `11111111-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
@@ -42,8 +50,12 @@ function history(successAt: number | null): WebhookLog[] {
 }
 
 let logs: WebhookLog[] = [];
-beforeEach(() => {
+beforeEach(async () => {
   resetHistoryForTests();
+  const store = await watchStore();
+  for (const watch of await store.listWatches([applicationId(KEY)])) {
+    await store.removeWatch([applicationId(KEY)], watch.webhookId);
+  }
   fake.current.handle = (req, res) => {
     const url = new URL(req.url ?? "", "http://hub");
     const offset = Number(url.searchParams.get("offset"));
@@ -73,6 +85,7 @@ describe("the last success before a delivery", () => {
     expect(answer).toEqual({
       lastSuccess: expect.objectContaining({ id: id(120), statusCode: 200 }),
       partial: null,
+      changes: { known: false, why: expect.stringMatching(/^This webhook is not watched, so its changes/) },
     });
     // 3 pages of 50 reach log 120; none of the rest is read.
     expect(fake.current.requests.length).toBeLessThanOrEqual(3);
@@ -83,9 +96,50 @@ describe("the last success before a delivery", () => {
     expect(await (await lastSuccess(id(100))).json()).toEqual({
       lastSuccess: null,
       partial: expect.stringMatching(/^No success among the newest 150 of 200 deliveries \(the scan's cap\)/),
+      changes: null,
     });
     logs = history(1).slice(0, 120);
-    expect(await (await lastSuccess(id(100))).json()).toEqual({ lastSuccess: null, partial: null });
+    expect(await (await lastSuccess(id(100))).json()).toEqual({
+      lastSuccess: null,
+      partial: null,
+      changes: null,
+    });
+  });
+
+  it("carries the webhook's own changes between the two from the watch's timeline, and none outside them", async () => {
+    logs = history(120);
+    const successAt = NOW - 120 * 60_000;
+    const failedAt = NOW - 3 * 60_000;
+    const store = await watchStore();
+    const db = await sharedStoreContext();
+    await store.addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+    await claimDue(db, "test", 10, 60_000, Date.now() + 60_000);
+    const poll = (at: number, active: boolean, numberOfErrors: number) =>
+      recordWebhook(db, "test", { ...fakeWebhook(WEBHOOK), active, numberOfErrors }, 60_000, at);
+    await poll(successAt - 60_000, true, 4); // before the success: not between them
+    await poll(successAt + 60_000, true, 5);
+    await poll(successAt + 120_000, false, 7);
+    await poll(failedAt + 60_000, true, 9); // after the failure: not between them either
+
+    const answer = (await (await lastSuccess(id(3))).json()) as LastSuccessAnswer;
+    expect(answer.changes).toMatchObject({
+      known: true,
+      more: 0,
+      flips: [false],
+      errors: { from: 4, to: 7 },
+    });
+    if (!answer.changes?.known) throw new Error("the changes should be known");
+    expect(
+      answer.changes.events.map((e) => [
+        e.kind,
+        e.previous,
+        e.kind === "active" ? e.active : e.numberOfErrors,
+      ]),
+    ).toEqual([
+      ["errors", 4, 5],
+      ["errors", 5, 7],
+      ["active", true, false],
+    ]);
   });
 
   it("answers 404 for a delivery the history does not hold, and 400 for an ID that is not a UUID", async () => {

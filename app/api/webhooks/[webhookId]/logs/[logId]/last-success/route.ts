@@ -1,17 +1,29 @@
 import { defineRoute } from "@/lib/server/http/route";
 import { serverConfig } from "@/lib/server/config";
-import { lastSuccessBefore } from "@/lib/server/handover/last-success";
+import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
+import { lastSuccessBefore, webhookChanges } from "@/lib/server/handover/last-success";
 import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
 
 /**
  * The last successful delivery of the webhook before this one, for "what changed since it last
- * worked" in the log dialog: read through the scan, up to HISTORY_SCAN_CAP logs, stopping at it.
+ * worked" in the log dialog: read through the scan, up to HISTORY_SCAN_CAP logs, stopping at it;
+ * with the webhook's own changes between the two when the application watches it.
  */
 export const GET = defineRoute({
   params: webhookLogParamsSchema,
   async handle({ params, session, signal }) {
-    const apiKey = await session.apiKey();
+    const { id: appId, apiKey } = await session.app();
     const { cap } = serverConfig().history;
-    return Response.json(await lastSuccessBefore({ apiKey, signal }, params.webhookId, params.logId, cap));
+    const found = await lastSuccessBefore({ apiKey, signal }, params.webhookId, params.logId, cap);
+    const failed = found.failedAt;
+    const changes =
+      found.lastSuccess && failed
+        ? await webhookChanges(appId, params.webhookId, { from: found.lastSuccess.sendAt, to: failed })
+        : null;
+    return Response.json({
+      lastSuccess: found.lastSuccess,
+      partial: found.partial,
+      changes,
+    } satisfies LastSuccessAnswer);
   },
 });
