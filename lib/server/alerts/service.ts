@@ -38,7 +38,8 @@ function depsOver(ctx: StoreContext): DeliveryDeps {
   };
 }
 
-async function withStore<T>(run: (ctx: StoreContext) => Promise<T>): Promise<T> {
+/** Runs `run` on the shared store; a database failure is `store_unavailable`. */
+export async function withStore<T>(run: (ctx: StoreContext) => Promise<T>): Promise<T> {
   try {
     return await run(await sharedStoreContext());
   } catch (error) {
