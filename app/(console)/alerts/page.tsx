@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { DeliveryLog } from "@/components/alerts/delivery-log";
 import { DestinationForm } from "@/components/alerts/destination-form";
 import { DestinationList } from "@/components/alerts/destination-list";
+import { RulesForm } from "@/components/alerts/rules-form";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { shownApplication } from "@/lib/server/session/page-application";
 
@@ -28,6 +29,7 @@ export default async function AlertsPage({ searchParams }: Props) {
       </div>
       <DestinationList />
       <DestinationForm />
+      <RulesForm />
       <DeliveryLog />
     </div>
   );

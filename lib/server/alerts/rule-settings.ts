@@ -1,5 +1,6 @@
 import "server-only";
-import type { RuleSettings, WebhookRuleOverride } from "@/lib/domain/alerts/rules";
+import type { RuleSettings } from "@/lib/domain/alerts/rules";
+import type { WebhookAlertSettings } from "@/lib/domain/alerts/webhook-alert-settings";
 import { activeSnooze, snoozedUntilFor } from "@/lib/domain/alerts/snooze";
 import type { WebhookAlertSettingsInput } from "@/lib/domain/inputs/alert-rules";
 import { withStore } from "@/lib/server/alerts/service";
@@ -18,19 +19,6 @@ import {
  * webhook's own settings (overrides, snooze, quiet hours) under the application that watches it.
  * Input is checked by the routes' schemas first; a database failure is `store_unavailable`.
  */
-
-/** A watched webhook's alert settings as the console shows them. */
-export interface WebhookAlertSettings {
-  webhookId: string;
-  /** The application that watches it, whose defaults it follows. */
-  appId: string;
-  /** The application's rules. */
-  application: RuleSettings;
-  /** Its own settings; `snoozedUntil` null once a snooze has ended. */
-  override: WebhookRuleOverride;
-  /** The rules that apply to it. */
-  rules: RuleSettings;
-}
 
 export function readAppRules(appId: string): Promise<RuleSettings> {
   return withStore((ctx) => appRules(ctx, appId));

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
 import { UNTIL_TURNED_ON } from "@/lib/domain/alerts/snooze";
-import type { WebhookAlertSettings } from "@/lib/server/alerts/rule-settings";
+import type { WebhookAlertSettings } from "@/lib/domain/alerts/webhook-alert-settings";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { ctx, errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import { A, B, FIRST, OTHER, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
