@@ -16,6 +16,7 @@ async function seriousViolations(page: Page, selector: string) {
     const results = await new AxeBuilder({ page })
       .include(selector)
       .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+      .options({ resultTypes: ["violations"] })
       .analyze();
     for (const v of results.violations)
       if (v.impact === "serious" || v.impact === "critical")
@@ -25,6 +26,9 @@ async function seriousViolations(page: Page, selector: string) {
 }
 
 test.describe("alert rules", () => {
+  // Page loads, reloads and axe in two colour schemes each: slow on a loaded machine.
+  test.describe.configure({ timeout: 120_000 });
+
   test("the application's defaults: changed and kept after reload; a nonsense value refused by its label and nothing saved", async ({
     page,
     sandbox,
