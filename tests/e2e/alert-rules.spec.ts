@@ -15,6 +15,8 @@ async function seriousViolations(page: Page, selector: string) {
     await page.emulateMedia({ colorScheme });
     const results = await new AxeBuilder({ page })
       .include(selector)
+      // The time zone list's hundreds of options are not drawn; axe reads the select itself.
+      .exclude(`${selector} option`)
       .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
       .options({ resultTypes: ["violations"] })
       .analyze();
