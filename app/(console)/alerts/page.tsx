@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { DeliveryLog } from "@/components/alerts/delivery-log";
 import { DestinationForm } from "@/components/alerts/destination-form";
 import { DestinationList } from "@/components/alerts/destination-list";
-import { RulesForm } from "@/components/alerts/rules-form";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { shownApplication } from "@/lib/server/session/page-application";
+import { RulesForm } from "@/components/alerts/rules-form";
 
 export const metadata: Metadata = { title: "Alerts" };
 
