@@ -6,6 +6,7 @@ import { useState, type FormEvent } from "react";
 import { isApiError } from "@/lib/browser/api";
 import { WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
 import { Field } from "@/components/ui/field";
+import { WebhookAlerts } from "@/components/watch/webhook-alerts";
 import {
   fetchWatch,
   renameWatch,
@@ -124,6 +125,7 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
           </span>
         ) : null}
       </p>
+      {watch ? <WebhookAlerts webhookId={webhookId} /> : null}
     </div>
   );
 }

@@ -86,7 +86,7 @@ async function toApiError(response: Response): Promise<ApiError> {
 }
 
 interface ApiRequestInit {
-  method?: "GET" | "POST" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "DELETE";
   body?: unknown;
   signal?: AbortSignal;
   /** An auto-refresh poll, not a person's request: marked with POLL_HEADER. */

@@ -5,6 +5,7 @@ import { DestinationList } from "@/components/alerts/destination-list";
 import { IncidentsSection } from "@/components/alerts/incidents-section";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { shownApplication } from "@/lib/server/session/page-application";
+import { RulesForm } from "@/components/alerts/rules-form";
 
 export const metadata: Metadata = { title: "Alerts" };
 
@@ -33,6 +34,7 @@ export default async function AlertsPage({ searchParams }: Props) {
       <IncidentsSection />
       <DestinationList />
       <DestinationForm />
+      <RulesForm />
       <DeliveryLog />
     </div>
   );

@@ -6,7 +6,8 @@ import type { FieldErrors } from "@/lib/domain/api-error";
  * a 400 answer, and what a form shows beside each field.
  */
 export function fieldErrors(error: $ZodError): FieldErrors {
-  const fields: FieldErrors = {};
+  // No prototype: a field named "__proto__" (a hostile body's key) is a field like any other.
+  const fields: FieldErrors = Object.create(null) as FieldErrors;
   const add = (key: string, message: string) => (fields[key] ??= []).push(message);
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {

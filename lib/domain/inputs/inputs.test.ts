@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstErrors } from "@/lib/domain/inputs/field-errors";
+import { refusal } from "@/tests/support/input-refusal";
 import { signInSchema } from "@/lib/domain/inputs/api-key";
 import { addApplicationSchema } from "@/lib/domain/inputs/application";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
@@ -9,16 +9,6 @@ import { logIdInput, webhookIdInput, webhookIdOrLinkInput } from "@/lib/domain/i
 
 const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
 const CHANNEL = "3e4f5a6b-7c8d-4e9f-8a1b-2c3d4e5f6a7b";
-
-/** The field → first message of a refused input. */
-function refusal(
-  schema: { safeParse(input: unknown): { success: boolean; error?: unknown } },
-  input: unknown,
-) {
-  const result = schema.safeParse(input);
-  expect(result.success).toBe(false);
-  return firstErrors(result.error as Parameters<typeof firstErrors>[0]);
-}
 
 describe("IDs in any case, with spaces around them", () => {
   it.each([WEBHOOK.toUpperCase(), `  ${WEBHOOK}\n`, ` ${WEBHOOK.toUpperCase()}\t`, WEBHOOK])(

@@ -26,7 +26,8 @@ export function outboundPolicy(): OutboundPolicy {
   return dispatchSettings().policy;
 }
 
-async function withStore<T>(run: (ctx: StoreContext) => Promise<T>): Promise<T> {
+/** Runs `run` on the shared store; a database failure is `store_unavailable`. */
+export async function withStore<T>(run: (ctx: StoreContext) => Promise<T>): Promise<T> {
   try {
     return await run(await sharedStoreContext());
   } catch (error) {

@@ -34,7 +34,7 @@ function checkName(name: string): string {
   return trimmed;
 }
 
-function notWatched(webhookId: string): AppError {
+export function notWatched(webhookId: string): AppError {
   return new AppError(
     "not_found",
     `Webhook ${webhookId} is not watched by an application of this session. Watch it first, or sign in with the key of the application that watches it.`,
