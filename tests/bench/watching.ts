@@ -46,7 +46,7 @@ export interface WatchEnv {
 
 const NODE_ARGS = ["--import", "tsx", "--conditions=react-server"];
 
-function baseEnv(env: WatchEnv, store: StoreTarget): Record<string, string> {
+export function baseEnv(env: WatchEnv, store: StoreTarget): Record<string, string> {
   return {
     SESSION_SECRET: env.sessionSecret,
     WATCH_SECRET: env.watchSecret,
@@ -240,7 +240,7 @@ async function mismatchedIds(reader: StoreReader, sandboxDb: string, ids: readon
 // ---- the overview ---------------------------------------------------------------------------
 
 /** Time to the first byte and to the last, of one GET. */
-function timedGet(
+export function timedGet(
   url: string,
   cookie: string,
 ): Promise<{ status: number; ttfbMs: number; totalMs: number; body: string }> {
