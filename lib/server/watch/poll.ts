@@ -145,6 +145,8 @@ async function backfill(
     request();
     while (queue.length > 0 && state.tail_offset !== null) {
       const pages = [await queue.shift()!.read];
+      // Answers that came in during the last write are taken in first, so one write holds them all.
+      await new Promise((resolve) => setImmediate(resolve));
       while (queue[0]?.page) pages.push(queue.shift()!.page!);
       request();
       await write(takePages(settings, state, pages, oldestKept));
