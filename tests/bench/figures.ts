@@ -55,6 +55,8 @@ export const GOALS = {
   bundleGrowth: { atMost: 2 },
   /** Upstream calls the watch overview makes: it answers from the store. */
   overviewCalls: { atMost: 0 },
+  /** Delivery health of a watched webhook with 20,000 logs from the store ÷ from a scan of the hub. */
+  storeHealth: { atMost: 0.1 },
   /** Watcher, nothing new: upstream calls per watched webhook per interval. */
   steadyCalls: { atMost: 2 },
   /** Watcher, new logs: calls beyond a poll's own two per 50 new logs ("about 1"). */

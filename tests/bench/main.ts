@@ -42,7 +42,8 @@ import {
   type SideMeasure,
 } from "./figures";
 import { createHistoryWebhooks, measureHistory } from "./history";
-import { createApplication, createChannel, createWebhook, signIn } from "../support/hub";
+import { measureStoreHealth } from "./store-health";
+import { createApplication, createChannel, createWebhook, signIn, type CreatedWebhook } from "../support/hub";
 import { startConsoleProcess, startSandboxProcess, stopAll, type Server } from "../support/server-process";
 import { signedInContext } from "../support/signed-in-context";
 import { runLighthouse, summarizeRuns, type LighthouseRun } from "./lighthouse";
@@ -103,6 +104,7 @@ const PLAN = QUICK
       history: { finds: 2, findLogs: 10_000 },
       watch: {
         overviewSamples: 10,
+        healthWebhooks: 3,
         steadyWebhooks: 50,
         backfillLogs: 20_000,
         intervalSeconds: 15,
@@ -127,6 +129,7 @@ const PLAN = QUICK
       history: { finds: 5, findLogs: 30_000 },
       watch: {
         overviewSamples: 30,
+        healthWebhooks: 5,
         steadyWebhooks: 200,
         backfillLogs: 100_000,
         intervalSeconds: 60,
@@ -180,6 +183,8 @@ const OVERVIEW_SIDES = {
   small: { webhooks: 10, logs: 10_000 },
   large: { webhooks: 200, logs: QUICK ? 100_000 : 1_000_000 },
 };
+/** Logs of each webhook whose delivery health is asked of the store and of a scan. */
+const HEALTH_LOGS = 20_000;
 /** Logs on each webhook the watcher keeps in steady state. */
 const STEADY_LOGS = 100;
 /**
@@ -230,6 +235,13 @@ async function main(): Promise<void> {
     const watchOne = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/watch-one");
     const watchMany = await createWebhook(sandbox.url, app.id, "https://hooks.example.com/bench/watch-many");
     const history = await createHistoryWebhooks(sandbox.url, app.id, PLAN.history);
+    const healthWebhooks: CreatedWebhook[] = [];
+    if (measures("overview")) {
+      for (let i = 1; i <= PLAN.watch.healthWebhooks; i++)
+        healthWebhooks.push(
+          await createWebhook(sandbox.url, app.id, `https://hooks.example.com/bench/health-${i}`),
+        );
+    }
     const watching =
       measures("watcher") || measures("instances") ? await watcherFixture(sandbox.url, dbPath) : null;
     await sandbox.stop();
@@ -247,6 +259,7 @@ async function main(): Promise<void> {
       { webhookId: watchMany.id, count: WATCHED_LOGS },
       ...(measures("history") ? history.fills : []),
       ...(watching?.fills ?? []),
+      ...healthWebhooks.map((w) => ({ webhookId: w.id, count: HEALTH_LOGS })),
     ]);
     log(
       `filled ${formatCount(fill.rows)} logs in ${fill.seconds.toFixed(1)} s (${formatCount(fill.rows / fill.seconds)} rows/s)`,
@@ -473,6 +486,17 @@ async function main(): Promise<void> {
         ports: [ports.overviewSmall, ports.overviewLarge],
         sides: OVERVIEW_SIDES,
         samples: PLAN.watch.overviewSamples,
+      }),
+    ]);
+    await part("overview", ["delivery health from the store"], async () => [
+      await measureStoreHealth({
+        env: watchEnv,
+        apiKey: app.apiKey,
+        sandboxUrl: sandbox.url,
+        proxyUrl: bareProxy.url,
+        ports: [ports.overviewSmall, ports.overviewLarge],
+        webhooks: healthWebhooks,
+        logs: HEALTH_LOGS,
       }),
     ]);
     await part(

@@ -7,6 +7,7 @@ import {
   newLogsFigure,
   overviewFigure,
   steadyFigure,
+  storeHealthFigure,
   watcherMemoryFigure,
   type OverviewSide,
 } from "./watch-figures";
@@ -40,6 +41,24 @@ describe("overviewFigure", () => {
     const slow = { small: side(10, 10_000, 50), large: side(200, 1_000_000, 101), fillSeconds: 1 };
     expect(overviewFigure({ ...slow, upstreamCalls: 0 }).holds).toBe("no");
     expect(overviewFigure({ ...slow, large: side(200, 1_000_000, 60), upstreamCalls: 1 }).holds).toBe("no");
+  });
+});
+
+describe("storeHealthFigure", () => {
+  it("divides the medians of the whole answers, store ÷ scan, and holds at 0.1", () => {
+    const figure = storeHealthFigure({
+      logs: 20_000,
+      storeMs: [30, 10, 20],
+      scanMs: [150, 200, 400],
+      storeCalls: 0,
+    });
+    expect(figure).toMatchObject({
+      figure: "delivery health of a watched webhook with 20,000 logs, store ÷ scan",
+      goal: "≤ 0.1",
+      holds: "yes",
+    });
+    expect(figure.details.ratio).toBe(0.1);
+    expect(storeHealthFigure({ logs: 20_000, storeMs: [21], scanMs: [200], storeCalls: 0 }).holds).toBe("no");
   });
 });
 

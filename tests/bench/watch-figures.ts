@@ -59,6 +59,28 @@ export function overviewFigure(input: {
   };
 }
 
+/** Delivery health of watched webhooks answered from the store ÷ the same asked of a console that scans the hub. */
+export function storeHealthFigure(input: {
+  logs: number;
+  /** Whole answers, one per webhook asked, the sides taking turns. */
+  storeMs: number[];
+  scanMs: number[];
+  /** Upstream calls of the store's side while it answered. */
+  storeCalls: number;
+}): Figure {
+  const store = median(input.storeMs);
+  const scan = median(input.scanMs);
+  return ratioFigure(
+    `delivery health of a watched webhook with ${formatCount(input.logs)} logs, store ÷ scan`,
+    ratio(store, scan),
+    GOALS.storeHealth,
+    `whole answer p50 ${formatMs(store)} from the store ÷ ${formatMs(scan)} scanned from the hub on loopback; ` +
+      `${formatCount(input.storeMs.length)} webhooks each, in turns, each asked once of each side; ` +
+      `${formatCount(input.storeCalls)} upstream calls from the store's side`,
+    { ...input },
+  );
+}
+
 /** Upstream calls on a set of watched webhooks over a window, split by what was asked. */
 export interface WatchCalls {
   /** `GET /webhook/{id}`: one per poll. */

@@ -256,7 +256,7 @@ async function mismatchedIds(reader: StoreReader, sandboxDb: string, ids: readon
 // ---- the overview ---------------------------------------------------------------------------
 
 /** Time to the first byte and to the last, of one GET. */
-function timedGet(
+export function timedGet(
   url: string,
   cookie: string,
 ): Promise<{ status: number; ttfbMs: number; totalMs: number; body: string }> {

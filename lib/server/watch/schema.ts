@@ -283,6 +283,23 @@ const alertDestinations: Migration = {
   },
 };
 
+/**
+ * Logs by send time within a webhook: the failure issues' success runs and the store's questions
+ * read the logs after a moment, which without it scan every stored log of the webhook on each write.
+ */
+const logsBySendTime: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createIndex("watch_logs_sent")
+      .on("watch_logs")
+      .columns(["webhook_id", "send_at", "id"])
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropIndex("watch_logs_sent").execute();
+  },
+};
+
 /** The migrations, in code (no files to ship): Kysely's Migrator runs them in name order. */
 export const migrations: MigrationProvider = {
   getMigrations: async () => ({
@@ -291,6 +308,7 @@ export const migrations: MigrationProvider = {
     "0003_alert_destinations": alertDestinations,
     "0004_alert_engine": alertEngineMigration,
     "0005_alert_summaries": alertSummaryMigration,
+    "0006_logs_by_send_time": logsBySendTime,
   }),
 };
 

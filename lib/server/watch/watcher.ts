@@ -77,7 +77,7 @@ export function createWatcher(
   const tickMs = Math.min(1000, leaseMs / 4);
   const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
   const callLimit = pLimit(settings.concurrency);
-  const running = new Set<Promise<void>>();
+  const running = new Set<Promise<boolean>>();
   const stopper = new AbortController();
   let storeDown = false;
   let lastPrune = 0;
@@ -107,8 +107,10 @@ export function createWatcher(
     };
   };
 
-  const poll = async (claimed: Claimed): Promise<void> => {
+  /** Polls one claimed webhook; true when its history is still filling. */
+  const poll = async (claimed: Claimed): Promise<boolean> => {
     const webhookId = claimed.state.webhook_id;
+    let backfilling = false;
     let outcome: { nextPollAt: number; error: { code: string; message: string } | null };
     try {
       const apiKey = await openKey(ctx, claimed.appId);
@@ -131,9 +133,10 @@ export function createWatcher(
         reader(claimed, apiKey),
         stopper.signal,
       );
+      backfilling = result.backfilling;
       outcome = { nextPollAt: Date.now() + nextPollDelayMs(settings, result), error: null };
     } catch (error) {
-      if (error instanceof LeaseLost || stopper.signal.aborted) return;
+      if (error instanceof LeaseLost || stopper.signal.aborted) return false;
       if (isAppError(error) && error.code === "unauthorized") {
         await markKeyRejected(ctx, claimed.appId, error.message).catch(() => undefined);
       }
@@ -153,6 +156,7 @@ export function createWatcher(
     // A database down now is a lease that lapses: the next claim takes the webhook up again.
     await finishPoll(ctx, owner, webhookId, outcome).catch(() => undefined);
     await alerts.afterPoll(claimed.appId, webhookId);
+    return backfilling;
   };
 
   const tick = async () => {
@@ -164,6 +168,10 @@ export function createWatcher(
       for (const one of claimed) {
         const task = poll(one).finally(() => running.delete(task));
         running.add(task);
+        // A history still filling is due at once: claim again now rather than at the next tick.
+        void task.then((backfilling) => {
+          if (backfilling) void claimNow();
+        });
       }
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();
@@ -180,9 +188,15 @@ export function createWatcher(
     }
   };
 
+  // Ticks run one after another, so two never claim the same free slots.
+  let ticks = Promise.resolve();
+  const claimNow = () => {
+    if (!stopper.signal.aborted) ticks = ticks.then(tick);
+    return ticks;
+  };
   let timer: NodeJS.Timeout | undefined;
   const loop = async () => {
-    await tick();
+    await claimNow();
     if (!stopper.signal.aborted) timer = setTimeout(loop, tickMs);
   };
   void loop();
