@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Locator } from "@playwright/test";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
+import { seriousViolations } from "./fixtures/axe";
 import { expect, test } from "./fixtures/test";
 
 /**
@@ -139,13 +139,6 @@ test.describe("failure issues", () => {
 
     await card.getByText("Acknowledge, resolve or ignore").click();
     await expect(card.getByRole("textbox", { name: "Note" })).toBeVisible();
-    const results = await new AxeBuilder({ page })
-      .include(`[data-issue-id="${main.id}"]`)
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-      .analyze();
-    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => ({ id: v.id, nodes: v.nodes.map((node) => node.target.join(" ")) }))).toEqual(
-      [],
-    );
+    expect(await seriousViolations(page, [`[data-issue-id="${main.id}"]`])).toEqual([]);
   });
 });
