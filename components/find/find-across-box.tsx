@@ -3,8 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useId, type FormEvent } from "react";
 import { apiRequest } from "@/lib/browser/api";
-import { FIND_ACROSS_LABEL } from "@/lib/domain/inputs/find-across";
-import type { FindAcrossAnswer } from "@/lib/domain/watch/find-across";
+import { FIND_ACROSS_LABEL, type FindAcrossAnswer } from "@/lib/domain/watch/find-across";
 
 /** The header's Find box: `/` focuses it on the overview (see TriageKeys). */
 export const FIND_ACROSS_INPUT_ID = "find-across";

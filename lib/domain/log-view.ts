@@ -84,3 +84,9 @@ export function historyExportPath(webhookId: string, state: LogViewState, format
   if (state.app) params.set("app", state.app);
   return `/api/webhooks/${encodeURIComponent(webhookId)}/history/export?${params.toString()}`;
 }
+
+/** The preview page of a webhook's bundle under an application, of one failure issue when given. */
+export function bundleHref(webhookId: string, { app, issue }: { app: string; issue?: string }): string {
+  const query = new URLSearchParams({ app, ...(issue ? { issue } : {}) });
+  return `/webhooks/${encodeURIComponent(webhookId)}/bundle?${query}`;
+}

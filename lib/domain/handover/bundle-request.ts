@@ -77,9 +77,3 @@ export function parseBundleRequest(
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   return { ok: true, value: { ...parsed.data, issue: parsed.data.issue ?? null } };
 }
-
-/** The preview page of a webhook's bundle under an application, of one failure issue when given. */
-export function bundleHref(webhookId: string, { app, issue }: { app: string; issue?: string }): string {
-  const query = new URLSearchParams({ app, ...(issue ? { issue } : {}) });
-  return `/webhooks/${encodeURIComponent(webhookId)}/bundle?${query}`;
-}

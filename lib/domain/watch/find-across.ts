@@ -3,9 +3,11 @@
  * Plain data and words, shared by the route and the header's Find box.
  */
 import type { FindTarget } from "@/lib/domain/history/find-input";
-import { FIND_ACROSS_LABEL } from "@/lib/domain/inputs/find-across";
 import type { Watch } from "@/lib/domain/watch/overview";
 import type { StoredLog } from "@/lib/domain/watch/stored-log";
+
+/** The header Find's label, kept apart from its zod schema so the header (every page) loads no zod. */
+export const FIND_ACROSS_LABEL = "Find in watched webhooks";
 
 /** `GET /api/watches/find?q=`: the delivery, its watch, and the console's address that opens it. */
 export interface FoundDelivery {

@@ -17,8 +17,7 @@ import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redi
 import { webhooksHref } from "@/lib/server/session/page-application";
 import { getSession } from "@/lib/server/session/session";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
-import { bundleHref } from "@/lib/domain/handover/bundle-request";
-import { isHistoryView, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
+import { bundleHref, isHistoryView, toApiQuery, webhookViewHref } from "@/lib/domain/log-view";
 import { demoOf } from "@/lib/domain/sandbox-demo";
 import { loadLogView } from "@/lib/domain/search-params";
 import { webhookTitle } from "@/lib/domain/webhook-name";
