@@ -66,6 +66,7 @@ describe("outageFigure", () => {
   const input = {
     webhooks: 200,
     destinations: { "on-call": side, team: side },
+    unreadable: 200,
     observedSeconds: 61.4,
     cooldownMinutes: 30,
   };
@@ -74,7 +75,8 @@ describe("outageFigure", () => {
     const figure = outageFigure(input);
     expect(figure.holds).toBe("yes");
     expect(figure.measured).toBe(
-      "1 alert per destination at most (2 destinations) in 61 s of a 30 min cooldown; the summary lists " +
+      "1 alert per destination at most (2 destinations) in 61 s of a 30 min cooldown, 200 webhooks found " +
+        "unreadable in it; the summary lists " +
         "200 of 200 webhooks; first 24 s after the outage began; 1 + 1 recovery notices after it",
     );
   });

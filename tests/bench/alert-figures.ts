@@ -118,6 +118,8 @@ export interface OutageReceived {
 export function outageFigure(input: {
   webhooks: number;
   destinations: Record<string, OutageReceived>;
+  /** Webhooks the engine found unreadable (a watchUnreadable incident) while observed. */
+  unreadable: number;
   observedSeconds: number;
   cooldownMinutes: number;
 }): Figure {
@@ -132,7 +134,8 @@ export function outageFigure(input: {
     figure: `alerts, ${formatCount(input.webhooks)} watched webhooks failing at once (hub outage)`,
     measured:
       `${most} alert per destination at most (${formatCount(sides.length)} destinations) in ` +
-      `${Math.round(input.observedSeconds)} s of a ${input.cooldownMinutes} min cooldown; the summary ` +
+      `${Math.round(input.observedSeconds)} s of a ${input.cooldownMinutes} min cooldown, ` +
+      `${formatCount(input.unreadable)} webhooks found unreadable in it; the summary ` +
       `lists ${formatCount(fewestListed)} of ${formatCount(input.webhooks)} webhooks; first ` +
       (firstAfter.length ? `${Math.round(Math.max(...firstAfter))} s after the outage began` : "never came") +
       `; ${sides.map((side) => side.resolved).join(" + ")} recovery notices after it`,

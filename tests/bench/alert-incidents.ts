@@ -234,15 +234,17 @@ export async function measureOutage(options: {
       ],
       async (reader) => {
         const startedAt = Date.now();
+        let unreadable = 0;
         try {
-          await setFaults(sandboxUrl, { errorRate: 1, pathPrefix: "/v1" });
+          await setFaults(sandboxUrl, { errorRate: 1 });
           // Until every webhook is unreadable, then two intervals more for any alert after the first.
           const allDeadline = startedAt + 20 * intervalSeconds * 1000;
           for (; Date.now() < allDeadline; await sleep(250)) {
             const [row] = await reader.all<{ n: number | string }>(
               "select count(distinct webhook_id) as n from alert_incidents where rule = 'watchUnreadable' and webhook_id <> ''",
             );
-            if (Number(row?.n) >= webhooks.length) break;
+            unreadable = Number(row?.n);
+            if (unreadable >= webhooks.length) break;
           }
           const anyAlert = () => labels.every((label) => receivers[label].alerts().length > 0);
           while (Date.now() < allDeadline && !anyAlert()) await sleep(250);
@@ -275,6 +277,7 @@ export async function measureOutage(options: {
           outageFigure({
             webhooks: webhooks.length,
             destinations,
+            unreadable,
             observedSeconds,
             cooldownMinutes: DEFAULT_RULES.cooldownMinutes,
           }),
