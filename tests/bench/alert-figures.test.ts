@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outboxInstancesFigure } from "./alert-figures";
+import { alertLatencyFigure, latencyGoalMs, outageFigure, outboxInstancesFigure } from "./alert-figures";
 
 describe("outboxInstancesFigure", () => {
   const input = {
@@ -29,5 +29,73 @@ describe("outboxInstancesFigure", () => {
     expect(outboxInstancesFigure({ ...input, destinations: split }).holds).toBe("no");
     expect(outboxInstancesFigure({ ...input, delivered: 39 }).holds).toBe("no");
     expect(outboxInstancesFigure({ ...input, sendingAtKill: 0 }).holds).toBe("no");
+  });
+});
+
+describe("alertLatencyFigure", () => {
+  const latenciesMs = Array.from({ length: 20 }, (_, i) => 5000 + i * 500);
+
+  it("sets the goal at 1.5 × the interval + 1 s and compares the p95 with it", () => {
+    expect(latencyGoalMs(10)).toBe(16_000);
+    const figure = alertLatencyFigure({ intervalSeconds: 10, latenciesMs, alerts: 20 });
+    // p95 of 5.0 .. 14.5 s by type-7 interpolation: 14.025 s.
+    expect(figure.details).toMatchObject({ goalMs: 16_000, p50: 9750, p95: 14_025 });
+    expect(figure.details.ratio).toBeCloseTo(14_025 / 16_000);
+    expect(figure.holds).toBe("yes");
+    expect(figure.measured).toMatch(
+      /^0\.88 \(p95 14\.0 s ÷ 16\.0 s\); p50 9\.8 s, max 14\.5 s; 20 of 20 incidents/,
+    );
+  });
+
+  it("does not hold when the p95 is over the goal or an incident was never alerted", () => {
+    expect(alertLatencyFigure({ intervalSeconds: 5, latenciesMs, alerts: 20 }).holds).toBe("no");
+    const missed = alertLatencyFigure({
+      intervalSeconds: 10,
+      latenciesMs: [...latenciesMs.slice(1), null],
+      alerts: 19,
+    });
+    expect(missed.holds).toBe("no");
+    expect(missed.measured).toMatch(/19 of 20 incidents alerted/);
+    const none = alertLatencyFigure({ intervalSeconds: 10, latenciesMs: [null, null], alerts: 0 });
+    expect(none).toMatchObject({ holds: "no", measured: "no alert arrived for 2 incidents" });
+  });
+});
+
+describe("outageFigure", () => {
+  const side = { firing: 1, summaries: 1, listed: 200, firstAfterSeconds: 24.2, resolved: 1 };
+  const input = {
+    webhooks: 200,
+    destinations: { "on-call": side, team: side },
+    unreadable: 200,
+    observedSeconds: 61.4,
+    cooldownMinutes: 30,
+  };
+
+  it("holds with one summary per destination listing every webhook", () => {
+    const figure = outageFigure(input);
+    expect(figure.holds).toBe("yes");
+    expect(figure.measured).toBe(
+      "1 alert per destination at most (2 destinations) in 61 s of a 30 min cooldown, 200 webhooks found " +
+        "unreadable in it; the summary lists " +
+        "200 of 200 webhooks; first 24 s after the outage began; 1 + 1 recovery notices after it",
+    );
+  });
+
+  it("does not hold with a second alert, no summary, or a summary missing webhooks", () => {
+    const twice = { ...input, destinations: { ...input.destinations, team: { ...side, firing: 2 } } };
+    expect(outageFigure(twice)).toMatchObject({ holds: "no", details: { most: 2 } });
+    const alone = {
+      ...input,
+      destinations: { ...input.destinations, team: { ...side, summaries: 0, listed: 0 } },
+    };
+    expect(outageFigure(alone).holds).toBe("no");
+    const short = { ...input, destinations: { ...input.destinations, team: { ...side, listed: 150 } } };
+    expect(outageFigure(short)).toMatchObject({ holds: "no", details: { fewestListed: 150 } });
+    const silent = {
+      ...input,
+      destinations: { "on-call": { ...side, firing: 0, summaries: 0, listed: 0, firstAfterSeconds: null } },
+    };
+    expect(outageFigure(silent).measured).toMatch(/first never came/);
+    expect(outageFigure(silent).holds).toBe("no");
   });
 });

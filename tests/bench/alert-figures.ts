@@ -1,10 +1,12 @@
 /**
- * The outbox's bench row, built from what was measured (alert-outbox.ts): two `npm run watcher`
- * instances sending one outbox, one killed mid-send. A receiver that drops repeats by
- * `webhook-id` (as docs/alerts.md asks) must keep exactly one delivery per destination per
- * incident: none lost, none under a second key.
+ * The alerts' bench rows, built from what was measured. The outbox (alert-outbox.ts): two
+ * `npm run watcher` instances sending one outbox, one killed mid-send; a receiver that drops
+ * repeats by `webhook-id` (as docs/alerts.md asks) must keep exactly one delivery per destination
+ * per incident: none lost, none under a second key. The engine (alert-incidents.ts): how soon a
+ * failing streak's alert arrives, and what one hub outage over many webhooks sends.
  */
-import { formatCount, type Figure } from "./report";
+import { formatCount, formatRatio, type Figure } from "./report";
+import { percentile } from "./stats";
 
 export interface OutboxReceived {
   /** Requests that arrived, resends after the kill included. */
@@ -45,5 +47,100 @@ export function outboxInstancesFigure(input: {
     goal: "= 1 per destination per incident (one webhook-id each); killed mid-send",
     holds: exact && input.sendingAtKill > 0 ? "yes" : "no",
     details: { ...input, expected, kept, requests, perIncident },
+  };
+}
+
+/** The latency goal of issue 26: 1.5 × the poll interval + 1 s. */
+export function latencyGoalMs(intervalSeconds: number): number {
+  return 1.5 * intervalSeconds * 1000 + 1000;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Alert latency: from the hub's createdDate of the failing log that completes each incident's
+ * streak to the firing alert's arrival at the receiver. An incident whose alert never came is a
+ * miss, and the row does not hold.
+ */
+export function alertLatencyFigure(input: {
+  intervalSeconds: number;
+  /** Per incident: its latency in ms, or null when no firing alert arrived. */
+  latenciesMs: ReadonlyArray<number | null>;
+  /** Alerts the receiver got in all (firing ones and any other). */
+  alerts: number;
+}): Figure {
+  const goalMs = latencyGoalMs(input.intervalSeconds);
+  const arrived = input.latenciesMs.filter((ms): ms is number => ms !== null);
+  const incidents = input.latenciesMs.length;
+  const figure = `alert latency, ${formatCount(incidents)} incidents, poll interval ${input.intervalSeconds} s`;
+  const goal = `p95 ≤ 1.5 × interval + 1 s (${seconds(goalMs)}), ratio ≤ 1; every incident alerted`;
+  if (arrived.length === 0)
+    return {
+      figure,
+      measured: `no alert arrived for ${formatCount(incidents)} incidents`,
+      goal,
+      holds: "no",
+      details: { ...input, goalMs },
+    };
+  const p50 = percentile(arrived, 0.5);
+  const p95 = percentile(arrived, 0.95);
+  const value = p95 / goalMs;
+  return {
+    figure,
+    measured:
+      `${formatRatio(value)} (p95 ${seconds(p95)} ÷ ${seconds(goalMs)}); p50 ${seconds(p50)}, ` +
+      `max ${seconds(Math.max(...arrived))}; ${formatCount(arrived.length)} of ${formatCount(incidents)} ` +
+      `incidents alerted, ${formatCount(input.alerts)} alerts received`,
+    goal,
+    holds: value <= 1 && arrived.length === incidents ? "yes" : "no",
+    details: { ...input, goalMs, p50, p95, ratio: value },
+  };
+}
+
+/** What one destination received during a hub outage over many watched webhooks. */
+export interface OutageReceived {
+  /** Alerts that tell something is failing (firing or summary), within the window observed. */
+  firing: number;
+  /** Summaries among them. */
+  summaries: number;
+  /** Watched webhooks listed inside the (first) summary. */
+  listed: number;
+  /** Seconds from the outage's start to the first alert, null when none came. */
+  firstAfterSeconds: number | null;
+  /** Recovery notices after the outage ended. */
+  resolved: number;
+}
+
+/**
+ * One hub outage over many webhooks of one application: each destination gets at most one
+ * alert within the cooldown, a summary that lists every webhook it failed.
+ */
+export function outageFigure(input: {
+  webhooks: number;
+  destinations: Record<string, OutageReceived>;
+  /** Webhooks the engine found unreadable (a watchUnreadable incident) while observed. */
+  unreadable: number;
+  observedSeconds: number;
+  cooldownMinutes: number;
+}): Figure {
+  const sides = Object.values(input.destinations);
+  const most = Math.max(...sides.map((side) => side.firing));
+  const fewestListed = Math.min(...sides.map((side) => side.listed));
+  const firstAfter = sides.map((side) => side.firstAfterSeconds).filter((s): s is number => s !== null);
+  const holds = sides.every(
+    (side) => side.firing === 1 && side.summaries === 1 && side.listed === input.webhooks,
+  );
+  return {
+    figure: `alerts, ${formatCount(input.webhooks)} watched webhooks failing at once (hub outage)`,
+    measured:
+      `${most} alert per destination at most (${formatCount(sides.length)} destinations) in ` +
+      `${Math.round(input.observedSeconds)} s of a ${input.cooldownMinutes} min cooldown, ` +
+      `${formatCount(input.unreadable)} webhooks found unreadable in it; the summary ` +
+      `lists ${formatCount(fewestListed)} of ${formatCount(input.webhooks)} webhooks; first ` +
+      (firstAfter.length ? `${Math.round(Math.max(...firstAfter))} s after the outage began` : "never came") +
+      `; ${sides.map((side) => side.resolved).join(" + ")} recovery notices after it`,
+    goal: "≤ 1 summary per destination per cooldown, listing every webhook",
+    holds: holds ? "yes" : "no",
+    details: { ...input, most, fewestListed },
   };
 }

@@ -83,6 +83,7 @@ import { median, rotationOrder } from "./stats";
 import { watchWithAutoRefresh } from "./viewers";
 import { measureInstances, measureOverview, measureWatcher, type WatcherFixture } from "./watching";
 import { measureOutboxInstances } from "./alert-outbox";
+import { measureAlertLatency, measureOutage } from "./alert-incidents";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 
@@ -111,6 +112,7 @@ const PLAN = QUICK
         intervals: 2,
         newMessages: 200,
       },
+      alertIntervalSeconds: 5,
     }
   : {
       rounds: 4,
@@ -136,6 +138,7 @@ const PLAN = QUICK
         intervals: 2,
         newMessages: 500,
       },
+      alertIntervalSeconds: 10,
     };
 
 /** The parts of the run, in order; `--only a,b` measures just those. */
@@ -152,6 +155,7 @@ const SECTIONS = [
   "watcher",
   "instances",
   "outbox",
+  "alerts",
   "handover",
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -194,6 +198,8 @@ const STEADY_LOGS = 100;
 const INSTANCES = { webhooks: 20, intervalSeconds: 10, leaseSeconds: 10, intervals: 2, newMessages: 40 };
 /** Alerts in the outbox two instances send, one of them killed mid-send. */
 const OUTBOX_INCIDENTS = 20;
+/** Incidents timed from the hub's log to the receiver, and the watched webhooks one hub outage fails. */
+const ALERTS = { incidents: 20, outageWebhooks: 200 };
 
 const startedAt = new Date();
 const t0 = performance.now();
@@ -532,6 +538,28 @@ async function main(): Promise<void> {
     );
     await part("outbox", [`alerts, two instances, ${OUTBOX_INCIDENTS} incidents, one killed mid-send`], () =>
       measureOutboxInstances({ env: watchEnv, hubBaseUrl: sandbox.url, incidents: OUTBOX_INCIDENTS }),
+    );
+    await part(
+      "alerts",
+      [`alert latency, ${ALERTS.incidents} incidents, poll interval ${PLAN.alertIntervalSeconds} s`],
+      () =>
+        measureAlertLatency({
+          env: watchEnv,
+          sandboxUrl: sandbox.url,
+          intervalSeconds: PLAN.alertIntervalSeconds,
+          incidents: ALERTS.incidents,
+        }),
+    );
+    await part(
+      "alerts",
+      [`alerts, ${ALERTS.outageWebhooks} watched webhooks failing at once (hub outage)`],
+      () =>
+        measureOutage({
+          env: watchEnv,
+          sandboxUrl: sandbox.url,
+          intervalSeconds: PLAN.alertIntervalSeconds,
+          webhooks: ALERTS.outageWebhooks,
+        }),
     );
     await part(
       "handover",

@@ -1,0 +1,290 @@
+/**
+ * The alert engine's measurements (issue 26; the rows are built in alert-figures.ts): a real
+ * `npm run watcher` over the sandbox, its engine judging each poll, sending signed-webhook alerts
+ * to receivers on loopback that note when each arrived.
+ *
+ * - Latency: webhooks, each of its own application (so no summary merges them), pointed at the
+ *   sandbox's failing receiver and sent 5 messages; from the hub's createdDate of the 5th failing
+ *   log to the firing alert's arrival. Incidents start spread over one interval, so they meet
+ *   the poll at every phase.
+ * - Outage: many webhooks of one application, then the hub failing on /v1 (fault injection);
+ *   what each of two destinations received.
+ */
+import path from "node:path";
+import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
+import { createApplication, createChannel, createWebhook, type CreatedWebhook } from "../support/hub";
+import type { ServerProcess } from "../support/server-process";
+import { startReceiver, type TestReceiver } from "../sandbox/support/receiver";
+import { alertLatencyFigure, latencyGoalMs, outageFigure, type OutageReceived } from "./alert-figures";
+import type { Figure } from "./report";
+import {
+  runStoreScript,
+  sendMessages,
+  startWatcherProcess,
+  storeReader,
+  type StoreReader,
+  type StoreTarget,
+  type WatchEnv,
+} from "./watching";
+
+const SECRET = `whsec_${Buffer.from("the bench's signing secret, 32 b").toString("base64")}`;
+const STREAK = DEFAULT_RULES.streak.min;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A receiver that answers 204 and notes when each request arrived. */
+interface TimedReceiver {
+  receiver: TestReceiver;
+  alerts(): Array<{ at: number; type: string; data: AlertData }>;
+}
+
+interface AlertData {
+  kind: string;
+  webhook: { id: string } | null;
+  webhooks: Array<{ webhook: { id: string } }>;
+}
+
+async function timedReceiver(): Promise<TimedReceiver> {
+  const arrivedAt: number[] = [];
+  const receiver = await startReceiver(() => {
+    arrivedAt.push(Date.now());
+    return { status: 204 };
+  });
+  return {
+    receiver,
+    alerts: () =>
+      receiver.requests.map((request, i) => {
+        const body = JSON.parse(request.body) as { type: string; data: AlertData };
+        return { at: arrivedAt[i]!, type: body.type, data: body.data };
+      }),
+  };
+}
+
+async function patchWebhook(sandboxUrl: string, id: string, endpoint: string): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/_sandbox/webhooks/${id}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ endpoint }),
+  });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`PATCH /_sandbox/webhooks/${id} → HTTP ${response.status}`);
+}
+
+async function setFaults(sandboxUrl: string, faults: object | null): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/_sandbox/faults`, {
+    method: faults ? "PUT" : "DELETE",
+    headers: { "content-type": "application/json" },
+    body: faults ? JSON.stringify(faults) : undefined,
+  });
+  await response.arrayBuffer();
+  if (!response.ok)
+    throw new Error(`${faults ? "PUT" : "DELETE"} /_sandbox/faults → HTTP ${response.status}`);
+}
+
+/** The hub's createdDate of the newest of `count` failed logs, once the hub holds that many. */
+async function failedAt(sandboxUrl: string, apiKey: string, webhookId: string, count: number) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(100)) {
+    const response = await fetch(
+      `${sandboxUrl}/v1/organization/webhook/${webhookId}/webhook-log?limit=${count + 5}`,
+      { headers: { "x-api-key": apiKey } },
+    );
+    if (!response.ok) throw new Error(`the hub's logs of ${webhookId} → HTTP ${response.status}`);
+    const { data } = (await response.json()) as { data: Array<{ statusCode: number; createdDate: string }> };
+    const failed = data.filter((log) => log.statusCode >= 500);
+    if (failed.length >= count) return Math.max(...failed.map((log) => Date.parse(log.createdDate)));
+  }
+  throw new Error(`the hub did not log ${count} failures of ${webhookId} within 30 s`);
+}
+
+async function untilAllPolled(reader: StoreReader, count: number, timeoutMs: number): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; ; await sleep(250)) {
+    const [row] = await reader.all<{ n: number | string }>(
+      "select count(*) as n from watch_state where polled_at is not null and tail_offset is null",
+    );
+    if (Number(row?.n) >= count) return;
+    if (Date.now() > deadline)
+      throw new Error(`the watcher read ${row?.n} of ${count} webhooks within ${timeoutMs / 1000} s`);
+  }
+}
+
+async function withWatcher<T>(
+  env: WatchEnv,
+  name: string,
+  options: { sandboxUrl: string; intervalSeconds: number; webhooks: number },
+  applications: Array<{
+    apiKey: string;
+    webhooks: Array<{ id: string; endpoint: string }>;
+    destinations: Array<{ label: string; url: string }>;
+  }>,
+  measure: (reader: StoreReader) => Promise<T>,
+): Promise<T> {
+  const store: StoreTarget = { kind: "sqlite", path: path.join(env.tmp, `${name}.sqlite`) };
+  await runStoreScript(env, store, "alert-watch-store.ts", [
+    JSON.stringify({ secret: SECRET, applications }),
+  ]);
+  let watcher: ServerProcess | undefined;
+  let reader: StoreReader | undefined;
+  try {
+    watcher = await startWatcherProcess(
+      env,
+      store,
+      {
+        hubBaseUrl: options.sandboxUrl,
+        intervalSeconds: options.intervalSeconds,
+        leaseSeconds: 30,
+        concurrency: 8,
+        backfill: "10000,7d",
+      },
+      `${name} watcher`,
+      { ALERTS_ALLOW_PRIVATE: "1" },
+    );
+    reader = await storeReader(store);
+    await untilAllPolled(reader, options.webhooks, 120_000);
+    return await measure(reader);
+  } finally {
+    await reader?.close();
+    await watcher?.stop();
+  }
+}
+
+export async function measureAlertLatency(options: {
+  env: WatchEnv;
+  sandboxUrl: string;
+  intervalSeconds: number;
+  incidents: number;
+}): Promise<Figure[]> {
+  const { env, sandboxUrl, intervalSeconds } = options;
+  const timed = await timedReceiver();
+  try {
+    const ok = `${sandboxUrl}/_sandbox/receivers/ok`;
+    const apps: Array<{ apiKey: string; channel: { id: string; kind: string }; webhook: CreatedWebhook }> =
+      [];
+    for (let i = 0; i < options.incidents; i++) {
+      const app = await createApplication(sandboxUrl, `alert latency ${i + 1}`);
+      const channel = await createChannel(sandboxUrl, app.id, "sms");
+      const webhook = await createWebhook(sandboxUrl, app.id, ok);
+      // A success first: the streak starts from a healthy webhook.
+      await sendMessages(sandboxUrl, { apiKey: app.apiKey, channel }, 1, 1);
+      apps.push({ apiKey: app.apiKey, channel, webhook });
+    }
+    env.log(
+      `alert latency: ${options.incidents} webhooks of their own applications, interval ${intervalSeconds} s`,
+    );
+    const latenciesMs = await withWatcher(
+      env,
+      "alert-latency",
+      { sandboxUrl, intervalSeconds, webhooks: apps.length },
+      apps.map((app) => ({
+        apiKey: app.apiKey,
+        webhooks: [app.webhook],
+        destinations: [{ label: "on-call", url: `${timed.receiver.url}/hook` }],
+      })),
+      async () => {
+        const spacingMs = (intervalSeconds * 1000) / apps.length;
+        const fifthFailedAt = await Promise.all(
+          apps.map(async (app, i) => {
+            await sleep(i * spacingMs);
+            await patchWebhook(sandboxUrl, app.webhook.id, `${sandboxUrl}/_sandbox/receivers/error`);
+            await sendMessages(sandboxUrl, app, STREAK, 1);
+            return failedAt(sandboxUrl, app.apiKey, app.webhook.id, STREAK);
+          }),
+        );
+        const firingOf = (id: string) =>
+          timed.alerts().find((alert) => alert.data.kind === "firing" && alert.data.webhook?.id === id);
+        const deadline = Math.max(...fifthFailedAt) + 3 * latencyGoalMs(intervalSeconds);
+        while (Date.now() < deadline && !apps.every((app) => firingOf(app.webhook.id))) await sleep(100);
+        return apps.map((app, i) => {
+          const alert = firingOf(app.webhook.id);
+          return alert ? alert.at - fifthFailedAt[i]! : null;
+        });
+      },
+    );
+    return [alertLatencyFigure({ intervalSeconds, latenciesMs, alerts: timed.alerts().length })];
+  } finally {
+    await timed.receiver.close();
+  }
+}
+
+export async function measureOutage(options: {
+  env: WatchEnv;
+  sandboxUrl: string;
+  intervalSeconds: number;
+  webhooks: number;
+}): Promise<Figure[]> {
+  const { env, sandboxUrl, intervalSeconds } = options;
+  const labels = ["on-call", "team"] as const;
+  const receivers = { "on-call": await timedReceiver(), team: await timedReceiver() };
+  try {
+    const app = await createApplication(sandboxUrl, "alert outage");
+    const webhooks = [];
+    for (let i = 0; i < options.webhooks; i++)
+      webhooks.push(await createWebhook(sandboxUrl, app.id, `https://hooks.example.com/outage/${i + 1}`));
+    const ids = new Set(webhooks.map((w) => w.id));
+    env.log(`alert outage: ${options.webhooks} webhooks of one application, interval ${intervalSeconds} s`);
+    return await withWatcher(
+      env,
+      "alert-outage",
+      { sandboxUrl, intervalSeconds, webhooks: webhooks.length },
+      [
+        {
+          apiKey: app.apiKey,
+          webhooks,
+          destinations: labels.map((label) => ({ label, url: `${receivers[label].receiver.url}/hook` })),
+        },
+      ],
+      async (reader) => {
+        const startedAt = Date.now();
+        let unreadable = 0;
+        try {
+          await setFaults(sandboxUrl, { errorRate: 1 });
+          // Until every webhook is unreadable, then two intervals more for any alert after the first.
+          const allDeadline = startedAt + 20 * intervalSeconds * 1000;
+          for (; Date.now() < allDeadline; await sleep(250)) {
+            const [row] = await reader.all<{ n: number | string }>(
+              "select count(distinct webhook_id) as n from alert_incidents where rule = 'watchUnreadable' and webhook_id <> ''",
+            );
+            unreadable = Number(row?.n);
+            if (unreadable >= webhooks.length) break;
+          }
+          const anyAlert = () => labels.every((label) => receivers[label].alerts().length > 0);
+          while (Date.now() < allDeadline && !anyAlert()) await sleep(250);
+          await sleep(2 * intervalSeconds * 1000);
+        } finally {
+          await setFaults(sandboxUrl, null);
+        }
+        const observedSeconds = (Date.now() - startedAt) / 1000;
+        const during = Object.fromEntries(labels.map((label) => [label, receivers[label].alerts().length]));
+        const resolvedDeadline = Date.now() + 6 * intervalSeconds * 1000;
+        const recovered = () =>
+          labels.every((label) => receivers[label].alerts().some((a) => a.data.kind === "resolved"));
+        while (Date.now() < resolvedDeadline && !recovered()) await sleep(250);
+        const destinations: Record<string, OutageReceived> = {};
+        for (const label of labels) {
+          const all = receivers[label].alerts();
+          const told = all.slice(0, during[label]).filter((a) => ["firing", "summary"].includes(a.data.kind));
+          const summary = told.find((a) => a.data.kind === "summary");
+          destinations[label] = {
+            firing: told.length,
+            summaries: told.filter((a) => a.data.kind === "summary").length,
+            listed: new Set(
+              (summary?.data.webhooks ?? []).map((item) => item.webhook.id).filter((id) => ids.has(id)),
+            ).size,
+            firstAfterSeconds: told[0] ? (told[0].at - startedAt) / 1000 : null,
+            resolved: all.filter((a) => a.data.kind === "resolved").length,
+          };
+        }
+        return [
+          outageFigure({
+            webhooks: webhooks.length,
+            destinations,
+            unreadable,
+            observedSeconds,
+            cooldownMinutes: DEFAULT_RULES.cooldownMinutes,
+          }),
+        ];
+      },
+    );
+  } finally {
+    await Promise.all(labels.map((label) => receivers[label].receiver.close()));
+  }
+}
