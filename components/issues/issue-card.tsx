@@ -1,6 +1,5 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useId, type ReactNode } from "react";
 import { formatCount } from "@/lib/domain/format-count";
@@ -8,14 +7,7 @@ import { bundleHref, webhookViewHref } from "@/lib/domain/log-view";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { FailureIssue, IssueState } from "@/lib/domain/watch/failure-issue";
 import { LocalTime } from "@/components/logs/local-time";
-
-// With its zod schema, the actions form loads once a card shows, not with the page (bench row "page weight").
-const IssueActions = dynamic(
-  () => import("@/components/issues/issue-actions").then((loaded) => loaded.IssueActions),
-  {
-    ssr: false,
-  },
-);
+import { IssueActions } from "@/components/issues/issue-actions";
 
 const STATE_STYLE: Record<IssueState, string> = {
   open: "bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800",

@@ -1,12 +1,18 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import { useId } from "react";
 import { issueLogView } from "@/lib/domain/watch/failure-issue";
 import { NO_HISTORY_FILTERS } from "@/lib/domain/search-params";
 import { useLogView } from "@/components/logs/use-log-view";
-import { IssueList } from "@/components/issues/issue-list";
 import { issuesQueryOptions } from "@/components/issues/issues-api";
+
+// The cards, their actions form and its zod schema load once there are issues to show (bench row "page weight").
+const IssueList = dynamic(() => import("@/components/issues/issue-list").then((loaded) => loaded.IssueList), {
+  ssr: false,
+  loading: () => <p className="text-sm">Loading the issues…</p>,
+});
 
 /**
  * The failure issues of a watched webhook, on its page. "Show its deliveries" filters the log
