@@ -105,4 +105,27 @@ describe.each(WATCH_DATABASES)("find across watched webhooks on %s", (kind) => {
     await store.removeWatch(session, second.id);
     expect(await store.findAcross(session, { kind: "id", id: older.id })).toBeNull();
   });
+
+  it("answers a message delivered to several watched webhooks with its newest delivery among the session's", async () => {
+    const [first, second, third] = [webhook(), webhook(), webhook()];
+    await store.addWatches(appA, KEY_A, [{ webhook: first }]);
+    await store.addWatches(appB, KEY_B, [{ webhook: second }]);
+    await store.addWatches(appC, KEY_C, [{ webhook: third }]);
+    const message = uuid();
+    const inFirst = log(first.id, NOW - 30_000, message);
+    const inSecond = log(second.id, NOW - 20_000, message);
+    const inThird = log(third.id, NOW - 10_000, message);
+    await stored(first.id, [log(first.id, NOW - 1_000), inFirst]);
+    await stored(second.id, [inSecond]);
+    await stored(third.id, [inThird]);
+
+    // The newest delivery of all is in application C's webhook, outside the session.
+    const found = await store.findAcross([appA, appB], { kind: "id", id: message });
+    expect(found?.log.id).toBe(inSecond.id);
+    expect(found?.watch).toMatchObject({ webhookId: second.id, appId: appB });
+    expect((await store.findAcross([appA], { kind: "id", id: message }))?.log.id).toBe(inFirst.id);
+    expect((await store.findAcross([appC], { kind: "id", id: message }))?.log.id).toBe(inThird.id);
+    await store.removeWatch([appB], second.id);
+    expect((await store.findAcross([appA, appB], { kind: "id", id: message }))?.log.id).toBe(inFirst.id);
+  });
 });

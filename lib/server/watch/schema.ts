@@ -300,6 +300,32 @@ const logsBySendTime: Migration = {
   },
 };
 
+/**
+ * Logs by id and by message id across webhooks: Find across looks a pasted id up in every watched
+ * webhook at once. The message index leads with the message id, so it still answers one webhook's
+ * Find (webhook_id and message_id) and replaces the (webhook_id, message_id) one.
+ */
+const logsById: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.createIndex("watch_logs_id").on("watch_logs").column("id").execute();
+    await db.schema
+      .createIndex("watch_logs_message_id")
+      .on("watch_logs")
+      .columns(["message_id", "webhook_id"])
+      .execute();
+    await db.schema.dropIndex("watch_logs_message").execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema
+      .createIndex("watch_logs_message")
+      .on("watch_logs")
+      .columns(["webhook_id", "message_id"])
+      .execute();
+    await db.schema.dropIndex("watch_logs_message_id").execute();
+    await db.schema.dropIndex("watch_logs_id").execute();
+  },
+};
+
 /** The migrations, in code (no files to ship): Kysely's Migrator runs them in name order. */
 export const migrations: MigrationProvider = {
   getMigrations: async () => ({
@@ -309,6 +335,7 @@ export const migrations: MigrationProvider = {
     "0004_alert_engine": alertEngineMigration,
     "0005_alert_summaries": alertSummaryMigration,
     "0006_logs_by_send_time": logsBySendTime,
+    "0007_logs_by_id": logsById,
   }),
 };
 

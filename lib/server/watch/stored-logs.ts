@@ -23,7 +23,7 @@ async function summaryOf(ctx: StoreContext, webhookId: string) {
   return { id: webhookId, endpoint: watch?.endpoint ?? "", eventType: watch?.event_type ?? "Message" };
 }
 
-function logOf(row: LogRow, webhook: StoredLog["webhook"]): StoredLog {
+export function logOf(row: LogRow, webhook: StoredLog["webhook"]): StoredLog {
   return {
     id: row.id,
     webhookId: row.webhook_id,

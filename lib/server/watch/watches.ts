@@ -14,7 +14,7 @@ export const NAME_MAX = 120;
 
 type WatchRow = WatchDatabase["watches"];
 
-function watchOf(row: WatchRow): Watch {
+export function watchOf(row: WatchRow): Watch {
   return {
     webhookId: row.webhook_id,
     appId: row.app_id,
