@@ -6,6 +6,8 @@ import { expect, test } from "./fixtures/test";
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`accessibility (${colorScheme})`, () => {
     test.use({ colorScheme });
+    // Sign-in, a page or two, then axe over a whole page: slow on a busy machine.
+    test.describe.configure({ timeout: 60_000 });
 
     test("/login", async ({ page, loginPage }) => {
       await loginPage.goto("?reason=key_rejected");
