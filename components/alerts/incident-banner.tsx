@@ -40,7 +40,8 @@ export default function IncidentBanner() {
   const shown = newest !== null && firing.some((incident) => !dismissed.includes(incident.id));
   return (
     <>
-      <div role="status" className="sr-only">
+      {/* A polite live region without the status role: the page's own status messages stay the one "status". */}
+      <div aria-live="polite" aria-atomic="true" className="sr-only">
         {announcement}
       </div>
       {shown ? (

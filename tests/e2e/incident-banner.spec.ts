@@ -173,7 +173,7 @@ test("a new incident is announced and notified once; dismissed, the banner retur
   });
   await nextRefresh(page);
   await expect(banner).toContainText("2 alerts firing. Newest: Acme orders: The webhook turned inactive");
-  await expect(page.getByRole("status").filter({ hasText: "New alert firing" })).toHaveText(
+  await expect(page.locator("[aria-live=polite]").filter({ hasText: "New alert firing" })).toHaveText(
     "New alert firing: Acme orders: The webhook turned inactive",
   );
   await expect
