@@ -8,14 +8,6 @@ import type { OverviewRow } from "@/lib/domain/watch/overview";
 import { formatAge, formatClock } from "@/lib/domain/watching/format-age";
 import { Sparkline } from "@/components/overview/sparkline";
 
-/** Each cell names its column on a phone, where the rows stack as cards (the headers stay for screen readers). */
-const CELL = [
-  "px-3 py-2 align-top max-sm:block max-sm:px-0 max-sm:py-1",
-  "max-sm:before:block max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-zinc-600",
-  "max-sm:before:content-[attr(data-label)] dark:max-sm:before:text-zinc-400",
-].join(" ");
-const ROW =
-  "max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:rounded-lg max-sm:border max-sm:border-zinc-200 max-sm:p-3 dark:max-sm:border-zinc-800";
 const MUTED = "text-xs text-zinc-600 dark:text-zinc-400";
 
 interface Clock {
@@ -39,7 +31,7 @@ function When({ iso, clock }: { iso: string; clock: Clock }) {
 function Ago({ iso, clock }: { iso: string; clock: Clock }) {
   return (
     <time dateTime={iso} title={formatUtc(iso)}>
-      {formatAge(iso, clock.now)} ago
+      {`${formatAge(iso, clock.now)} ago`}
     </time>
   );
 }
@@ -93,8 +85,7 @@ function FailingSince({ row, clock }: { row: OverviewRow; clock: Clock }) {
         since <When iso={streak.since} clock={clock} />
       </span>
       <span className={`block ${MUTED}`}>
-        {streak.atLeast ? "at least " : ""}
-        {formatCount(streak.length)} {streak.length === 1 ? "failure" : "failures"} in a row
+        {`${streak.atLeast ? "at least " : ""}${formatCount(streak.length)} ${streak.length === 1 ? "failure" : "failures"} in a row`}
       </span>
     </>
   );
@@ -118,10 +109,9 @@ function ErrorsChange({ row }: { row: OverviewRow }) {
   return (
     <>
       <span className={`font-semibold tabular-nums ${change > 0 ? "text-red-800 dark:text-red-300" : ""}`}>
-        {change > 0 ? "+" : change < 0 ? "−" : "±"}
-        {formatCount(Math.abs(change))}
+        {`${change > 0 ? "+" : change < 0 ? "−" : "±"}${formatCount(Math.abs(change))}`}
       </span>
-      <span className={`block ${MUTED}`}>{formatCount(row.numberOfErrors)} in all</span>
+      <span className={`block ${MUTED}`}>{`${formatCount(row.numberOfErrors)} in all`}</span>
     </>
   );
 }
@@ -145,7 +135,7 @@ export function OverviewTable({
   const appName = new Map(applications.map((app) => [app.id, app.name]));
   return (
     <div className="sm:overflow-x-auto sm:rounded-lg sm:border sm:border-zinc-200 sm:bg-white dark:sm:border-zinc-800 dark:sm:bg-zinc-900/60">
-      <table className="w-full text-left text-sm max-sm:block">
+      <table className="overview-table w-full text-left text-sm max-sm:block">
         <caption className="sr-only">Watched webhooks, worst first</caption>
         <thead className="border-b border-zinc-200 text-xs text-zinc-600 max-sm:sr-only dark:border-zinc-800 dark:text-zinc-400">
           <tr>
@@ -170,13 +160,13 @@ export function OverviewTable({
             <tr
               key={row.webhookId}
               data-webhook-id={row.webhookId}
-              className={`${ROW} ${row.failingStreak ? "bg-red-50/60 dark:bg-red-950/30" : "max-sm:bg-white dark:max-sm:bg-zinc-900/60"}`}
+              className={
+                row.failingStreak
+                  ? "bg-red-50/60 dark:bg-red-950/30"
+                  : "max-sm:bg-white dark:max-sm:bg-zinc-900/60"
+              }
             >
-              <th
-                scope="row"
-                className={`${CELL} min-w-56 font-normal max-sm:col-span-2`}
-                data-label="Webhook"
-              >
+              <th scope="row" className="min-w-56 font-normal max-sm:col-span-2" data-label="Webhook">
                 <Link
                   href={webhookViewHref(row.webhookId, { app: row.appId })}
                   className="btn-link font-semibold"
@@ -188,29 +178,29 @@ export function OverviewTable({
                 </span>
                 <span className={`block ${MUTED}`}>{appName.get(row.appId) ?? "Another application"}</span>
               </th>
-              <td className={CELL} data-label="State">
+              <td data-label="State">
                 <State row={row} />
               </td>
-              <td className={CELL} data-label="Success (24 h)">
+              <td data-label="Success (24 h)">
                 <SuccessRate row={row} />
               </td>
-              <td className={CELL} data-label="Failing since">
+              <td data-label="Failing since">
                 <FailingSince row={row} clock={clock} />
               </td>
-              <td className={CELL} data-label="Last success">
+              <td data-label="Last success">
                 {row.lastSuccess ? (
                   <Ago iso={row.lastSuccess.at} clock={clock} />
                 ) : (
                   <span className={MUTED}>None stored</span>
                 )}
               </td>
-              <td className={`${CELL} max-sm:col-span-2`} data-label="Last failure">
+              <td className="max-sm:col-span-2" data-label="Last failure">
                 <LastFailure row={row} clock={clock} />
               </td>
-              <td className={CELL} data-label="Errors (24 h)">
+              <td data-label="Errors (24 h)">
                 <ErrorsChange row={row} />
               </td>
-              <td className={`${CELL} whitespace-nowrap`} data-label="As of">
+              <td className="whitespace-nowrap" data-label="As of">
                 {row.asOf ? (
                   <Ago iso={row.asOf} clock={clock} />
                 ) : (
