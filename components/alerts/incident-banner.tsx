@@ -50,12 +50,16 @@ export default function IncidentBanner() {
           className="border-b border-red-200 bg-red-50 text-red-950 dark:border-red-900 dark:bg-red-950/60 dark:text-red-50"
         >
           <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-4 gap-y-1.5 px-4 py-2 text-sm sm:px-6">
+            {/* The count and the newest alert on lines of their own: a long name wrapping beside the count would be drawn over it. */}
             <p className="min-w-0 flex-1 basis-64 break-words">
-              <strong className="font-semibold">{firingText(firing.length)}.</strong> Newest:{" "}
-              <a href={newest.href} className="font-medium underline underline-offset-2">
-                {newest.name}
-              </a>
-              : {newest.headline}
+              <strong className="block font-semibold">{firingText(firing.length)}.</strong>{" "}
+              <span className="block">
+                Newest:{" "}
+                <a href={newest.href} className="font-medium underline underline-offset-2">
+                  {newest.name}
+                </a>
+                : {newest.headline}
+              </span>
             </p>
             <a href="/alerts#incidents" className="font-medium underline underline-offset-2">
               See all on the Alerts page
