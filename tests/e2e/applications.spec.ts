@@ -46,7 +46,7 @@ function applicationItem(page: Page, name: string) {
 }
 
 test.describe("several applications", () => {
-  // Several sign-ins, applications added and pages opened per test: more than 30 s on a busy machine.
+  // Several sign-ins, applications added and pages opened per test: longer than the default on a busy machine.
   test.describe.configure({ timeout: 60_000 });
 
   test("adds one: a rejected key and bad names are refused with the reason, and nothing is stored", async ({

@@ -6,20 +6,8 @@
  */
 import type { Breach, CodeCount } from "@/lib/domain/alerts/evaluate";
 import type { AlertMessage, AlertSample, AlertSummaryItem, AlertWebhook } from "@/lib/domain/alerts/message";
-import type { RuleId } from "@/lib/domain/alerts/rules";
+import { RULE_NAMES, type IncidentRule } from "@/lib/domain/alerts/incidents";
 import { statusMeaning } from "@/lib/domain/status-meaning";
-
-export type IncidentRule = RuleId | "summary";
-
-export const RULE_NAMES: Record<IncidentRule, string> = {
-  streak: "Failing streak",
-  rate: "Failure rate",
-  inactive: "Webhook turned inactive",
-  errorsJump: "numberOfErrors jump",
-  silence: "No deliveries",
-  watchUnreadable: "Watch cannot read",
-  summary: "Many webhooks at once",
-};
 
 /** The incident as its messages need it. */
 export interface IncidentFacts {

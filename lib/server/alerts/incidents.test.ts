@@ -475,7 +475,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     const ids = Array.from({ length: outage }, () => uuid());
     await watch(ids);
     const start = T0 + MINUTE;
-    /** Every webhook polled once, each 300 ms after the last (a minute for all), passes every 2 s between. */
+    /** Every webhook polled once, one after another as a watcher would, with alert passes running meanwhile. */
     const pollRound = async (
       from: number,
       options: (id: string, at: number) => Parameters<typeof poll>[2],

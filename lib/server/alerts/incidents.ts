@@ -8,8 +8,8 @@ import {
   resolvedMessage,
   type ConsoleLinks,
   type IncidentFacts,
-  type IncidentRule,
 } from "@/lib/domain/alerts/incident-message";
+import type { IncidentRule } from "@/lib/domain/alerts/incidents";
 import type { AlertSummaryItem, AlertWebhook } from "@/lib/domain/alerts/message";
 import { RULE_IDS } from "@/lib/domain/alerts/rules";
 import { failuresBetween, webhookFacts } from "@/lib/server/alerts/facts";
