@@ -96,13 +96,18 @@ export function SendMessageForm({
   const [errors, setErrors] = useState<FormErrors>({});
   const sending = useSendMessage(webhookId, onSent);
   const statusRef = useRef<HTMLDivElement>(null);
-  const outcome = sending.isIdle ? null : `${sending.status}:${follow.phase}`;
 
   // The outcome shows under the button the person just pressed, which may sit at the bottom edge
-  // of the screen: each step of it (sending, sent or not, landed) is scrolled into view.
+  // of the screen: each step of it (sending, sent or not, landed) is scrolled into view as it
+  // grows, including when its result part arrives after the step began.
+  const showing = !sending.isIdle;
   useEffect(() => {
-    if (outcome) statusRef.current?.scrollIntoView({ block: "nearest" });
-  }, [outcome]);
+    const status = statusRef.current;
+    if (!showing || !status) return;
+    const observer = new ResizeObserver(() => status.scrollIntoView({ block: "nearest" }));
+    observer.observe(status);
+    return () => observer.disconnect();
+  }, [showing]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

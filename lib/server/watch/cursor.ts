@@ -261,7 +261,7 @@ async function summarise(tx: WatchDb, webhookId: string) {
   };
 }
 
-/** Ends a poll: releases the lease, plans the next poll, records its outcome. */
+/** Ends a poll: releases the lease, plans the next poll, records its outcome as of `now` (when it began reading). */
 export async function finishPoll(
   ctx: StoreContext,
   owner: string,

@@ -150,6 +150,35 @@ describe("the watcher (embedded database)", () => {
     expect(state.history_complete).toBe(1);
   });
 
+  it("dates what it stored by when the poll began reading, not when it ended", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const webhook = hub.webhook();
+    hub.deliver(webhook, 5);
+    await watch(ctx, webhook);
+    const serve = hub.upstream.handle;
+    const reads: number[] = [];
+    let slowed = false;
+    hub.intercept = (req, res) => {
+      reads.push(Date.now());
+      if (slowed || !req.url?.includes("webhook-log")) return false;
+      // A slow log page: a log written meanwhile is not in what this poll stores.
+      slowed = true;
+      setTimeout(() => void serve(req, res, {} as never), 500);
+      return true;
+    };
+    start(ctx);
+    const polledAt = await waitFor("the first poll to end", async () => {
+      const row = await ctx.db
+        .selectFrom("watch_state")
+        .select("polled_at")
+        .where("webhook_id", "=", webhook.id)
+        .executeTakeFirst();
+      return row?.polled_at ?? undefined;
+    });
+    expect(Number(polledAt)).toBeLessThanOrEqual(reads[0]!);
+    expect(Number(polledAt)).toBeGreaterThan(reads[0]! - 1_000);
+  });
+
   it("waits out a 429's Retry-After before calling the hub with that key again", async () => {
     const ctx = await databases.fresh("sqlite");
     const webhook = hub.webhook();

@@ -111,6 +111,8 @@ export function createWatcher(
   const poll = async (claimed: Claimed): Promise<boolean> => {
     const webhookId = claimed.state.webhook_id;
     let backfilling = false;
+    // The store holds every log written before the poll began reading, so that is its "as of" time.
+    const startedAt = Date.now();
     let outcome: { nextPollAt: number; error: { code: string; message: string } | null };
     try {
       const apiKey = await openKey(ctx, claimed.appId);
@@ -154,7 +156,7 @@ export function createWatcher(
       };
     }
     // A database down now is a lease that lapses: the next claim takes the webhook up again.
-    await finishPoll(ctx, owner, webhookId, outcome).catch(() => undefined);
+    await finishPoll(ctx, owner, webhookId, outcome, startedAt).catch(() => undefined);
     await alerts.afterPoll(claimed.appId, webhookId);
     return backfilling;
   };
