@@ -531,6 +531,42 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect((await kinds()).slice(4)).toEqual(["summary summary → Ops Slack", "summary summary → Pager"]);
   }, 400_000);
 
+  it("a hub outage told before every webhook's turn to be read came lists each webhook of the application", async () => {
+    const ids = Array.from({ length: 12 }, () => uuid());
+    await watch(ids);
+    const start = T0 + MINUTE;
+    await claimDue(ctx, "test", 1000, 10 * MINUTE, start);
+    for (const id of ids) await polled(id, start, { logs: [log(id, start, 200)] });
+    // The hub fails; the watcher has read only two webhooks twice since (slow failing polls).
+    const [first, second] = ids;
+    for (const round of [1, 2]) {
+      for (const id of [first!, second!])
+        await poll(id, start + round * MINUTE, { error: "upstream_unavailable" });
+    }
+    for (let at = start + 2 * MINUTE; at <= start + 6 * MINUTE; at += 10 * SECOND) await pass(at);
+
+    const told = await deliveries();
+    expect(told.map((d) => `${d.kind} → ${d.destination}`)).toEqual([
+      "summary → Ops Slack",
+      "summary → Pager",
+    ]);
+    const { message } = told[0]!;
+    expect(message.headline).toBe("the watch cannot read 2 of 12 webhooks: the hub is failing");
+    expect(new Set(message.webhooks.map((w) => w.webhook.id))).toEqual(new Set(ids));
+    expect(
+      message.webhooks
+        .slice(0, 2)
+        .map((w) => [w.webhook.id, w.failures])
+        .sort(),
+    ).toEqual(
+      [
+        [first, 2],
+        [second, 2],
+      ].sort(),
+    );
+    expect(message.webhooks.slice(2).every((w) => w.failures === 0)).toBe(true);
+  });
+
   it.runIf(kind === "postgres")(
     "two instances judging and sending at once: one incident, one row per destination",
     async () => {

@@ -295,14 +295,28 @@ async function summaryContent(
       link: webhookLink(links, summary.app_id, row.webhook_id),
     });
   }
+  const hubFailing = details.length > 0 && details.every(({ row }) => row.rule === "watchUnreadable");
+  const unreadable = items.size;
+  // The watch reads every webhook of the application through the failing hub: each is listed,
+  // including those whose turn to be polled has not come yet, with the reads that failed so far.
+  if (hubFailing) {
+    for (const row of await watchedWebhooks(ctx, summary.app_id)) {
+      if (items.has(row.webhook_id)) continue;
+      items.set(row.webhook_id, {
+        webhook: { id: row.webhook_id, name: row.name, endpoint: row.endpoint },
+        failures: row.poll_failures,
+        lastStatusCode: null,
+        link: webhookLink(links, summary.app_id, row.webhook_id),
+      });
+    }
+  }
   const webhooks = [...items.values()].sort(
     (a, b) => b.failures - a.failures || a.webhook.name.localeCompare(b.webhook.name),
   );
-  const hubFailing = details.length > 0 && details.every(({ row }) => row.rule === "watchUnreadable");
   const starts = details.map(({ row, detail }) => detail.breach.since ?? Number(row.opened_at));
   const breach: Breach = {
     headline: hubFailing
-      ? `the watch cannot read ${webhooks.length} webhooks: the hub is failing`
+      ? `the watch cannot read ${unreadable === webhooks.length ? webhooks.length : `${unreadable} of ${webhooks.length}`} webhooks: the hub is failing`
       : `${webhooks.length} webhooks failing at once`,
     since: starts.length > 0 ? Math.min(...starts) : null,
     failures: webhooks.reduce((sum, item) => sum + item.failures, 0),
@@ -310,6 +324,16 @@ async function summaryContent(
     codes: rankCodes(details.flatMap(({ detail }) => detail.breach.codes)),
   };
   return { webhooks, breach, hubFailing };
+}
+
+/** The application's watched webhooks: names, endpoints and failed polls in a row. */
+function watchedWebhooks(ctx: StoreContext, appId: string) {
+  return ctx.db
+    .selectFrom("watches")
+    .innerJoin("watch_state", "watch_state.webhook_id", "watches.webhook_id")
+    .select(["watches.webhook_id", "watches.name", "watches.endpoint", "watch_state.poll_failures"])
+    .where("watches.app_id", "=", appId)
+    .execute();
 }
 
 /** Sends an incident's firing alert (or a summary's) unless some instance already has. */
