@@ -19,6 +19,7 @@ import { statusCodeLabel } from "@/lib/domain/reason-phrase";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import { formatLocal } from "@/lib/domain/format-time";
 import { LocalTime } from "@/components/logs/local-time";
+import { HistorySourceLine } from "@/components/history/history-source";
 
 /* "What changed since it last worked", in a failed delivery's details: the last success beside it. */
 
@@ -80,6 +81,7 @@ function Compared({ failed, answer }: { failed: WebhookLog; answer: LastSuccessA
         {summary}
       </p>
       {answer.partial ? <p className={MUTED}>{answer.partial}</p> : null}
+      <HistorySourceLine source={answer.source} />
       {success ? (
         <>
           <div className="grid gap-3 sm:grid-cols-2">

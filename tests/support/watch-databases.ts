@@ -6,7 +6,7 @@
 import { afterAll } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { StoreContext } from "@/lib/server/watch/context";
-import { claimDue, finishPoll, writeLogs } from "@/lib/server/watch/cursor";
+import { claimDue, finishPoll, writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
 import { openStoreContext, type StoreOptions } from "@/lib/server/watch/store";
 import { postgresServer, type PostgresServer } from "@/tests/support/postgres-server";
 
@@ -58,6 +58,7 @@ export async function storeLogs(
   webhookId: string,
   logs: WebhookLog[],
   now = Date.now() + 60_000,
+  cursor: CursorChange = {},
 ): Promise<void> {
   await claimDue(ctx, "test", 100, 60_000, now);
   await writeLogs(
@@ -65,7 +66,7 @@ export async function storeLogs(
     "test",
     webhookId,
     logs,
-    { head_id: logs[0]?.id ?? null, tail_offset: null },
+    { head_id: logs[0]?.id ?? null, tail_offset: null, ...cursor },
     60_000,
     now,
   );

@@ -7,7 +7,7 @@ import { changesBetween, NOT_WATCHED } from "@/lib/domain/handover/webhook-chang
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { RedactionError } from "@/lib/domain/handover/redact";
 import { codeSpan, fenced, renderMarkdown } from "@/lib/domain/handover/render-markdown";
-import { renderHtml } from "@/lib/domain/handover/render-html";
+import { escapeHtml, renderHtml } from "@/lib/domain/handover/render-html";
 import { renderBundle } from "@/lib/domain/handover/render";
 
 const NOW = Date.parse("2026-11-25T10:00:00Z");
@@ -187,6 +187,34 @@ describe("buildBundle", () => {
     expect(sample.body).toHaveLength(SAMPLE_BODY_MAX_CHARS);
     expect(sample.body).not.toContain("abcdefghij");
     expect(bundle.comparison!.diff?.kind).toBe("lines");
+  });
+});
+
+describe("a comparison too large to diff", () => {
+  it("carries both raw bodies, each cut like a sample and saying how long it was, in every format", () => {
+    const failure = `{"error":"${"f".repeat(70_000)}"}`;
+    const success = `{"ok":true,"echo":"${"s".repeat(66_000)}"}`;
+    const bundle = bundleOf([log(1, 5, 500, failure), log(2, 70, 200, success)]);
+    const comparison = bundle.comparison!;
+    expect(comparison.diff?.kind).toBe("too_large");
+    expect(comparison.failed).toMatchObject({ bodyLength: failure.length });
+    expect(comparison.failed.responseBody).toBe(failure.slice(0, SAMPLE_BODY_MAX_CHARS));
+    expect(comparison.lastSuccess).toMatchObject({ bodyLength: success.length });
+    expect(comparison.lastSuccess!.responseBody).toBe(success.slice(0, SAMPLE_BODY_MAX_CHARS));
+
+    const md = renderMarkdown(bundle);
+    expect(md).toContain(
+      `**Last success** (first ${SAMPLE_BODY_MAX_CHARS} of ${success.length} characters):`,
+    );
+    expect(md).toContain(
+      `**This failure** (first ${SAMPLE_BODY_MAX_CHARS} of ${failure.length} characters):`,
+    );
+    expect(md).toContain(fenced(success.slice(0, SAMPLE_BODY_MAX_CHARS)));
+    const html = renderHtml(bundle);
+    expect(html).toContain(
+      `<strong>Last success</strong> (first ${SAMPLE_BODY_MAX_CHARS} of ${success.length} characters):`,
+    );
+    expect(html).toContain(escapeHtml(failure.slice(0, SAMPLE_BODY_MAX_CHARS)));
   });
 });
 

@@ -126,13 +126,22 @@ export function buildBundle({
   const endpoint = redactor.redact(webhook.endpoint);
   const eventType = redactor.redact(webhook.eventType);
 
-  const comparison = incident.newestFailure
+  const wholeComparison = incident.newestFailure
     ? compareWithLastSuccess(
         compared(incident.newestFailure),
         incident.lastSuccess ? compared(incident.lastSuccess) : null,
         { now, timeZone },
       )
     : null;
+  // Bodies too large to diff go in as raw bodies, cut like the samples.
+  const comparison =
+    wholeComparison?.diff?.kind === "too_large"
+      ? {
+          ...wholeComparison,
+          failed: cutBody(wholeComparison.failed),
+          lastSuccess: wholeComparison.lastSuccess && cutBody(wholeComparison.lastSuccess),
+        }
+      : wholeComparison;
 
   const samples = incident.samples.map((log): BundleLog => {
     const body = bodyOf(log);
@@ -142,9 +151,7 @@ export function buildBundle({
       statusCode: log.statusCode,
       sentAt: log.sendAt,
       sentAtText: at(log.sendAt),
-      body: body.length > SAMPLE_BODY_MAX_CHARS ? body.slice(0, SAMPLE_BODY_MAX_CHARS) : body,
-      truncated: body.length > SAMPLE_BODY_MAX_CHARS,
-      bodyLength: body.length,
+      ...sampleOf(body),
     };
   });
 
@@ -249,4 +256,38 @@ export function buildBundle({
 export function bundleFileName(webhookId: string, from: number, format: BundleFormat): string {
   const stamp = new Date(from).toISOString().slice(0, 16).replace(/[:T]/g, "-");
   return `support-bundle-${webhookId.slice(0, 8)}-${stamp}.${format}`;
+}
+
+/** Both bodies of a comparison too large to diff, as the bundle shows them raw (their start, when long). */
+export function rawBodies(comparison: Comparison): Array<{ title: string; body: string; note: string }> {
+  const sides: Array<[string, ComparedLog | null]> = [
+    ["Last success", comparison.lastSuccess],
+    ["This failure", comparison.failed],
+  ];
+  return sides.flatMap(([title, log]) =>
+    log
+      ? [
+          {
+            title,
+            body: log.responseBody,
+            note: log.bodyLength ? ` (first ${log.responseBody.length} of ${log.bodyLength} characters)` : "",
+          },
+        ]
+      : [],
+  );
+}
+
+/** A body as the bundle shows it raw: its start, up to SAMPLE_BODY_MAX_CHARS. */
+function sampleOf(body: string): Pick<BundleLog, "body" | "truncated" | "bodyLength"> {
+  const truncated = body.length > SAMPLE_BODY_MAX_CHARS;
+  return {
+    body: truncated ? body.slice(0, SAMPLE_BODY_MAX_CHARS) : body,
+    truncated,
+    bodyLength: body.length,
+  };
+}
+
+function cutBody(log: ComparedLog): ComparedLog {
+  const sample = sampleOf(log.responseBody);
+  return sample.truncated ? { ...log, responseBody: sample.body, bodyLength: sample.bodyLength } : log;
 }

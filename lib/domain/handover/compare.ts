@@ -1,6 +1,6 @@
 /**
  * "What changed since it last worked": a failed delivery beside the last successful delivery of
- * the same webhook before it. Pure: the scan (or, later, the watch's store) finds the two logs.
+ * the same webhook before it. Pure: the watch's store or the scan finds the two logs.
  */
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { isVolatileKey, isVolatileValue, withoutVolatile } from "@/lib/domain/handover/volatile";
@@ -13,6 +13,8 @@ export const DIFF_MAX_LINES = 2_000;
 
 export type ComparedLog = Pick<WebhookLog, "id" | "statusCode" | "responseBody" | "sendAt"> & {
   messageId?: string | null;
+  /** Set when `responseBody` is only its start (a bundle's raw bodies): the whole body's length. */
+  bodyLength?: number;
 };
 
 export interface JsonChange {

@@ -2,7 +2,7 @@
  * What a support bundle needs from a webhook's history, gathered one log at a time, newest
  * first, keeping only what the bundle shows (so a long window costs counts, not memory). Reads
  * past the window's start only as far as the failing streak's true start and the last success
- * before it. Fed by the scan today; the watch's store can feed the same logs. With a `focus` (a
+ * before it. Fed by the watch's store or by the scan, whichever holds the history. With a `focus` (a
  * failure issue's cause), only the failures it takes are counted, sampled and compared; the others
  * are counted apart, and still belong to the failing streak (they are failures all the same).
  */
@@ -131,6 +131,12 @@ export class IncidentCollector {
       incident.messageIds.total++;
       if (incident.messageIds.ids.length < MESSAGE_ID_COUNT) incident.messageIds.ids.push(log.messageId);
     }
+  }
+
+  /** The logs whose bodies the bundle shows: the newest failure, the last success, the samples. */
+  shown(): WebhookLog[] {
+    const { newestFailure, lastSuccess, samples } = this.incident;
+    return [newestFailure, lastSuccess, ...samples].filter((log) => log !== null);
   }
 
   result(): Incident {

@@ -4,8 +4,8 @@
  * console's sandboxed preview, whose policy refuses style elements), and a policy of its own
  * that refuses anything but those styles.
  */
-import type { SupportBundle } from "@/lib/domain/handover/bundle";
-import type { BodyDiff } from "@/lib/domain/handover/compare";
+import { rawBodies, type SupportBundle } from "@/lib/domain/handover/bundle";
+import type { Comparison } from "@/lib/domain/handover/compare";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -54,12 +54,19 @@ function changeStyle(kind: string, volatile: boolean): string {
   return kind === "added" ? S.added : kind === "removed" ? S.removed : "";
 }
 
-function diffHtml(diff: BodyDiff): string {
+function diffHtml(comparison: Comparison): string {
+  const diff = comparison.diff!;
   switch (diff.kind) {
     case "identical":
       return "<p>The response bodies are identical.</p>";
     case "too_large":
-      return `<p>${escapeHtml(diff.message)}</p>`;
+      return [
+        `<p>${escapeHtml(diff.message)}</p>`,
+        ...rawBodies(comparison).flatMap((raw) => [
+          `<p><strong>${escapeHtml(raw.title)}</strong>${escapeHtml(raw.note)}:</p>`,
+          pre(raw.body),
+        ]),
+      ].join("");
     case "json": {
       const rows = diff.changes.map((change) => {
         const value = (text: string | undefined) => (text === undefined ? "—" : code(text));
@@ -122,7 +129,7 @@ export function renderHtml(bundle: SupportBundle): string {
     if (comparison.lastSuccess && comparison.diff) {
       parts.push(
         `<p>Time between them: ${escapeHtml(comparison.gapText ?? "")}; status ${comparison.lastSuccess.statusCode} then ${comparison.failed.statusCode}.</p>`,
-        diffHtml(comparison.diff),
+        diffHtml(comparison),
       );
     }
     if (bundle.changes) {

@@ -4,8 +4,8 @@
  * (endpoint, the body's own words) in code spans built the same way; the console's own sentences
  * are escaped.
  */
-import type { SupportBundle } from "@/lib/domain/handover/bundle";
-import { comparisonSummary, type BodyDiff } from "@/lib/domain/handover/compare";
+import { rawBodies, type SupportBundle } from "@/lib/domain/handover/bundle";
+import { comparisonSummary, type Comparison } from "@/lib/domain/handover/compare";
 
 function longestBacktickRun(text: string): number {
   let longest = 0;
@@ -32,12 +32,16 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~:&"']/g, "\\$&").replace(/\r?\n/g, " ");
 }
 
-function diffText(diff: BodyDiff): string {
+function diffText(comparison: Comparison): string {
+  const diff = comparison.diff!;
   switch (diff.kind) {
     case "identical":
       return "The response bodies are identical.";
     case "too_large":
-      return escapeMarkdown(diff.message);
+      return [
+        escapeMarkdown(diff.message),
+        ...rawBodies(comparison).flatMap((raw) => [`**${raw.title}**${raw.note}:`, fenced(raw.body)]),
+      ].join("\n\n");
     case "json":
       return fenced(
         diff.changes
@@ -99,7 +103,7 @@ export function renderMarkdown(bundle: SupportBundle): string {
       out.push(
         `Time between them: ${escapeMarkdown(comparison.gapText ?? "")}; status ${comparison.lastSuccess.statusCode} then ${comparison.failed.statusCode}.`,
         "",
-        diffText(comparison.diff),
+        diffText(comparison),
         "",
       );
     }

@@ -3,49 +3,62 @@ import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
 import { changesBetween, NOT_WATCHED, type WebhookChanges } from "@/lib/domain/handover/webhook-changes";
 import { AppError, isAppError } from "@/lib/server/app-error";
-import { openHistory, type ScanCall } from "@/lib/server/history/scan";
+import { visitHistory, type HistoryCall } from "@/lib/server/history/answer";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import { watchStore } from "@/lib/server/watch/store";
 
+/** Reads newest first until the given delivery, then on to the first success older than it. */
+class LastSuccessVisitor {
+  failed: WebhookLog | null = null;
+  lastSuccess: WebhookLog | null = null;
+
+  constructor(private readonly logId: string) {}
+
+  add(log: WebhookLog): boolean {
+    if (!this.failed) {
+      if (log.id.toLowerCase() === this.logId) this.failed = log;
+      return true;
+    }
+    if (log.status !== "Success") return true;
+    this.lastSuccess = log;
+    return false;
+  }
+
+  /** The answer shows the last success's body (the dialog has the failure's own). */
+  shown(): WebhookLog[] | null {
+    if (!this.failed) return null;
+    return this.lastSuccess ? [this.lastSuccess] : [];
+  }
+}
+
 /**
- * The last successful delivery before a given one, read through the scan (newest first, up to
- * `cap` logs), stopping at the first success past it: what the log dialog compares a failure
- * with. `lastSuccess` null with `partial` null means the history holds no success before it;
- * `failedAt` is the given delivery's time.
+ * The last successful delivery before a given one, from the watch's store when it holds them,
+ * else through the scan (newest first, up to `cap` logs), stopping at the first success past it:
+ * what the log dialog compares a failure with. `lastSuccess` null with `partial` null means the
+ * history holds no success before it; `failedAt` is the given delivery's time.
  */
 export async function lastSuccessBefore(
-  call: ScanCall,
+  call: HistoryCall,
   webhookId: WebhookId,
   logId: string,
   cap: number,
 ): Promise<Omit<LastSuccessAnswer, "changes"> & { failedAt: string | null }> {
-  const id = logId.toLowerCase();
-  const reader = await openHistory(call, webhookId, { cap, retain: true });
-  let failedAt: string | null = null;
-  let lastSuccess: WebhookLog | null = null;
-  try {
-    reading: for (;;) {
-      const batch = await reader.next();
-      if (!batch) break;
-      for (const log of batch) {
-        if (failedAt === null) failedAt = log.id.toLowerCase() === id ? log.sendAt : null;
-        else if (log.status === "Success") {
-          lastSuccess = log;
-          break reading;
-        }
-      }
-    }
-  } finally {
-    reader.close();
-  }
-  if (lastSuccess) return { lastSuccess, partial: null, failedAt };
-  const stop = reader.stop;
-  if (stop.reason === "failed") throw stop.error;
-  const newest = `the newest ${reader.read.toLocaleString("en-US")} of ${reader.total.toLocaleString("en-US")} deliveries`;
+  const { visitor, stop, source } = await visitHistory(
+    call,
+    webhookId,
+    cap,
+    () => new LastSuccessVisitor(logId.toLowerCase()),
+  );
+  const failedAt = visitor.failed?.sendAt ?? null;
+  if (visitor.lastSuccess) return { lastSuccess: visitor.lastSuccess, partial: null, failedAt, source };
+  const newest =
+    stop.reason === "cap"
+      ? `the newest ${stop.read.toLocaleString("en-US")} of ${stop.total.toLocaleString("en-US")} deliveries`
+      : null;
   if (failedAt === null) {
     throw new AppError(
       "not_found",
-      stop.reason === "cap"
+      newest
         ? `Delivery ${logId} is not among ${newest} of this webhook (the scan's cap), so there is nothing to compare it with here.`
         : `Delivery ${logId} is not in this webhook's history. Check the log ID.`,
     );
@@ -53,8 +66,8 @@ export async function lastSuccessBefore(
   return {
     lastSuccess: null,
     failedAt,
-    partial:
-      stop.reason === "cap" ? `No success among ${newest} (the scan's cap); an older one may exist.` : null,
+    partial: newest ? `No success among ${newest} (the scan's cap); an older one may exist.` : null,
+    source,
   };
 }
 

@@ -2,12 +2,14 @@ import "server-only";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { HistorySource } from "@/lib/domain/history/answer-source";
 import type { FindTarget } from "@/lib/domain/history/find-input";
-import type { HistoryQuestion } from "@/lib/domain/history/question";
+import { EMPTY_QUESTION, type HistoryQuestion } from "@/lib/domain/history/question";
 import type { ScanResultLine } from "@/lib/domain/scan-answer";
+import type { StoredLog } from "@/lib/domain/watch/stored-log";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import {
   beginScan,
   findInHistory,
+  openHistory,
   streamMatches,
   type FindResult,
   type MatchStream,
@@ -134,5 +136,92 @@ export async function openExport(
     close() {
       void batches.return?.();
     },
+  };
+}
+
+/** Takes a webhook's logs one at a time, newest first; false once nothing older can change its answer. */
+export interface LogVisitor {
+  add(log: WebhookLog): boolean;
+  /**
+   * The logs its answer shows, or null while it lacks one it needs (a delivery newer than the
+   * watch's last poll): the store answers only with all of them, none cut at its body cap.
+   */
+  shown(): WebhookLog[] | null;
+}
+
+export interface VisitedHistory<V> {
+  visitor: V;
+  /** Why the visitor got no further: it had what it needed, it saw the whole history, or the scan's cap. */
+  stop: { reason: "done" } | { reason: "complete" } | { reason: "cap"; read: number; total: number };
+  source: HistorySource;
+}
+
+/**
+ * Hands a webhook's logs, newest first, to a visitor made by `start` until it has what it needs
+ * (the last success before a failure, a support bundle's incident): from the watch's store when it
+ * holds them, else through the scan with a fresh visitor. A hub failure midway is thrown.
+ */
+export async function visitHistory<V extends LogVisitor>(
+  call: HistoryCall,
+  webhookId: WebhookId,
+  cap: number,
+  start: () => V,
+): Promise<VisitedHistory<V>> {
+  const watched = await watchedHistory(call.appId, webhookId);
+  let why = "why" in watched ? watched.why : "";
+  if (!("why" in watched)) {
+    const stored = await visitStore(watched, start()).catch(() => ({ why: STORE_DOWN }));
+    if (!("why" in stored)) return stored;
+    why = stored.why;
+  }
+  const visitor = start();
+  const reader = await openHistory(call, webhookId, { cap, retain: true });
+  let read = 0;
+  let done = false;
+  try {
+    while (!done) {
+      const batch = await reader.next();
+      if (!batch) break;
+      for (const log of batch) {
+        read++;
+        done = !visitor.add(log);
+        if (done) break;
+      }
+    }
+  } finally {
+    reader.close();
+  }
+  const source: HistorySource = { from: "scan", why };
+  if (done) return { visitor, stop: { reason: "done" }, source };
+  const stop = reader.stop;
+  if (stop.reason === "failed") throw stop.error;
+  if (stop.reason === "complete") return { visitor, stop, source };
+  return { visitor, stop: { reason: "cap", read, total: reader.total }, source };
+}
+
+/** The visit over the store's copy, or why the scan must make it (the copy ends short, or cut a body shown). */
+async function visitStore<V extends LogVisitor>(
+  watched: WatchedHistory,
+  visitor: V,
+): Promise<VisitedHistory<V> | { why: string }> {
+  let done = false;
+  for await (const batch of watched.stream(EMPTY_QUESTION)) {
+    done = batch.some((log) => !visitor.add(log));
+    if (done) break;
+  }
+  if (!done) {
+    const why = await watched.cannotAnswer(EMPTY_QUESTION, "rows");
+    if (why) return { why };
+  }
+  const shown = visitor.shown();
+  if (!shown) return { why: "the watch's copy does not hold this delivery yet." };
+  if (shown.some((log) => (log as Partial<StoredLog>).responseBodyTruncated))
+    return {
+      why: "a response it shows is longer than the watch keeps (WATCH_BODY_CAP_BYTES), and it is shown whole.",
+    };
+  return {
+    visitor,
+    stop: { reason: done ? "done" : "complete" },
+    source: { from: "watch", asOf: watched.asOf },
   };
 }

@@ -191,6 +191,18 @@ describe("GET /api/webhooks/{id}/bundle", () => {
     expect((await errorOf(other)).fields?.issue?.[0]).toMatch(/is not an issue of this webhook/);
   });
 
+  it("of a watched webhook: its history read from the watch's store, no page of logs from the hub", async () => {
+    await (await watchStore()).addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+    await storeLogs(await sharedStoreContext(), WEBHOOK, LOGS, Date.now(), { history_complete: 1 });
+    served = [];
+    hub.requests.length = 0;
+    const body = JSON.parse(await (await bundle("json", await signedInCookie())).text());
+    expect(body.counts).toEqual({ attempts: 10, succeeded: 0, failed: 10, otherFailed: 0 });
+    expect(body.streak).toMatchObject({ length: 30, atLeast: false, startedAt: LOGS[29]!.sendAt });
+    expect(body.comparison.lastSuccess.id).toBe(LOGS[30]!.id);
+    expect(hub.requests.filter((r) => r.url.includes("/webhook-log"))).toHaveLength(0);
+  });
+
   it.each([
     ["format=pdf", "format", /^Format: choose md, html or json/],
     ["format=md&tz=Mars%2FOlympus", "tz", /^Time zone: enter an IANA time zone name/],

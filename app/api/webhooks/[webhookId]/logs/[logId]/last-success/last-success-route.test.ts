@@ -16,6 +16,7 @@ import { fakeWebhook } from "@/tests/support/fake-upstream";
 import { sendJson } from "@/tests/support/fake-upstream";
 import { ctx, errorOf, KEY, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
+import { storeLogs } from "@/tests/support/watch-databases";
 import * as route from "@/app/api/webhooks/[webhookId]/logs/[logId]/last-success/route";
 
 const fake = fakeUpstreamPerTest({
@@ -86,6 +87,7 @@ describe("the last success before a delivery", () => {
       lastSuccess: expect.objectContaining({ id: id(120), statusCode: 200 }),
       partial: null,
       changes: { known: false, why: expect.stringMatching(/^This webhook is not watched, so its changes/) },
+      source: { from: "scan", why: "this webhook is not watched by this application." },
     });
     // 3 pages of 50 reach log 120; none of the rest is read.
     expect(fake.current.requests.length).toBeLessThanOrEqual(3);
@@ -97,12 +99,14 @@ describe("the last success before a delivery", () => {
       lastSuccess: null,
       partial: expect.stringMatching(/^No success among the newest 150 of 200 deliveries \(the scan's cap\)/),
       changes: null,
+      source: expect.objectContaining({ from: "scan" }),
     });
     logs = history(1).slice(0, 120);
     expect(await (await lastSuccess(id(100))).json()).toEqual({
       lastSuccess: null,
       partial: null,
       changes: null,
+      source: expect.objectContaining({ from: "scan" }),
     });
   });
 
@@ -150,5 +154,47 @@ describe("the last success before a delivery", () => {
     const bad = await lastSuccess("not-a-uuid");
     expect(bad.status).toBe(400);
     expect(fake.current.requests.length).toBe(0);
+  });
+
+  describe("of a watched webhook", () => {
+    /** Watches the webhook and stores `stored` as the watcher does, its whole history read. */
+    async function watchedWith(stored: WebhookLog[]) {
+      await (await watchStore()).addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+      await storeLogs(await sharedStoreContext(), WEBHOOK, stored, Date.now(), { history_complete: 1 });
+    }
+
+    it("is read from the watch's store, with no call to the hub, beyond the scan's cap too", async () => {
+      logs = history(180);
+      await watchedWith(logs);
+      const response = await lastSuccess(id(3));
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as LastSuccessAnswer;
+      expect(answer.lastSuccess).toMatchObject({ id: id(180), statusCode: 200 });
+      expect(answer.partial).toBeNull();
+      expect(answer.source).toEqual({ from: "watch", asOf: expect.any(String) });
+      expect(fake.current.requests.length).toBe(0);
+
+      const none = (await (await lastSuccess(id(190))).json()) as LastSuccessAnswer;
+      expect(none).toMatchObject({ lastSuccess: null, partial: null, source: { from: "watch" } });
+      expect(fake.current.requests.length).toBe(0);
+    });
+
+    it("is scanned from the hub when the store cut the success's body, or does not hold the delivery yet", async () => {
+      logs = history(120);
+      logs[120] = { ...logs[120]!, responseBody: JSON.stringify({ ok: true, pad: "x".repeat(10_000) }) };
+      await watchedWith(logs.slice(2));
+      const cut = (await (await lastSuccess(id(3))).json()) as LastSuccessAnswer;
+      expect(cut.lastSuccess?.responseBody).toBe(logs[120]!.responseBody);
+      expect(cut.source).toEqual({ from: "scan", why: expect.stringMatching(/longer than the watch keeps/) });
+      expect(fake.current.requests.length).toBeGreaterThan(0);
+
+      logs = history(120);
+      const newer = (await (await lastSuccess(id(0))).json()) as LastSuccessAnswer;
+      expect(newer.lastSuccess).toMatchObject({ id: id(120) });
+      expect(newer.source).toEqual({
+        from: "scan",
+        why: expect.stringMatching(/does not hold this delivery yet/),
+      });
+    });
   });
 });

@@ -6,15 +6,16 @@ import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
 
 /**
  * The last successful delivery of the webhook before this one, for "what changed since it last
- * worked" in the log dialog: read through the scan, up to HISTORY_SCAN_CAP logs, stopping at it;
- * with the webhook's own changes between the two when the application watches it.
+ * worked" in the log dialog: from the watch's store when it holds them, else through the scan (up
+ * to HISTORY_SCAN_CAP logs, stopping at it); with the webhook's own changes between the two when
+ * the application watches it.
  */
 export const GET = defineRoute({
   params: webhookLogParamsSchema,
   async handle({ params, session, signal }) {
     const { id: appId, apiKey } = await session.app();
     const { cap } = serverConfig().history;
-    const found = await lastSuccessBefore({ apiKey, signal }, params.webhookId, params.logId, cap);
+    const found = await lastSuccessBefore({ appId, apiKey, signal }, params.webhookId, params.logId, cap);
     const failed = found.failedAt;
     const changes =
       found.lastSuccess && failed
@@ -24,6 +25,7 @@ export const GET = defineRoute({
       lastSuccess: found.lastSuccess,
       partial: found.partial,
       changes,
+      source: found.source,
     } satisfies LastSuccessAnswer);
   },
 });
