@@ -9,8 +9,10 @@ import {
   type DestinationKind,
 } from "@/lib/domain/alerts/destinations";
 import { firstErrors } from "@/lib/domain/inputs/field-errors";
+import { capHint } from "@/lib/domain/inputs/field-message";
 import {
   addDestinationSchema,
+  DESTINATION_EMAIL_MAX,
   DESTINATION_LABEL_MAX,
   DESTINATION_LABELS,
   DESTINATION_URL_MAX,
@@ -90,16 +92,15 @@ export function DestinationForm() {
       <TextField
         name="label"
         label={DESTINATION_LABELS.label}
-        hint="How the console names it, e.g. On-call Slack."
+        hint={`How the console names it, e.g. On-call Slack. ${capHint(DESTINATION_LABEL_MAX)}`}
         error={fieldError("label")}
-        maxLength={DESTINATION_LABEL_MAX}
       />
       {kind === "email" ? (
         <TextField
           name="to"
           type="email"
           label={DESTINATION_LABELS.to}
-          hint="Sent through the console's SMTP_URL relay. Stored sealed; shown masked."
+          hint={`Sent through the console's SMTP_URL relay. Stored sealed; shown masked. ${capHint(DESTINATION_EMAIL_MAX)}`}
           error={fieldError("to")}
         />
       ) : (
@@ -108,9 +109,8 @@ export function DestinationForm() {
           type="url"
           mono
           label={kind === "slack" ? DESTINATION_LABELS.slackUrl : DESTINATION_LABELS.url}
-          hint={URL_HINTS[kind]}
+          hint={`${URL_HINTS[kind]} ${capHint(DESTINATION_URL_MAX)}`}
           error={fieldError("url")}
-          maxLength={DESTINATION_URL_MAX}
         />
       )}
       {kind === "webhook" ? (
@@ -157,7 +157,6 @@ function TextField({
   error,
   type = "text",
   mono = false,
-  maxLength,
 }: {
   name: string;
   label: string;
@@ -165,7 +164,6 @@ function TextField({
   error: string | null;
   type?: "text" | "url" | "email" | "password";
   mono?: boolean;
-  maxLength?: number;
 }) {
   return (
     <Field label={label} hint={hint} error={error}>
@@ -176,7 +174,6 @@ function TextField({
           type={type}
           autoComplete="off"
           spellCheck={false}
-          maxLength={maxLength}
           className={mono ? "field-input font-mono" : "field-input"}
         />
       )}

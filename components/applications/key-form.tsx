@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import { useHydrated } from "@/lib/browser/use-hydrated";
 import { APPLICATION_NAME_MAX } from "@/lib/domain/applications";
+import { capHint } from "@/lib/domain/inputs/field-message";
 import { API_KEY_HINT } from "@/lib/domain/inputs/api-key";
 import { addApplicationSchema, renameSchema, replaceKeySchema } from "@/lib/domain/inputs/application";
 import { firstErrors } from "@/lib/domain/inputs/field-errors";
@@ -97,7 +98,7 @@ export function KeyForm(props: KeyFormMode) {
         <Field
           label={props.mode === "rename" ? `New name${of}` : "Name"}
           error={errors.name}
-          hint={`What you call it, e.g. Staging. Up to ${APPLICATION_NAME_MAX} characters.`}
+          hint={`What you call it, e.g. Staging. ${capHint(APPLICATION_NAME_MAX)}`}
         >
           {(control) => (
             <input

@@ -3,6 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useId, type FormEvent } from "react";
 import { apiRequest } from "@/lib/browser/api";
+import { capHint } from "@/lib/domain/inputs/field-message";
+import { FIND_INPUT_MAX } from "@/lib/domain/inputs/find-delivery";
 import { FIND_ACROSS_LABEL, type FindAcrossAnswer } from "@/lib/domain/watch/find-across";
 
 /** The header's Find box: `/` focuses it on the overview (see TriageKeys). */
@@ -15,6 +17,7 @@ export const FIND_ACROSS_INPUT_ID = "find-across";
  */
 export function FindAcrossBox() {
   const errorId = useId();
+  const hintId = useId();
   const find = useMutation({
     mutationFn: (q: string) =>
       apiRequest<FindAcrossAnswer>(`/api/watches/find?${new URLSearchParams({ q })}`),
@@ -47,9 +50,9 @@ export function FindAcrossBox() {
         placeholder="Message ID, log ID or link"
         aria-keyshortcuts="/"
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={error ? `${errorId} ${hintId}` : hintId}
         onChange={() => find.reset()}
-        className="field-input h-8 w-60 py-1 font-mono text-xs max-sm:min-w-0 max-sm:flex-1"
+        className="peer field-input h-8 w-60 py-1 font-mono text-xs max-sm:min-w-0 max-sm:flex-1"
       />
       <button type="submit" className="btn btn-small" disabled={find.isPending} aria-busy={find.isPending}>
         {find.isPending ? "Finding…" : "Find"}
@@ -59,6 +62,10 @@ export function FindAcrossBox() {
           {error}
         </p>
       ) : null}
+      {/* Shown while the box has focus: the header stays one line the rest of the time. */}
+      <p id={hintId} className="field-hint sr-only peer-focus:not-sr-only peer-focus:w-full">
+        {capHint(FIND_INPUT_MAX)}
+      </p>
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { isApiError } from "@/lib/browser/api";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
+import { capHint } from "@/lib/domain/inputs/field-message";
 import {
   ISSUE_LABELS,
   ISSUE_NAME_MAX,
@@ -76,26 +77,17 @@ export function IssueActions({ issue }: { issue: FailureIssue }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <div className="grid gap-2 sm:grid-cols-[12rem_minmax(0,1fr)]">
-        <Field label={ISSUE_LABELS.name} error={errors.name?.[0]}>
+        <Field label={ISSUE_LABELS.name} hint={capHint(ISSUE_NAME_MAX)} error={errors.name?.[0]}>
           {(control) => (
-            <input
-              {...control}
-              name="name"
-              type="text"
-              autoComplete="name"
-              maxLength={ISSUE_NAME_MAX}
-              className="field-input"
-            />
+            <input {...control} name="name" type="text" autoComplete="name" className="field-input" />
           )}
         </Field>
         <Field
           label={ISSUE_LABELS.note}
-          hint="Needed to acknowledge: what is being done about it."
+          hint={`Needed to acknowledge: what is being done about it. ${capHint(ISSUE_NOTE_MAX)}`}
           error={errors.note?.[0]}
         >
-          {(control) => (
-            <textarea {...control} name="note" rows={2} maxLength={ISSUE_NOTE_MAX} className="field-input" />
-          )}
+          {(control) => <textarea {...control} name="note" rows={2} className="field-input" />}
         </Field>
       </div>
       <div className="flex flex-wrap gap-2">

@@ -82,7 +82,9 @@ function FailingSince({ row, clock }: { row: OverviewRow; clock: Clock }) {
   return (
     <>
       <span className="font-semibold text-red-800 dark:text-red-300">
-        since <When iso={streak.since} clock={clock} />
+        {/* The watch holds no success before this failure, so the streak began earlier still. */}
+        {streak.atLeast ? "since before " : "since "}
+        <When iso={streak.since} clock={clock} />
       </span>
       <span className={`block ${MUTED}`}>
         {`${streak.atLeast ? "at least " : ""}${formatCount(streak.length)} ${streak.length === 1 ? "failure" : "failures"} in a row`}

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { isApiError } from "@/lib/browser/api";
+import { capHint } from "@/lib/domain/inputs/field-message";
 import { WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
 import { Field } from "@/components/ui/field";
 import { WebhookAlerts } from "@/components/watch/webhook-alerts";
@@ -75,14 +76,15 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
     );
   }
 
+  const purpose = watch
+    ? "Watched: the overview lists it under this name."
+    : "A customer's name, say (optional).";
   return (
     <div className="space-y-2 border-t border-zinc-200 pt-3 dark:border-zinc-800">
       <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-x-3 gap-y-2">
         <Field
           label="Watch name"
-          hint={
-            watch ? "Watched: the overview lists it under this name." : "A customer's name, say (optional)."
-          }
+          hint={`${purpose} ${capHint(WATCH_NAME_MAX)}`}
           error={outcome?.tone === "error" && outcome.field ? outcome.text : null}
           className="min-w-0 flex-1 space-y-1 sm:max-w-xs"
         >
@@ -93,7 +95,6 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
               name="name"
               type="text"
               autoComplete="off"
-              maxLength={WATCH_NAME_MAX}
               defaultValue={watch?.name ?? ""}
               className="field-input"
             />

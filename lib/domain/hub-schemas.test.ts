@@ -53,6 +53,15 @@ describe("webhookLogQuerySchema", () => {
   ])("refuses %j", (query) => {
     expect(webhookLogQuerySchema.safeParse(query).success).toBe(false);
   });
+  it.each([
+    [{ offset: "x" }, "offset: give a whole number of 0 or more (how many logs to skip)."],
+    [{ offset: "-1" }, "offset: give a whole number of 0 or more (how many logs to skip)."],
+    [{ limit: "2.5" }, "limit: give a whole number from 1 to 50 (logs per page)."],
+    [{ limit: "51" }, "limit: give a whole number from 1 to 50 (logs per page)."],
+    [{ status: "failed" }, "status: give Success or Failed, or leave it out."],
+  ])("%j: the message names the parameter and says what to give", (query, message) => {
+    expect(webhookLogQuerySchema.safeParse(query).error?.issues[0]?.message).toBe(message);
+  });
 });
 
 describe("channelKindSchema", () => {

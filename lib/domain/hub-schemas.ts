@@ -15,6 +15,7 @@ import {
   MESSAGE_TO_MAX,
   isUuidShape,
 } from "./api-limits";
+import { fieldMessage } from "./inputs/field-message";
 
 export const logStatusSchema = z.enum(LOG_STATUSES);
 
@@ -67,20 +68,25 @@ export const webhookLogPageSchema = z.looseObject({
 export type WebhookLogPage = z.infer<typeof webhookLogPageSchema>;
 
 /** Query of `GET /v1/organization/webhook/{id}/webhook-log` (spec part 4.2), strict. */
+const OFFSET_WHAT = "give a whole number of 0 or more (how many logs to skip).";
+const LIMIT_WHAT = `give a whole number from 1 to ${LOG_LIMIT_MAX} (logs per page).`;
+
 export const webhookLogQuerySchema = z.strictObject({
   offset: z.coerce
-    .number({ error: "offset must be a whole number" })
-    .int("offset must be a whole number")
-    .min(0, "offset must be 0 or more")
-    .max(Number.MAX_SAFE_INTEGER, "offset is too large")
+    .number({ error: fieldMessage("offset", OFFSET_WHAT) })
+    .int(fieldMessage("offset", OFFSET_WHAT))
+    .min(0, fieldMessage("offset", OFFSET_WHAT))
+    .max(Number.MAX_SAFE_INTEGER, fieldMessage("offset", `give a number up to ${Number.MAX_SAFE_INTEGER}.`))
     .default(0),
   limit: z.coerce
-    .number({ error: "limit must be a whole number" })
-    .int("limit must be a whole number")
-    .min(1, "limit must be at least 1")
-    .max(LOG_LIMIT_MAX, `limit may not exceed ${LOG_LIMIT_MAX}`)
+    .number({ error: fieldMessage("limit", LIMIT_WHAT) })
+    .int(fieldMessage("limit", LIMIT_WHAT))
+    .min(1, fieldMessage("limit", LIMIT_WHAT))
+    .max(LOG_LIMIT_MAX, fieldMessage("limit", LIMIT_WHAT))
     .default(LOG_LIMIT_DEFAULT),
-  status: z.enum(LOG_STATUSES, { error: "status must be Success or Failed" }).optional(),
+  status: z
+    .enum(LOG_STATUSES, { error: fieldMessage("status", "give Success or Failed, or leave it out.") })
+    .optional(),
 });
 export type WebhookLogQuery = z.infer<typeof webhookLogQuerySchema>;
 
@@ -89,22 +95,28 @@ export const channelKindSchema = z
   .string()
   .regex(
     new RegExp(`^${CHANNEL_KIND_PATTERN}$`),
-    "channel kind must be 1-32 lowercase letters, digits or dashes",
+    fieldMessage("channel_kind", "give 1-32 lowercase letters, digits or dashes, e.g. whatsapp."),
   );
 
 /** Body of `POST /v1/communication/{channel_kind}/message` (spec part 4.1). */
 export const sendMessageSchema = z.looseObject({
   from: idSchema,
   to: z
-    .string({ error: "to is required" })
+    .string({ error: fieldMessage("to", "give the recipient, e.g. a phone number.") })
     .trim()
-    .min(1, "to is required")
-    .max(MESSAGE_TO_MAX, `to may be at most ${MESSAGE_TO_MAX} characters`),
+    .min(1, fieldMessage("to", "give the recipient, e.g. a phone number."))
+    .max(MESSAGE_TO_MAX, fieldMessage("to", `shorten it to ${MESSAGE_TO_MAX} characters or fewer.`)),
   content: z.looseObject({
     text: z
-      .string({ error: "content.text is required" })
-      .max(MESSAGE_TEXT_MAX, `content.text may be at most ${MESSAGE_TEXT_MAX} characters`)
-      .refine((text) => text.trim() !== "", "content.text is required (it is blank)"),
+      .string({ error: fieldMessage("content.text", "give the message text.") })
+      .max(
+        MESSAGE_TEXT_MAX,
+        fieldMessage("content.text", `shorten it to ${MESSAGE_TEXT_MAX} characters or fewer.`),
+      )
+      .refine(
+        (text) => text.trim() !== "",
+        fieldMessage("content.text", "give the message text (it is blank)."),
+      ),
   }),
 });
 export type SendMessage = z.infer<typeof sendMessageSchema>;

@@ -82,11 +82,13 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what:
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = issuesOf(parsed.error, what);
-  const summary = issues.map((i) => (i.path === what ? i.message : `${i.path}: ${i.message}`)).join("; ");
+  // A message written with fieldMessage() names its field already; the others get the path in front.
+  const named = (i: FieldIssue) => i.path === what || i.message.startsWith(`${i.path}: `);
+  const summary = issues.map((i) => (named(i) ? i.message : `${i.path}: ${i.message}`)).join("; ");
   throw new HttpError(
     400,
     `invalid_${what}`,
-    `The ${what.replaceAll("_", " ")} is invalid: ${summary}.`,
+    `The ${what.replaceAll("_", " ")} is invalid: ${/[.!?]$/.test(summary) ? summary : `${summary}.`}`,
     issues,
   );
 }

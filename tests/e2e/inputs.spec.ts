@@ -97,6 +97,23 @@ test.describe("caps are stated and refused, never cut", () => {
       /^Find a delivery: shorten it to 2,048 characters or fewer \(it has 2,\d{3}\)\.$/,
     );
   });
+
+  test("a destination's name over 80 characters is kept as typed and refused by the field", async ({
+    page,
+    signInWithDemoKey,
+  }) => {
+    await signInWithDemoKey();
+    await page.goto("/alerts");
+    const form = page.getByRole("form", { name: "Add destination" });
+    const name = form.getByLabel("Name", { exact: true });
+    await expect(name).toHaveAccessibleDescription(/Up to 80 characters\./);
+    await name.fill("n".repeat(81));
+    await expect(name).toHaveValue("n".repeat(81));
+    await form.getByRole("button", { name: "Add destination" }).click();
+    await expect(name).toHaveAccessibleDescription(
+      /^Name: shorten it to 80 characters or fewer \(it has 81\)\./,
+    );
+  });
 });
 
 test.describe("messages name the field by its label and say what to do", () => {

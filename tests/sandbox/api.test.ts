@@ -100,13 +100,13 @@ describe("send a message", () => {
 
 describe("list logs", () => {
   it.each([
-    ["limit=0", "limit must be at least 1"],
-    ["limit=51", "limit may not exceed 50"],
-    ["limit=1.5", "limit must be a whole number"],
-    ["limit=abc", "limit must be a whole number"],
-    ["offset=-1", "offset must be 0 or more"],
-    ["offset=x", "offset must be a whole number"],
-    ["status=failed", "status must be Success or Failed"],
+    ["limit=0", "The query is invalid: limit: give a whole number from 1 to 50 (logs per page)."],
+    ["limit=51", "limit: give a whole number from 1 to 50"],
+    ["limit=1.5", "limit: give a whole number from 1 to 50"],
+    ["limit=abc", "limit: give a whole number from 1 to 50"],
+    ["offset=-1", "The query is invalid: offset: give a whole number of 0 or more (how many logs to skip)."],
+    ["offset=x", "offset: give a whole number of 0 or more"],
+    ["status=failed", "status: give Success or Failed, or leave it out."],
     ["limit=10&limit=20", "given 2 times"],
   ])("400 for %s, saying %s", async (query, says) => {
     const answer = await api.listLogs(webhookId, query);

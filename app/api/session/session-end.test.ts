@@ -1,7 +1,8 @@
 /**
  * Every way a session ends revokes it, so a copy of its cookie stops working everywhere: Sign out
  * (`DELETE /api/session`), `GET /api/session/end` (where pages send a session that is over, and
- * the Sign out button's fallback), and the hub rejecting the key of a single-application session.
+ * the Sign out button's fallback), the hub rejecting the key of a single-application session, and
+ * signing in again over it.
  * Also: a request reads its session once, straight from the cookie (no cache of cookie text).
  */
 import { describe, expect, it, vi } from "vitest";
@@ -107,6 +108,21 @@ describe("every way a session ends revokes it", () => {
     await endRoute.GET(request("GET", "/api/session/end", { cookie: ended }));
     expect(await signedIn(ended)).toBe(false);
     expect(await signedIn(other)).toBe(true);
+  });
+});
+
+describe("signing in again", () => {
+  it("revokes the session it replaces: a copy of the old cookie no longer opens", async () => {
+    const old = await signIn();
+    const copy = old;
+    const response = await sessionRoute.POST(
+      request("POST", "/api/session", { cookie: old }, { apiKey: KEY }),
+    );
+    expect(response.status).toBe(200);
+    const fresh = response.headers.get("set-cookie")!.split(";")[0]!;
+    expect(fresh).not.toBe(copy);
+    expect(await signedIn(copy)).toBe(false);
+    expect(await signedIn(fresh)).toBe(true);
   });
 });
 

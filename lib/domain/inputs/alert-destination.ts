@@ -20,6 +20,7 @@ export const DESTINATION_LABELS = {
 
 export const DESTINATION_LABEL_MAX = 80;
 export const DESTINATION_URL_MAX = 2048;
+export const DESTINATION_EMAIL_MAX = 254;
 
 const labelInput = textInput(
   DESTINATION_LABELS.label,
@@ -56,7 +57,7 @@ const secretInput = textInput(DESTINATION_LABELS.secret, "leave it blank to have
 const emailInput = textInput(DESTINATION_LABELS.to, "enter the address alerts go to.").check(
   z.trim(),
   notBlank(DESTINATION_LABELS.to, "enter the address alerts go to."),
-  maxChars(DESTINATION_LABELS.to, 254),
+  maxChars(DESTINATION_LABELS.to, DESTINATION_EMAIL_MAX),
   z.regex(
     /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/,
     fieldMessage(DESTINATION_LABELS.to, "enter one address like oncall@example.com."),

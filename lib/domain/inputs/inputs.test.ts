@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { refusal } from "@/tests/support/input-refusal";
 import { signInSchema } from "@/lib/domain/inputs/api-key";
 import { addApplicationSchema } from "@/lib/domain/inputs/application";
+import { addDestinationSchema } from "@/lib/domain/inputs/alert-destination";
+import { issueChangeSchema } from "@/lib/domain/inputs/failure-issue";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
 import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import { messageBodySchema, sendMessageFormSchema } from "@/lib/domain/inputs/send-message";
@@ -86,6 +88,30 @@ describe("caps are in the hint's words and refused, never cut", () => {
       { apiKey: "k".repeat(513) },
       "apiKey",
       "API key: shorten it to 512 characters or fewer (it has 513).",
+    ],
+    [
+      issueChangeSchema,
+      { action: "resolve", name: "n".repeat(81) },
+      "name",
+      "Your name: shorten it to 80 characters or fewer (it has 81).",
+    ],
+    [
+      issueChangeSchema,
+      { action: "acknowledge", name: "Ana", note: "n".repeat(1001) },
+      "note",
+      "Note: shorten it to 1,000 characters or fewer (it has 1,001).",
+    ],
+    [
+      addDestinationSchema,
+      { kind: "slack", label: "l".repeat(81), url: "https://hooks.slack.com/services/T0" },
+      "label",
+      "Name: shorten it to 80 characters or fewer (it has 81).",
+    ],
+    [
+      addDestinationSchema,
+      { kind: "webhook", label: "Hooks", url: `https://alerts.example.com/${"u".repeat(2030)}` },
+      "url",
+      "Webhook URL: shorten it to 2,048 characters or fewer (it has 2,057).",
     ],
   ] as const)("row %#", (schema, input, field, message) => {
     expect(refusal(schema, input)[field]).toBe(message);

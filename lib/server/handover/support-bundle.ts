@@ -1,6 +1,6 @@
 import "server-only";
 import { failureCause } from "@/lib/domain/failure-signature";
-import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
 import { bundleRequestOf, type BundleAsk } from "@/lib/domain/handover/bundle-request";
 import { RedactionError } from "@/lib/domain/handover/redact";
@@ -20,13 +20,14 @@ import { watchStore } from "@/lib/server/watch/store";
  * the route and the preview page. Besides the default rules and REDACT_PATTERNS, the session's
  * own API key is masked wherever it appears. A pattern that fails means no bundle: the error
  * names it. `appId`: the application whose key `call` holds (its watch has the issues and the
- * webhook's timeline).
+ * webhook's timeline). `readWebhook`: the caller's own read of the webhook, when it has one (the
+ * bundle page's tab title reads it too).
  */
 export async function supportBundle(
   call: ScanCall & { appId: string },
   webhookId: WebhookId,
   ask: BundleAsk,
-  now = Date.now(),
+  { now = Date.now(), readWebhook }: { now?: number; readWebhook?: () => Promise<Webhook> } = {},
 ): Promise<SupportBundle> {
   const config = serverConfig();
   const issue = ask.issue ? await issueOf(call.appId, webhookId, ask.issue) : null;
@@ -37,7 +38,7 @@ export async function supportBundle(
   );
   const focus = issue ? issueFailures(issue, config.watch.bodyCapBytes) : undefined;
   const [webhook, { incident, partial }] = await Promise.all([
-    getWebhook(call, webhookId),
+    readWebhook ? readWebhook() : getWebhook(call, webhookId),
     readIncident(call, webhookId, request, config.history.cap, focus),
   ]);
   const changes =

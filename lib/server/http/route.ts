@@ -62,7 +62,10 @@ export interface RouteSession {
   app(): Promise<Application>;
   /** That application's key (see `app()`). */
   apiKey(): Promise<string>;
-  /** Seals `apiKey` into a fresh session cookie sent with this answer (and warns, once, if the browser will drop it). */
+  /**
+   * Revokes the request's session, if any, then seals `apiKey` into a fresh session cookie sent
+   * with this answer (and warns, once, if the browser will drop it).
+   */
   signIn(apiKey: string): Promise<SessionData>;
   /** Seals changed applications into the session cookie sent with this answer (same session id and end). */
   save(data: SessionData): Promise<void>;
@@ -306,6 +309,8 @@ class RequestSession implements RouteSession {
 
   async signIn(apiKey: string): Promise<SessionData> {
     this.secrets.add(apiKey);
+    // Signing in replaces the session: a copy of the old cookie must not keep working beside the new one.
+    await this.revokeCurrent();
     const { setCookie, data } = await sessionCookie(apiKey);
     this.setCookies.length = 0;
     this.setCookies.push(setCookie);
@@ -314,10 +319,15 @@ class RequestSession implements RouteSession {
   }
 
   async end(): Promise<void> {
-    const state = await this.state().catch(() => undefined);
-    if (state?.status === "signed_in") await revokeSession(state.data);
+    await this.revokeCurrent();
     this.setCookies.length = 0;
     this.setCookies.push(clearedSessionCookie());
+  }
+
+  /** Revokes the session the request's cookie holds, if any, on every instance. */
+  private async revokeCurrent(): Promise<void> {
+    const state = await this.state().catch(() => undefined);
+    if (state?.status === "signed_in") await revokeSession(state.data);
   }
 
   scrub(text: string): string {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
 import { ErrorPanel } from "@/components/errors/error-panel";
 import { BundleForm } from "@/components/handover/bundle-form";
 import { BundlePreview } from "@/components/handover/bundle-preview";
@@ -9,16 +10,34 @@ import { bundleFileName, type BundleFormat, type SupportBundle } from "@/lib/dom
 import { parseBundleRequest } from "@/lib/domain/handover/bundle-request";
 import { BUNDLE_CONTENT_TYPES, renderBundle } from "@/lib/domain/handover/render";
 import { webhookViewHref } from "@/lib/domain/log-view";
+import { webhookTitle } from "@/lib/domain/webhook-name";
 import { isAppError } from "@/lib/server/app-error";
+import { getWebhook } from "@/lib/server/hub/client";
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { supportBundle } from "@/lib/server/handover/support-bundle";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
-
-export const metadata: Metadata = { title: "Support bundle" };
+import { getSession } from "@/lib/server/session/session";
 
 interface Props {
   params: Promise<{ webhookId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+/** The webhook, read once per request for both the tab's title and the bundle. */
+const readWebhook = cache((apiKey: string, webhookId: WebhookId) => getWebhook({ apiKey }, webhookId));
+
+/** The tab names the webhook (its name, else its endpoint), so that bundles of several webhooks can be told apart. */
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const webhookId = parseWebhookId((await params).webhookId);
+  const { app } = await searchParams;
+  const session = await getSession();
+  const application =
+    session.status === "signed_in" ? session.data.applications.find(({ id }) => id === app) : undefined;
+  if (!webhookId || !application) return { title: "Support bundle" };
+  const webhook = await readWebhook(application.apiKey, webhookId).catch(() => null);
+  return {
+    title: { absolute: `Support bundle · ${webhook ? webhookTitle(webhook) : `Webhook ${webhookId}`}` },
+  };
 }
 
 const FORMAT_LABELS = { md: "Markdown", html: "HTML", json: "JSON" } as const;
@@ -77,6 +96,7 @@ async function prepare(
       { apiKey: app.apiKey, appId: app.id, signal: new AbortController().signal },
       webhookId,
       parsed.value,
+      { readWebhook: () => readWebhook(app.apiKey, webhookId) },
     );
     return { errors: {}, bundle, failure: null, files: filesOf(bundle, webhookId) };
   } catch (error) {

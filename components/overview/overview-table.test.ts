@@ -1,0 +1,55 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { OverviewRow } from "@/lib/domain/watch/overview";
+import { OverviewTable } from "@/components/overview/overview-table";
+
+const NOW = Date.parse("2026-11-25T12:00:00.000Z");
+
+function row(failingStreak: OverviewRow["failingStreak"]): OverviewRow {
+  return {
+    webhookId: "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d",
+    appId: "0123456789abcdef",
+    name: "Busy shop",
+    endpoint: "https://shop.example/hooks",
+    active: true,
+    numberOfErrors: 40,
+    errorsChange: 3,
+    buckets: [],
+    attempts24h: 20,
+    failed24h: 20,
+    successRate24h: 0,
+    failingStreak,
+    lastSuccess: null,
+    lastFailure: null,
+    asOf: new Date(NOW).toISOString(),
+    pollError: null,
+    keyRejected: false,
+  };
+}
+
+/** The "Failing since" cell's text (the server renders times in UTC until the browser mounts). */
+function failingSince(streak: OverviewRow["failingStreak"]): string {
+  const markup = renderToStaticMarkup(
+    createElement(OverviewTable, { rows: [row(streak)], applications: [], now: NOW, local: false }),
+  );
+  const cell = /<td data-label="Failing since">(.*?)<\/td>/.exec(markup)?.[1] ?? "";
+  return cell.replace(/<[^>]+>/g, "");
+}
+
+describe("OverviewTable's Failing since", () => {
+  const since = "2026-11-23T19:54:00.000Z";
+
+  it("names the streak's start, with its date when not today", () => {
+    // The date's words follow the runtime's locale: "23 Nov" or "Nov 23".
+    expect(failingSince({ since, length: 20, atLeast: false })).toMatch(
+      /^since (23 Nov|Nov 23), .* UTC20 failures in a row$/,
+    );
+  });
+
+  it("says 'since before' when the streak reaches further back than the watch holds", () => {
+    expect(failingSince({ since, length: 20, atLeast: true })).toMatch(
+      /^since before (23 Nov|Nov 23), .* UTCat least 20 failures in a row$/,
+    );
+  });
+});
