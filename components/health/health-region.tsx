@@ -31,6 +31,7 @@ export function HealthRegion({ webhookId }: { webhookId: string }) {
       since: since ?? null,
       until: until ?? null,
       contains: null,
+      issue: null,
       cap: null,
       page: null,
       log: null,

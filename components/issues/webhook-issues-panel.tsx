@@ -16,7 +16,7 @@ const IssueList = dynamic(() => import("@/components/issues/issue-list").then((l
 
 /**
  * The failure issues of a watched webhook, on its page. "Show its deliveries" filters the log
- * table to the issue's failures (status Failed and its code, in the URL). Nothing shows for a
+ * table to the issue's failures (its ID, in the URL). Nothing shows for a
  * webhook nobody watches, or one that has not failed.
  */
 export function WebhookIssuesPanel({ webhookId }: { webhookId: string }) {
@@ -47,15 +47,14 @@ export function WebhookIssuesPanel({ webhookId }: { webhookId: string }) {
       <IssueList
         issues={issues}
         deliveries={(issue) => {
-          const filter = issueLogView(issue);
-          const shown = view.status === filter.status && view.code === filter.code;
+          const shown = view.issue === issue.id;
           return (
             <button
               type="button"
               className="btn btn-secondary"
               aria-pressed={shown}
               onClick={() => {
-                void setView({ ...NO_HISTORY_FILTERS, ...filter, page: null, log: null });
+                void setView({ ...NO_HISTORY_FILTERS, ...issueLogView(issue), page: null, log: null });
                 document.getElementById("deliveries")?.scrollIntoView({ block: "start" });
               }}
             >

@@ -7,12 +7,12 @@ const NO_ROWS: WebhookLog[] = [];
 
 /**
  * The page of matches a view with history filters names, read by a scan of the whole history
- * on the server (idle when the view has none). While a new page or question is scanned, the
- * last result's rows stay.
+ * on the server (idle when the view has none, or until `ready`). While a new page or question is
+ * scanned, the last result's rows stay.
  */
-export function useHistoryLogs(webhookId: string, view: LogViewState) {
+export function useHistoryLogs(webhookId: string, view: LogViewState, ready = true) {
   const active = isHistoryView(view);
-  const scan = useScan(active ? historyScanPath(webhookId, view) : null);
+  const scan = useScan(active && ready ? historyScanPath(webhookId, view) : null);
   const result = scan.status === "done" ? scan.result : "previous" in scan ? scan.previous : null;
   return {
     active,

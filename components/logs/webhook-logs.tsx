@@ -9,7 +9,13 @@ import { foundLogQueryOptions } from "@/lib/browser/queries";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { webhookKeys } from "@/lib/domain/query-keys";
-import { HISTORY_FILTERS, ignoredParams, type LogViewState, type PageSize } from "@/lib/domain/search-params";
+import {
+  HISTORY_FILTERS,
+  ignoredParams,
+  unknownIssueParam,
+  type LogViewState,
+  type PageSize,
+} from "@/lib/domain/search-params";
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
 import { LogDialog } from "@/components/logs/log-dialog";
@@ -18,6 +24,8 @@ import { LogsToolbar } from "@/components/logs/data-table-toolbar";
 import { LogsEmptyState } from "@/components/logs/logs-empty-state";
 import { LogsRefreshFailed } from "@/components/logs/logs-errors";
 import { IgnoredParamsNotice } from "@/components/logs/ignored-params-notice";
+import { IssueFilterChip } from "@/components/issues/issue-filter-chip";
+import { issuesQueryOptions } from "@/components/issues/issues-api";
 import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
 import { useLogView } from "@/components/logs/use-log-view";
 import { useWebhookLogs } from "@/components/logs/use-webhook-logs";
@@ -68,8 +76,19 @@ export function WebhookLogs({
   highlightIds: ReadonlySet<string>;
   findBox: ReactNode;
 }) {
-  const [view, setView] = useLogView();
-  const ignored = ignoredParams(useSearchParams());
+  const [urlView, setView] = useLogView();
+  // An issue ID that is none of this webhook's issues is left out of the view, and said so, as an
+  // unreadable parameter is. The history waits for the issues, so it never asks for an unknown one;
+  // if they cannot be read, the history route says why.
+  const issues = useQuery({ ...issuesQueryOptions(webhookId), enabled: urlView.issue !== null });
+  const issue = issues.data?.find((candidate) => candidate.id === urlView.issue);
+  const unknownIssue = urlView.issue !== null && issues.data !== undefined && !issue;
+  const issuePending = urlView.issue !== null && issues.isPending;
+  const view = unknownIssue ? { ...urlView, issue: null } : urlView;
+  const ignored = [
+    ...ignoredParams(useSearchParams()),
+    ...(unknownIssue ? [unknownIssueParam(urlView.issue!)] : []),
+  ];
   // The filters render once their section is first opened (two date inputs cost a long task on a
   // slow phone), and stay, so closing it keeps what was typed.
   const [toolsOpened, setToolsOpened] = useState(false);
@@ -78,7 +97,7 @@ export function WebhookLogs({
   const [refused, setRefused] = useState<{ filters: string; errors: FieldErrors } | null>(null);
   const draftErrors = refused?.filters === filtersKey(view) ? refused.errors : null;
   const queryClient = useQueryClient();
-  const history = useHistoryLogs(webhookId, view);
+  const history = useHistoryLogs(webhookId, view, !issuePending);
   const api = useWebhookLogs(webhookId, view, autoRefresh, !history.active);
   const { query, prefetchStatusViews } = api;
   const answer = history.active ? history : api;
@@ -171,6 +190,9 @@ export function WebhookLogs({
         }}
         fetching={history.active ? scanning : query.isFetching}
       />
+      {view.issue ? (
+        <IssueFilterChip issue={issue} onClear={() => void setView({ issue: null, page: null, log: null })} />
+      ) : null}
       <details
         id={HISTORY_FILTERS_ID}
         className="card px-3 py-2"

@@ -40,6 +40,17 @@ describe("links and API queries", () => {
     );
   });
 
+  it("asks the history route for a failure issue's deliveries, and links to them", () => {
+    const view = loadLogView({ status: "Failed", issue: LOG });
+    expect(isHistoryView(view)).toBe(true);
+    expect(historyScanPath(LOG, view)).toBe(
+      `/api/webhooks/${LOG}/history?status=Failed&issue=${LOG}&offset=0&limit=20`,
+    );
+    expect(webhookViewHref("abc", { app: "0123456789abcdef", status: "Failed", issue: LOG })).toBe(
+      `/webhooks/abc?app=0123456789abcdef&status=Failed&issue=${LOG}`,
+    );
+  });
+
   it("turns a page into offset and limit", () => {
     expect(toApiQuery({ status: null, page: 1, limit: 20 })).toEqual({ offset: 0, limit: 20 });
     expect(toApiQuery({ status: "Failed", page: 3, limit: 50 })).toEqual({

@@ -54,16 +54,17 @@ export function apiQueryString(query: LogsApiQuery): string {
   return params.toString();
 }
 
-/** True when the view filters by more than status: its rows come from a scan of the history. */
+/** True when the view filters by more than status: its rows come from the history route (store or scan). */
 export function isHistoryView(state: LogViewState): boolean {
-  return HISTORY_FILTERS.some((name) => state[name] !== null);
+  return state.issue !== null || HISTORY_FILTERS.some((name) => state[name] !== null);
 }
 
-/** The question's part of a view (status and the history filters), as search params. */
+/** The question's part of a view (status, the history filters and the failure issue), as search params. */
 export function questionParams(state: LogViewState): URLSearchParams {
   const params = new URLSearchParams();
   if (state.status) params.set("status", state.status);
   for (const name of HISTORY_FILTERS) if (state[name]) params.set(name, state[name]);
+  if (state.issue) params.set("issue", state.issue);
   if (state.cap) params.set("cap", String(state.cap));
   return params;
 }

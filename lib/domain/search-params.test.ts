@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_LOG_VIEW,
+  NO_HISTORY_FILTERS,
   ignoredParams,
   inViewOrder,
+  unknownIssueParam,
   loadLogView,
   serializeLogView,
   type LogViewState,
@@ -72,8 +74,15 @@ describe("loadLogView", () => {
     ["contains", "x".repeat(201), null],
     ["cap", "0", null],
     ["cap", "lots", null],
+    ["issue", "not-an-issue", null],
+    ["issue", `${LOG}0`, null],
   ])("leaves %s=%s out of the view (its default)", (name, value, expected) => {
     expect(loadLogView({ [name]: value })[name as keyof LogViewState]).toBe(expected);
+  });
+
+  it("reads a failure issue's ID, lower-cased, and a Clear filters patch drops it", () => {
+    expect(loadLogView({ issue: ` ${LOG.toUpperCase()} ` }).issue).toBe(LOG);
+    expect({ ...loadLogView({ issue: LOG, code: "500" }), ...NO_HISTORY_FILTERS }).toEqual(DEFAULT_LOG_VIEW);
   });
 
   it("accepts every page size the UI offers", () => {
@@ -110,6 +119,7 @@ describe("serializeLogView", () => {
         contains: "time out & 100% + more",
         cap: 40000,
       },
+      { ...DEFAULT_LOG_VIEW, status: "Failed", issue: LOG },
     ];
     for (const state of states)
       expect(loadLogView(new URLSearchParams(serializeLogView(state)))).toEqual(state);
@@ -119,7 +129,7 @@ describe("serializeLogView", () => {
 describe("ignoredParams", () => {
   it("names each parameter the view left out, with why, in one shape", () => {
     const search = new URLSearchParams(
-      `status=Bogus&page=-1&limit=30&log=nope&code=-1&since=soon&until=later&contains=${"x".repeat(201)}&cap=0`,
+      `status=Bogus&page=-1&limit=30&log=nope&code=-1&since=soon&until=later&contains=${"x".repeat(201)}&issue=500&cap=0`,
     );
     const ignored = ignoredParams(search);
     expect(ignored.map(({ name, value }) => `${name}=${value}`)).toEqual([
@@ -128,6 +138,7 @@ describe("ignoredParams", () => {
       "since=soon",
       "until=later",
       `contains=${"x".repeat(201)}`,
+      "issue=500",
       "cap=0",
       "page=-1",
       "limit=30",
@@ -137,6 +148,9 @@ describe("ignoredParams", () => {
       /^Status must be Success or Failed/,
     );
     expect(ignored.find(({ name }) => name === "code")?.reason).toMatch(/^HTTP status must be/);
+    expect(ignored.find(({ name }) => name === "issue")?.reason).toMatch(
+      /^the failure issue must be an issue ID \(a UUID\).*; not filtered by it$/,
+    );
     expect(ignored.find(({ name }) => name === "limit")?.reason).toBe(
       "Rows per page must be 10, 20 or 50; showing 20",
     );
@@ -145,7 +159,9 @@ describe("ignoredParams", () => {
   it("says nothing of good values, empty ones or parameters that are not the view's", () => {
     expect(
       ignoredParams(
-        new URLSearchParams(`status=failed&code=5xx&page=2&limit=50&log=${LOG}&contains=&find=x&app=zz`),
+        new URLSearchParams(
+          `status=failed&code=5xx&issue=${LOG}&page=2&limit=50&log=${LOG}&contains=&find=x&app=zz`,
+        ),
       ),
     ).toEqual([]);
   });
@@ -156,6 +172,16 @@ describe("ignoredParams", () => {
     ).toEqual([
       { name: "since", value: "2026-01-02T00:00:00Z", reason: "Since is after Until; not filtered by Since" },
     ]);
+  });
+});
+
+describe("unknownIssueParam", () => {
+  it("says an issue ID the webhook has no issue for is left out, in the shape of the others", () => {
+    expect(unknownIssueParam(LOG)).toEqual({
+      name: "issue",
+      value: LOG,
+      reason: expect.stringMatching(/^this webhook has no failure issue with this ID.*; not filtered by it$/),
+    });
   });
 });
 

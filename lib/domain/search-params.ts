@@ -1,5 +1,5 @@
 /**
- * The URL state of a webhook's page, `/webhooks/{id}?app=&status=&code=&since=&until=&contains=&cap=&page=&limit=&log=`:
+ * The URL state of a webhook's page, `/webhooks/{id}?app=&status=&code=&since=&until=&contains=&issue=&cap=&page=&limit=&log=`:
  * one set of nuqs parsers, read by the page on the server (`loadLogView`), by the browser
  * (`useLogView`, components/logs/use-log-view.ts) and by every link (`serializeLogView`), so a copied
  * link reopens the same view. A value a parser cannot read is left out of the view, and
@@ -55,11 +55,18 @@ function parseAsCount(max: number) {
   });
 }
 
+/** A UUID, lower-cased: the shape of a log, message or failure issue ID. */
+const parseAsUuid = createParser({
+  parse: (raw) => (isUuidShape(raw.trim()) ? raw.trim().toLowerCase() : null),
+  serialize: String,
+});
+
 /**
  * The parsers, in the order the URL lists them. `app` is the application the webhook belongs to
  * (an id derived from its key, never the key); `code`, `since`, `until` and `contains` filter the
- * whole history (a scan answers them); `cap` is how many logs a scan may read, once a person asked
- * to scan further; `log` is the delivery whose details are open (a log or message ID).
+ * whole history (a scan answers them); `issue` keeps only the failures of one failure issue (its
+ * ID; the server reads which failures are its); `cap` is how many logs a scan may read, once a
+ * person asked to scan further; `log` is the delivery whose details are open (a log or message ID).
  */
 export const logViewParsers = {
   app: createParser({ parse: parseApplicationId, serialize: String }),
@@ -68,13 +75,11 @@ export const logViewParsers = {
   since: parseAsTextWhere(readTime),
   until: parseAsTextWhere(readTime),
   contains: parseAsTextWhere(readContains),
+  issue: parseAsUuid,
   cap: parseAsCount(MAX_CAP),
   page: parseAsCount(MAX_PAGE).withDefault(1),
   limit: parseAsNumberLiteral(PAGE_SIZES).withDefault(LOG_LIMIT_DEFAULT),
-  log: createParser({
-    parse: (raw) => (isUuidShape(raw.trim()) ? raw.trim().toLowerCase() : null),
-    serialize: String,
-  }),
+  log: parseAsUuid,
 };
 
 export type LogViewState = inferParserType<typeof logViewParsers>;
@@ -87,6 +92,7 @@ export const DEFAULT_LOG_VIEW: LogViewState = {
   since: null,
   until: null,
   contains: null,
+  issue: null,
   cap: null,
   page: 1,
   limit: LOG_LIMIT_DEFAULT,
@@ -97,12 +103,13 @@ export const DEFAULT_LOG_VIEW: LogViewState = {
 export const HISTORY_FILTERS = ["code", "since", "until", "contains"] as const;
 export type HistoryFilter = (typeof HISTORY_FILTERS)[number];
 
-/** A patch of the view that clears every history filter (and a scan-further cap). */
+/** A patch of the view that clears every history filter, the failure issue and a scan-further cap. */
 export const NO_HISTORY_FILTERS = {
   code: null,
   since: null,
   until: null,
   contains: null,
+  issue: null,
   cap: null,
 } as const;
 
@@ -150,11 +157,23 @@ const IGNORED_BECAUSE: Record<Exclude<keyof LogViewState, "app">, string> = {
   since: "Since must be a date and time in ISO 8601, e.g. 2025-01-31T02:00:00Z; not filtered by it",
   until: "Until must be a date and time in ISO 8601, e.g. 2025-01-31T02:00:00Z; not filtered by it",
   contains: `Response contains may be at most ${CONTAINS_MAX} characters; not filtered by it`,
+  issue:
+    "the failure issue must be an issue ID (a UUID), as its Show its deliveries button sets it; not filtered by it",
   cap: `the scan limit must be a whole number from 1 to ${MAX_CAP.toLocaleString("en")}; scanning the usual number`,
   page: `the page must be a whole number from 1 to ${MAX_PAGE.toLocaleString("en")}; showing page 1`,
   limit: `Rows per page must be ${PAGE_SIZES.join(", ").replace(/, (\d+)$/, " or $1")}; showing ${LOG_LIMIT_DEFAULT}`,
   log: "the delivery to open must be a log ID or message ID (a UUID); none opened",
 };
+
+/** An `issue` that is none of the webhook's failure issues: left out of the view, and said so. */
+export function unknownIssueParam(value: string): IgnoredParam {
+  return {
+    name: "issue",
+    value,
+    reason:
+      "this webhook has no failure issue with this ID (it may have gone with its watch); not filtered by it",
+  };
+}
 
 /**
  * The parameters a link holds that the view could not use (the application is not one: a link

@@ -7,8 +7,9 @@ import { expect, test } from "./fixtures/test";
  * Failure issues over the sandbox's demo application, whose webhooks are watched out of the box:
  * the overview lists each watched webhook's failures grouped by cause with the diagnosis of its
  * code; a person acknowledges one with a note and their name, then resolves it; clicking one
- * filters the webhook's log table to its deliveries; the webhook page's panel has no serious axe
- * violation.
+ * filters the webhook's log table to that issue's deliveries (not every failure of its code), named
+ * by its title; a link to an unknown issue is said to be ignored; the webhook page's panel has no
+ * serious axe violation.
  */
 
 /** The issues of one webhook, once the watcher has stored its failures (it polls every 10 s in e2e). */
@@ -95,9 +96,12 @@ test.describe("failure issues", () => {
     await expect(resolved).toContainText("Resolved by Grace Hopper");
     await expect(resolved.getByText("Resolved", { exact: true })).toBeVisible();
 
-    // One click shows its deliveries: the webhook's failed logs with its code.
+    // One click shows its deliveries: the table filtered to this issue, named by its title.
     await resolved.getByRole("link", { name: "Show its deliveries" }).click();
-    await expect(page).toHaveURL(new RegExp(`/webhooks/${refused.id}\\?app=[^&]+&status=Failed&code=0`));
+    await expect(page).toHaveURL(
+      new RegExp(`/webhooks/${refused.id}\\?app=[^&]+&status=Failed&issue=${issue!.id}(&|$)`),
+    );
+    await expect(page.getByText(`Issue: No connection · ${issue!.signatureText}`)).toBeVisible();
     await expect(webhookPage.rows.first()).toBeVisible({ timeout: 30_000 });
     expect(new Set(await webhookPage.column("HTTP status"))).toEqual(new Set(["No connection"]));
     expect(new Set((await webhookPage.column("Status")).map((status) => status.replace(/^\W+/, "")))).toEqual(
@@ -131,11 +135,32 @@ test.describe("failure issues", () => {
     const show = card.getByRole("button", { name: "Show its deliveries" });
     await expect(show).toHaveAttribute("aria-pressed", "false");
     await show.click();
-    await expect(page).toHaveURL(/[?&]status=Failed&code=404(&|$)/);
+    await expect(page).toHaveURL(new RegExp(`[?&]status=Failed&issue=${main.id}(&|$)`));
     await expect(show).toHaveAttribute("aria-pressed", "true");
+    // Only its own button is pressed: another issue of the same webhook is another cause.
+    for (const other of issues.filter((issue) => issue.id !== main.id)) {
+      await expect(
+        panel.locator(`[data-issue-id="${other.id}"]`).getByRole("button", { name: "Show its deliveries" }),
+      ).toHaveAttribute("aria-pressed", "false");
+    }
+    await expect(page.getByText(`Issue: 404 · ${main.signatureText}`)).toBeVisible();
     await expect
       .poll(async () => [...new Set(await webhookPage.column("HTTP status"))], { timeout: 30_000 })
       .toEqual(["404"]);
+    await page.getByRole("button", { name: "Clear issue filter" }).click();
+    await expect(page).not.toHaveURL(/[?&]issue=/);
+    await expect(show).toHaveAttribute("aria-pressed", "false");
+
+    // A link to an issue this webhook does not have: said so, and the table is not filtered by it.
+    await webhookPage.goto(notFound.id, `?issue=${main.id.replace(/^.{8}/, "00000000")}`);
+    const notice = page.getByText("Part of this link was ignored").locator("..");
+    await expect(notice.getByRole("listitem")).toContainText(
+      /^issue=.*: this webhook has no failure issue with this ID/,
+      {
+        timeout: 30_000,
+      },
+    );
+    await expect(webhookPage.rows.first()).toBeVisible({ timeout: 30_000 });
 
     await card.getByText("Acknowledge, resolve or ignore").click();
     await expect(card.getByRole("textbox", { name: "Note" })).toBeVisible();

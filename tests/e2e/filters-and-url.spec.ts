@@ -95,6 +95,7 @@ test.describe("filters and the URL", () => {
     ["limit", "500"],
     ["log", "not-a-log-id"],
     ["cap", "0"],
+    ["issue", "500"],
   ] as const;
 
   test("a bad parameter in a link never blanks the table: the page says which it ignored and why", async ({

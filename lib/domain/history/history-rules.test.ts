@@ -13,10 +13,11 @@ import {
 } from "@/lib/domain/history/export-format";
 import { matchesTarget } from "@/lib/domain/history/find-input";
 
+/** The filters of a query as the history routes make them a question (a failure issue is read apart). */
 const parse = (query: string) => {
   const result = historyQuestionSchema.safeParse(Object.fromEntries(new URLSearchParams(query)));
   return result.success
-    ? { ok: true as const, value: result.data }
+    ? { ok: true as const, value: { ...result.data, issue: null } }
     : { ok: false as const, errors: fieldErrors(result.error) };
 };
 
@@ -38,6 +39,7 @@ describe("question", () => {
         since: Date.parse("2025-01-31T02:00:00Z"),
         until: Date.parse("2025-01-31T03:00:00Z"),
         contains: "timeout",
+        issue: null,
       },
     });
     if (result.ok)

@@ -7,6 +7,13 @@ import type { LogStatus } from "@/lib/domain/api-limits";
 /** An HTTP status filter: one code (0 = "No connection"), or a class 2xx..5xx. */
 export type CodeFilter = { kind: "exact"; code: number } | { kind: "class"; hundreds: 2 | 3 | 4 | 5 };
 
+/** The failures of one failure issue: its status code and their bodies' signature (failure-signature.ts). */
+export interface IssueFilter {
+  id: string;
+  statusCode: number;
+  signature: string;
+}
+
 export interface HistoryQuestion {
   status: LogStatus | null;
   code: CodeFilter | null;
@@ -16,6 +23,11 @@ export interface HistoryQuestion {
   until: number | null;
   /** Lower-cased text the response body must contain. */
   contains: string | null;
+  /**
+   * Only this issue's failures. The server reads it from the issue's ID; its signature is tested
+   * on the server (lib/server/watch/issue-logs.ts), as it needs the body as the watch keeps it.
+   */
+  issue: IssueFilter | null;
 }
 
 export const EMPTY_QUESTION: HistoryQuestion = {
@@ -24,6 +36,7 @@ export const EMPTY_QUESTION: HistoryQuestion = {
   since: null,
   until: null,
   contains: null,
+  issue: null,
 };
 
 export function formatCodeFilter(filter: CodeFilter): string {
@@ -38,6 +51,7 @@ export function serializeQuestion(question: HistoryQuestion): URLSearchParams {
   if (question.since !== null) params.set("since", new Date(question.since).toISOString());
   if (question.until !== null) params.set("until", new Date(question.until).toISOString());
   if (question.contains) params.set("contains", question.contains);
+  if (question.issue) params.set("issue", question.issue.id);
   return params;
 }
 

@@ -71,7 +71,13 @@ export function compareIssues(a: FailureIssue, b: FailureIssue): number {
   );
 }
 
-/** The log view that shows an issue's deliveries: failed, with its status code. */
-export function issueLogView(issue: Pick<FailureIssue, "statusCode">): Pick<LogViewState, "status" | "code"> {
-  return { status: "Failed", code: String(issue.statusCode) };
+/** The log view that shows an issue's deliveries: its failures only (the server reads which are its). */
+export function issueLogView(issue: Pick<FailureIssue, "id">): Pick<LogViewState, "status" | "issue"> {
+  return { status: "Failed", issue: issue.id };
+}
+
+/** How the table names an issue it is filtered by: "500 · database connection lost". */
+export function issueTitle(issue: Pick<FailureIssue, "statusCode" | "signatureText">): string {
+  const code = issue.statusCode === 0 ? "No connection" : String(issue.statusCode);
+  return `${code} · ${issue.signatureText || "empty response"}`;
 }

@@ -1,5 +1,4 @@
 import "server-only";
-import { failureCause } from "@/lib/domain/failure-signature";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
 import { bundleRequestOf, type BundleAsk } from "@/lib/domain/handover/bundle-request";
@@ -12,7 +11,7 @@ import type { WebhookId } from "@/lib/server/hub/path-params";
 import type { ScanCall } from "@/lib/server/history/scan";
 import { webhookChanges } from "@/lib/server/handover/last-success";
 import { readIncident } from "@/lib/server/handover/read-incident";
-import { compactBody } from "@/lib/server/watch/cursor";
+import { belongsToIssue } from "@/lib/server/watch/issue-logs";
 import { watchStore } from "@/lib/server/watch/store";
 
 /**
@@ -36,7 +35,9 @@ export async function supportBundle(
     now,
     issue && { from: Date.parse(issue.firstFailure.at), to: Date.parse(issue.lastFailure.at) },
   );
-  const focus = issue ? issueFailures(issue, config.watch.bodyCapBytes) : undefined;
+  const focus = issue
+    ? (log: WebhookLog) => belongsToIssue(issue, log, config.watch.bodyCapBytes)
+    : undefined;
   const [webhook, { incident, partial }] = await Promise.all([
     readWebhook ? readWebhook() : getWebhook(call, webhookId),
     readIncident(call, webhookId, request, config.history.cap, focus),
@@ -78,12 +79,4 @@ async function issueOf(appId: string, webhookId: WebhookId, issueId: string): Pr
   if (issue) return issue;
   const message = `Failure issue ${issueId} is not an issue of this webhook watched by this application. Open the bundle from the issue's card.`;
   throw new AppError("not_found", message, { fields: { issue: [message] } });
-}
-
-/** Whether a failure is the issue's: its code, and the signature of its body as the watch stores it. */
-function issueFailures(issue: FailureIssue, bodyCapBytes: number): (log: WebhookLog) => boolean {
-  return (log) =>
-    log.statusCode === issue.statusCode &&
-    failureCause(log.statusCode, compactBody(log.responseBody, bodyCapBytes).body).signature ===
-      issue.signature;
 }

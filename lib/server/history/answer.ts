@@ -16,6 +16,8 @@ import {
   type ScanCall,
   type ScanOptions,
 } from "@/lib/server/history/scan";
+import { issueScope } from "@/lib/server/watch/issue-logs";
+import { sharedStoreContext, unavailable } from "@/lib/server/watch/store";
 import {
   STORE_DOWN,
   watchedHistory,
@@ -35,6 +37,27 @@ export interface HistoryCall extends ScanCall {
 }
 
 type AnswerOptions = Omit<ScanOptions, "onProgress">;
+
+/**
+ * The question narrowed to one failure issue's deliveries (unchanged without `issueId`). Issues
+ * live in the watch's store, so it is read there; the question starts at the issue's first
+ * failure, which lets a scan stop there and the store answer when it holds no older history.
+ */
+export async function narrowToIssue(
+  appId: string,
+  webhookId: WebhookId,
+  question: HistoryQuestion,
+  issueId: string | undefined,
+): Promise<HistoryQuestion> {
+  if (!issueId) return question;
+  const scope = await sharedStoreContext()
+    .then((ctx) => issueScope(ctx, appId, webhookId, issueId))
+    .catch((error: unknown) => {
+      throw unavailable(error);
+    });
+  const since = Math.max(question.since ?? scope.firstFailureAt, scope.firstFailureAt);
+  return { ...question, since, issue: scope.filter };
+}
 
 /** The store's answers when it can answer this question exactly, else why the scan must. */
 async function storeFor(

@@ -10,6 +10,7 @@ import { apiKeyHash } from "@/lib/server/session/key-hash";
 import { serverConfig } from "@/lib/server/config";
 import { cancelledByClient } from "@/lib/server/hub/shared-reads";
 import { PAGE_SIZE } from "@/lib/server/history/placement";
+import { belongsToIssue } from "@/lib/server/watch/issue-logs";
 import type { HistoryReader } from "@/lib/server/history/reader";
 import { SharedHistory, type PageReader } from "@/lib/server/history/shared-history";
 
@@ -211,12 +212,21 @@ export async function scanHistory(
   return (await beginScan(call, webhookId, question, options, now)).run(options.onProgress);
 }
 
+/** Whether a log answers the question: its fields, and for an issue, its cause (belongsToIssue). */
+function matcherOf(question: HistoryQuestion): (log: WebhookLog) => boolean {
+  const { issue } = question;
+  const bodyCapBytes = serverConfig().watch.bodyCapBytes;
+  return (log) =>
+    matchesQuestion(question, log) && (issue === null || belongsToIssue(issue, log, bodyCapBytes));
+}
+
 async function runScan(
   reader: HistoryReader,
   question: HistoryQuestion,
   options: ScanOptions,
   now: number,
 ): Promise<ScanResult> {
+  const answers = matcherOf(question);
   const health = new HealthBuilder();
   const streak = new StreakBuilder();
   const rows: WebhookLog[] = [];
@@ -238,7 +248,7 @@ async function runScan(
         streak.add(log);
         if (pastWindow) continue;
         read++;
-        if (!matchesQuestion(question, log)) continue;
+        if (!answers(log)) continue;
         if (matches >= options.offset && rows.length < options.limit) rows.push(log);
         matches++;
         health.add(log);
@@ -314,6 +324,7 @@ export async function streamMatches(
   cap: number,
 ): Promise<MatchStream> {
   const reader = await openHistory(call, webhookId, { cap, retain: false });
+  const answers = matcherOf(question);
   let done = false;
   return {
     async next() {
@@ -332,7 +343,7 @@ export async function streamMatches(
             done = true;
             break;
           }
-          if (matchesQuestion(question, log)) matched.push(log);
+          if (answers(log)) matched.push(log);
         }
         if (done) reader.close();
         if (matched.length > 0) return matched;

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { sql, type Selectable, type Updateable } from "kysely";
+import { failureCause } from "@/lib/domain/failure-signature";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { pruneIssues, recordFailures, type FreshLog } from "@/lib/server/watch/failure-issues";
 import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
@@ -141,16 +142,30 @@ export async function recordWebhook(
   });
 }
 
-/** The body as stored: cut at `capBytes` (never inside a character), with its full size and hash. */
+/** The part of a body the watch keeps: cut at `capBytes`, never inside a character. */
+export function keptBody(body: string, capBytes: number): string {
+  const bytes = Buffer.from(body, "utf8");
+  if (bytes.length <= capBytes) return body;
+  const kept = bytes.subarray(0, capBytes).toString("utf8");
+  return kept.endsWith("\ufffd") ? kept.slice(0, -1) : kept;
+}
+
+/** The body as stored: its kept part, with its full size and hash. */
 export function compactBody(body: string, capBytes: number) {
   const bytes = Buffer.from(body, "utf8");
-  let kept = bytes.length <= capBytes ? body : bytes.subarray(0, capBytes).toString("utf8");
-  if (kept !== body && kept.endsWith("\ufffd")) kept = kept.slice(0, -1);
   return {
-    body: kept,
+    body: keptBody(body, capBytes),
     body_size: bytes.length,
     body_sha256: createHash("sha256").update(bytes).digest("hex"),
   };
+}
+
+/**
+ * The cause signature a stored log keeps: a failure's, from its kept body, as recordFailures
+ * groups it into an issue; null for a success.
+ */
+export function storedSignature(status: string, statusCode: number, kept: string): string | null {
+  return status === "Success" ? null : failureCause(statusCode, kept).signature;
 }
 
 /** What a write moves the cursor to (fields left out stay as they are). */
@@ -176,16 +191,20 @@ export async function writeLogs(
     await holdLease(tx, owner, webhookId, leaseMs, now);
     const fresh: FreshLog[] = [];
     for (let i = 0; i < logs.length; i += 200) {
-      const rows = logs.slice(i, i + 200).map((log) => ({
-        webhook_id: webhookId,
-        id: log.id.toLowerCase(),
-        status: log.status,
-        status_code: log.statusCode,
-        send_at: Date.parse(log.sendAt),
-        created_at: Date.parse(log.createdDate),
-        message_id: log.messageId?.toLowerCase() ?? null,
-        ...compactBody(log.responseBody, ctx.bodyCapBytes),
-      }));
+      const rows = logs.slice(i, i + 200).map((log) => {
+        const kept = compactBody(log.responseBody, ctx.bodyCapBytes);
+        return {
+          webhook_id: webhookId,
+          id: log.id.toLowerCase(),
+          status: log.status,
+          status_code: log.statusCode,
+          send_at: Date.parse(log.sendAt),
+          created_at: Date.parse(log.createdDate),
+          message_id: log.messageId?.toLowerCase() ?? null,
+          ...kept,
+          signature: storedSignature(log.status, log.statusCode, kept.body),
+        };
+      });
       const inserted = await tx
         .insertInto("watch_logs")
         .values(rows)

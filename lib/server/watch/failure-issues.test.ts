@@ -312,6 +312,37 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     expect(rebuilt).toEqual(expected.map((issue) => ({ ...issue, id: expect.any(String) })));
   });
 
+  it("signs each failure it stores with its issue's signature, and the failures held before, when it migrates", async () => {
+    const hook = await watched();
+    await stored(hook.id, [
+      log(hook.id, 1, 500, "Out of memory in worker 7"),
+      log(hook.id, 2, 200),
+      log(hook.id, 3, 500, dbLost("aaaa11112222")),
+      log(hook.id, 4, 500, dbLost("bbbb33334444")),
+    ]);
+    const signatures = async () =>
+      (
+        await ctx.db
+          .selectFrom("watch_logs")
+          .select(["status_code", "signature"])
+          .orderBy("send_at", "desc")
+          .execute()
+      ).map((row) => [row.status_code, row.signature]);
+    const issues = await store.listIssues([appA]);
+    const of = (text: string) => issues.find((issue) => issue.signatureText.includes(text))!.signature;
+    const expected = [
+      [500, of("memory")],
+      [200, null],
+      [500, of("database")],
+      [500, of("database")],
+    ];
+    expect(await signatures()).toEqual(expected);
+    const migrator = new Migrator({ db: ctx.db, provider: migrations });
+    expect((await migrator.migrateTo("0007_logs_by_id")).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await signatures()).toEqual(expected);
+  });
+
   it("prunes resolved issues past the retention, and keeps open ones", async () => {
     const hook = await watched();
     await stored(hook.id, [

@@ -6,6 +6,7 @@ import {
   alertSummaryMigration,
   type AlertEngineTables,
 } from "@/lib/server/alerts/schema";
+import { storedSignature } from "@/lib/server/watch/cursor";
 import { failureIssuesMigration, type FailureIssueTables } from "@/lib/server/watch/failure-issues-schema";
 
 /**
@@ -72,6 +73,8 @@ export interface WatchDatabase extends FailureIssueTables, AlertEngineTables {
     body: string;
     body_size: number;
     body_sha256: string;
+    /** A failure's cause signature (failureCause of the kept body); null for a success. */
+    signature: string | null;
   };
   /** Attempts per hour per webhook, kept with each write: the overview reads these, not the logs. */
   watch_log_hours: {
@@ -326,6 +329,47 @@ const logsById: Migration = {
   },
 };
 
+/** Stored failures read at once when their signatures are first written. */
+const SIGN_BATCH = 1000;
+
+/**
+ * Each stored failure's cause signature, so the store answers "this failure issue's deliveries"
+ * with an index instead of reading every body of its status code. Failures stored before it are
+ * signed here, from their kept bodies, as recordFailures grouped them.
+ */
+const logSignatures: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable("watch_logs").addColumn("signature", "text").execute();
+    for (;;) {
+      const batch: Array<{ webhook_id: string; id: string; status_code: number; body: string }> = await db
+        .selectFrom("watch_logs")
+        .select(["webhook_id", "id", "status_code", "body"])
+        .where("status", "!=", "Success")
+        .where("signature", "is", null)
+        .limit(SIGN_BATCH)
+        .execute();
+      for (const log of batch) {
+        await db
+          .updateTable("watch_logs")
+          .set({ signature: storedSignature("Failed", log.status_code, log.body) })
+          .where("webhook_id", "=", log.webhook_id)
+          .where("id", "=", log.id)
+          .execute();
+      }
+      if (batch.length < SIGN_BATCH) break;
+    }
+    await db.schema
+      .createIndex("watch_logs_cause")
+      .on("watch_logs")
+      .columns(["webhook_id", "status_code", "signature"])
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropIndex("watch_logs_cause").execute();
+    await db.schema.alterTable("watch_logs").dropColumn("signature").execute();
+  },
+};
+
 /** The migrations, in code (no files to ship): Kysely's Migrator runs them in name order. */
 export const migrations: MigrationProvider = {
   getMigrations: async () => ({
@@ -336,6 +380,7 @@ export const migrations: MigrationProvider = {
     "0005_alert_summaries": alertSummaryMigration,
     "0006_logs_by_send_time": logsBySendTime,
     "0007_logs_by_id": logsById,
+    "0008_log_signatures": logSignatures,
   }),
 };
 

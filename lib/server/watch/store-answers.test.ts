@@ -12,9 +12,11 @@ import { parseWebhookId } from "@/lib/server/hub/path-params";
 import { applicationId } from "@/lib/server/session/key-hash";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { claimDue, finishPoll, writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
+import { issueScope } from "@/lib/server/watch/issue-logs";
 import { storeOver } from "@/lib/server/watch/store";
 import { watchedHistoryIn, type WatchedHistory } from "@/lib/server/watch/store-answers";
 import { markKeyRejected } from "@/lib/server/watch/watches";
+import { appErrorOf } from "@/tests/support/app-error-of";
 import { servesLogs } from "@/tests/support/fake-upstream";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
@@ -253,5 +255,57 @@ describe.each(WATCH_DATABASES)("store answers on %s", (kind) => {
       await answers()
     ).result(q({ since: NOW - HOUR }), { cap: 100, offset: 0, limit: 5, followStreak: false }, NOW);
     expect(inRange.summary.failingStreak).toMatchObject({ length: 20, atLeast: true });
+  });
+
+  it("gives each failure issue of one status code its own deliveries, as the scan does", async () => {
+    // Every third log a lost database, every third an out-of-memory, both 500; successes between.
+    const logs = LOGS.slice(0, 60).map((log, i): WebhookLog => {
+      if (i % 3 === 2) return { ...log, status: "Success", statusCode: 200, responseBody: '{"ok":true}' };
+      const responseBody =
+        i % 3 === 0
+          ? `{"error":"database connection lost","requestId":"req_${(1e9 + i * 7919).toString(16)}"}`
+          : `Out of memory in worker ${i}`;
+      return { ...log, status: "Failed", statusCode: 500, responseBody };
+    });
+    fake.current.handle = servesLogs(logs);
+    await stored(logs);
+    const issues = await storeOver(ctx).listIssues([appId], { webhookId: WEBHOOK });
+    expect(issues.map((issue) => [issue.statusCode, issue.signatureText, issue.failures]).sort()).toEqual([
+      [500, "Out of memory in worker <n>", 20],
+      [500, '{"error":"database connection lost","requestId":"<id>"}', 20],
+    ]);
+    const watched = await answers();
+    for (const issue of issues) {
+      const scope = await issueScope(ctx, appId, WEBHOOK, issue.id);
+      const question = q({ since: scope.firstFailureAt, issue: scope.filter });
+      expect(await watched.cannotAnswer(question, "rows")).toBeNull();
+      const options = { offset: 0, limit: 50 };
+      const fromStore = await watched.result(question, { cap: 20_000, followStreak: false, ...options }, NOW);
+      const memory = issue.signatureText.includes("memory");
+      const own = logs.filter(
+        (log) => log.status === "Failed" && log.responseBody.includes("memory") === memory,
+      );
+      expect(fromStore.rows.map((row) => row.id)).toEqual(own.map((log) => log.id));
+      expect(fromStore.matches).toBe(20);
+      expect(apiShape(fromStore)).toEqual(await scan(question, options));
+      const streamed: string[] = [];
+      for await (const batch of watched.stream(question)) streamed.push(...batch.map((log) => log.id));
+      expect(streamed).toEqual(own.map((log) => log.id));
+    }
+  });
+
+  it("refuses an issue that is not this webhook's under this application, naming the field", async () => {
+    await stored([{ ...LOGS[0]!, status: "Failed", statusCode: 500, responseBody: "boom" }]);
+    const [issue] = await storeOver(ctx).listIssues([appId], { webhookId: WEBHOOK });
+    expect(issue).toBeDefined();
+    for (const refused of [
+      () => issueScope(ctx, appId, WEBHOOK, id(999, "3")),
+      () => issueScope(ctx, applicationId(OTHER_KEY), WEBHOOK, issue!.id),
+    ]) {
+      expect(await appErrorOf(refused)).toMatchObject({
+        code: "bad_request",
+        message: expect.stringMatching(/^Failure issue: .* Clear the issue filter/),
+      });
+    }
   });
 });

@@ -65,6 +65,13 @@ function matching(webhookId: string, question: HistoryQuestion) {
     if (question.since !== null) terms.push(eb("send_at", ">=", question.since));
     if (question.until !== null) terms.push(eb("send_at", "<=", question.until));
     if (question.contains) terms.push(bodyContains(question.contains));
+    // Only failures keep a signature (storedSignature), so these two select the issue's failures.
+    if (question.issue) {
+      terms.push(
+        eb("status_code", "=", question.issue.statusCode),
+        eb("signature", "=", question.issue.signature),
+      );
+    }
     return eb.and(terms);
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LOG_LIMIT_DEFAULT, LOG_LIMIT_MAX } from "@/lib/domain/api-limits";
+import { LOG_LIMIT_DEFAULT, LOG_LIMIT_MAX, isUuidShape } from "@/lib/domain/api-limits";
 import { DEFAULT_HEALTH_WINDOW, HEALTH_WINDOWS } from "@/lib/domain/history/health";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
 import { questionShape, sinceNotAfterUntil } from "@/lib/domain/inputs/history-question";
@@ -24,16 +24,28 @@ const capSchema = z.coerce
   })
   .transform((cap) => cap ?? serverConfig().history.cap);
 
-/** The question's fields out of a parsed query, beside the rest. */
+/** `issue`: a failure issue's ID; the route reads which failures are its from the watch (narrowToIssue). */
+const issueSchema = z
+  .string()
+  .trim()
+  .refine(
+    isUuidShape,
+    "Failure issue: use the issue's ID (a UUID), as its Show its deliveries button sets it.",
+  )
+  .transform((id) => id.toLowerCase())
+  .optional();
+
+/** The question's fields out of a parsed query, beside the rest (its issue is read by the route). */
 function withQuestion<T extends z.infer<z.ZodObject<typeof questionShape>>>(value: T) {
   const { status, code, since, until, contains, ...rest } = value;
-  return { ...rest, question: { status, code, since, until, contains } };
+  return { ...rest, question: { status, code, since, until, contains, issue: null } };
 }
 
-/** `GET …/history`: the question, `cap`, and paging over the matched rows (`offset`, `limit` 1..50). */
+/** `GET …/history`: the question, `issue`, `cap`, and paging over the matched rows (`offset`, `limit` 1..50). */
 export const scanQuerySchema = z
   .strictObject({
     ...questionShape,
+    issue: issueSchema,
     cap: capSchema,
     offset: z.coerce
       .number({ error: "offset: enter a whole number, 0 or more." })
@@ -51,10 +63,11 @@ export const scanQuerySchema = z
   .check(sinceNotAfterUntil)
   .transform(withQuestion);
 
-/** `GET …/history/export`: the question, `cap`, and `format` (csv or json). */
+/** `GET …/history/export`: the question, `issue`, `cap`, and `format` (csv or json). */
 export const exportQuerySchema = z
   .strictObject({
     ...questionShape,
+    issue: issueSchema,
     cap: capSchema,
     format: z.enum(["csv", "json"], { error: "format: choose csv or json." }),
   })

@@ -213,4 +213,45 @@ describe("a watched webhook's history, from the store", () => {
     });
     expect(logCalls()).toBeGreaterThan(0);
   });
+
+  it("a failure issue's deliveries: from the store, its failures only; a stale copy's scan gives the same", async () => {
+    const store = await sharedStoreContext();
+    const issues = await storeOver(store).listIssues([applicationId(KEY)], { webhookId: WEBHOOK });
+    const issue = issues.find((candidate) => candidate.statusCode === 500)!;
+    const own = LOGS.filter((log) => log.status === "Failed" && log.statusCode === 500);
+    const watching = await signedInCookie(KEY);
+    const path = `?status=Failed&issue=${issue.id.toUpperCase()}&limit=50`;
+    const fromStore = await resultOf(await scanRoute.GET(get(path, watching), ctx));
+    expect(fromStore.source).toMatchObject({ from: "watch" });
+    expect(logCalls()).toBe(0);
+    expect(fromStore.matches).toBe(own.length);
+    expect((fromStore.rows as WebhookLog[]).map((row) => row.id)).toEqual(own.map((log) => log.id));
+
+    vi.setSystemTime(NOW + 10 * 60_000);
+    const fromScan = await resultOf(await scanRoute.GET(get(path, watching), ctx));
+    expect(fromScan.source).toMatchObject({ from: "scan" });
+    expect(fromScan.matches).toBe(own.length);
+    expect(comparable(fromScan).rows).toEqual(comparable(fromStore).rows);
+  });
+
+  it("an issue that is not an ID, not this webhook's, or not this application's is refused, naming the field", async () => {
+    const store = await sharedStoreContext();
+    const [issue] = await storeOver(store).listIssues([applicationId(KEY)], { webhookId: WEBHOOK });
+    const watching = await signedInCookie(KEY);
+    const asked = [
+      [watching, "?issue=500"],
+      [watching, `?issue=${id(999, "3")}`],
+      [await signedInCookie(OTHER_KEY), `?issue=${issue!.id}`],
+      [watching, `/export?format=csv&issue=${id(999, "3")}`],
+    ] as const;
+    for (const [cookie, path] of asked) {
+      const route = path.startsWith("/export") ? exportRoute.GET : scanRoute.GET;
+      const response = await route(get(path, cookie), ctx);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /Failure issue: /,
+      );
+    }
+    expect(logCalls()).toBe(0);
+  });
 });

@@ -7,7 +7,7 @@ import {
   type ExportFormat,
 } from "@/lib/domain/history/export-format";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { openExport } from "@/lib/server/history/answer";
+import { narrowToIssue, openExport } from "@/lib/server/history/answer";
 import { HISTORY_SOURCE_HEADER, historySourceHeader } from "@/lib/domain/history/answer-source";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 import { exportQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schemas";
@@ -24,7 +24,8 @@ export const GET = defineRoute({
   query: exportQuerySchema,
   async handle({ params, query, session, signal }) {
     const { id: appId, apiKey } = await session.app();
-    const { question, cap, format } = query;
+    const { cap, format } = query;
+    const question = await narrowToIssue(appId, params.webhookId, query.question, query.issue);
     const matches = await openExport({ apiKey, appId, signal }, params.webhookId, question, cap);
     const encoder = new TextEncoder();
     const encode = rowEncoder(format);

@@ -1,0 +1,62 @@
+import "server-only";
+import type { IssueFilter, MatchableLog } from "@/lib/domain/history/question";
+import { AppError } from "@/lib/server/app-error";
+import type { StoreContext } from "@/lib/server/watch/context";
+import { keptBody, storedSignature } from "@/lib/server/watch/cursor";
+
+/**
+ * Which deliveries are a failure issue's: its status code, and the cause signature of the body as
+ * the watch keeps it (storedSignature). The store filters by the signature it keeps per log; the
+ * scan and support bundles test a log from the hub with `belongsToIssue`, so all three agree.
+ */
+
+/** Whether a log read from the hub is one of the issue's failures. */
+export function belongsToIssue(issue: IssueFilter, log: MatchableLog, bodyCapBytes: number): boolean {
+  return (
+    log.statusCode === issue.statusCode &&
+    storedSignature(log.status, log.statusCode, keptBody(log.responseBody, bodyCapBytes)) === issue.signature
+  );
+}
+
+/** An issue as a filter of the history, with its first failure's send time (epoch ms). */
+export interface IssueScope {
+  filter: IssueFilter;
+  firstFailureAt: number;
+}
+
+/**
+ * The issue `issueId` of this webhook, watched by this application, as a filter; a `bad_request`
+ * naming the field when there is none (another webhook's, or gone with its watch).
+ */
+export async function issueScope(
+  ctx: StoreContext,
+  appId: string,
+  webhookId: string,
+  issueId: string,
+): Promise<IssueScope> {
+  const row = await ctx.db
+    .selectFrom("failure_issues")
+    .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
+    .select([
+      "failure_issues.id",
+      "failure_issues.status_code",
+      "failure_issues.signature",
+      "failure_issues.first_failure_at",
+    ])
+    .where("failure_issues.id", "=", issueId)
+    .where("failure_issues.webhook_id", "=", webhookId)
+    .where("watches.app_id", "=", appId)
+    .executeTakeFirst();
+  if (!row) {
+    throw new AppError(
+      "bad_request",
+      "Failure issue: this webhook has no such issue under this application (it may have gone with its watch). " +
+        "Clear the issue filter and pick one under Failure issues.",
+      { fields: { issue: ["Failure issue: pick an issue listed under Failure issues."] } },
+    );
+  }
+  return {
+    filter: { id: row.id, statusCode: row.status_code, signature: row.signature },
+    firstFailureAt: Number(row.first_failure_at),
+  };
+}
