@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, type FormEvent } from "react";
 import { apiRequest } from "@/lib/browser/api";
 import { capHint } from "@/lib/domain/inputs/field-message";
-import { FIND_INPUT_MAX } from "@/lib/domain/inputs/find-delivery";
+import { FIND_INPUT_MAX } from "@/lib/domain/api-limits";
 import { FIND_ACROSS_LABEL, type FindAcrossAnswer } from "@/lib/domain/watch/find-across";
 
 /** The header's Find box: `/` focuses it on the overview (see TriageKeys). */

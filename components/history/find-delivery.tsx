@@ -1,4 +1,4 @@
-import { FIND_INPUT_MAX } from "@/lib/domain/inputs/find-delivery";
+import { FIND_INPUT_MAX } from "@/lib/domain/api-limits";
 import { capHint } from "@/lib/domain/inputs/field-message";
 
 /**

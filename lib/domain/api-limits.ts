@@ -14,6 +14,8 @@ export const LOG_LIMIT_MAX = 50;
 /** Longest recipient and text the console sends in a test message. */
 export const MESSAGE_TO_MAX = 64;
 export const MESSAGE_TEXT_MAX = 4096;
+/** Longest text Find reads (a console link with its query fits easily); the header's box states it without loading the schema. */
+export const FIND_INPUT_MAX = 2048;
 
 /** A channel kind path segment: 1-32 lowercase letters, digits or dashes, starting with a letter. */
 export const CHANNEL_KIND_PATTERN = "[a-z][a-z0-9\\-]{0,31}";

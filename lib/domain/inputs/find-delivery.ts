@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { isUuidShape } from "@/lib/domain/api-limits";
+import { FIND_INPUT_MAX, isUuidShape } from "@/lib/domain/api-limits";
 import { decodedOrNull } from "@/lib/domain/percent-decoding";
 import type { FindTarget } from "@/lib/domain/history/find-input";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
@@ -11,8 +11,6 @@ import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
  */
 
 export const FIND_LABEL = "Find a delivery";
-/** Longest text Find reads (a console link with its query fits easily). */
-export const FIND_INPUT_MAX = 2048;
 
 const WHAT = "paste a message ID, a log ID or a console link to a delivery.";
 
