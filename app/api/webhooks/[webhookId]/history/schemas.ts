@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { LOG_LIMIT_DEFAULT, LOG_LIMIT_MAX, isUuidShape } from "@/lib/domain/api-limits";
+import { LOG_LIMIT_DEFAULT, LOG_LIMIT_MAX } from "@/lib/domain/api-limits";
 import { DEFAULT_HEALTH_WINDOW, HEALTH_WINDOWS } from "@/lib/domain/history/health";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
+import { uuidInput } from "@/lib/domain/inputs/uuid";
 import { questionShape, sinceNotAfterUntil } from "@/lib/domain/inputs/history-question";
 import { serverConfig } from "@/lib/server/config";
 
@@ -25,15 +26,7 @@ const capSchema = z.coerce
   .transform((cap) => cap ?? serverConfig().history.cap);
 
 /** `issue`: a failure issue's ID; the route reads which failures are its from the watch (narrowToIssue). */
-const issueSchema = z
-  .string()
-  .trim()
-  .refine(
-    isUuidShape,
-    "Failure issue: use the issue's ID (a UUID), as its Show its deliveries button sets it.",
-  )
-  .transform((id) => id.toLowerCase())
-  .optional();
+const issueSchema = z.optional(uuidInput("Failure issue"));
 
 /** The question's fields out of a parsed query, beside the rest (its issue is read by the route). */
 function withQuestion<T extends z.infer<z.ZodObject<typeof questionShape>>>(value: T) {
