@@ -144,6 +144,11 @@ describe.each(WATCH_DATABASES)("store answers on %s", (kind) => {
     ],
     ["health of the last 24 h", q({ since: NOW - 24 * HOUR }), { offset: 0, limit: 5, followStreak: true }],
     [
+      "the failures of the last 5 h, a later page",
+      q({ since: NOW - 5 * HOUR, status: "Failed" }),
+      { offset: 12, limit: 5, followStreak: true },
+    ],
+    [
       "failed 5xx over the whole history, a later page",
       q({ status: "Failed", code: { kind: "class", hundreds: 5 } }),
       { offset: 3, limit: 10 },
@@ -180,6 +185,10 @@ describe.each(WATCH_DATABASES)("store answers on %s", (kind) => {
     for await (const batch of watched.stream(q({ status: "Failed" })))
       streamed.push(...batch.map((l) => l.id));
     expect(streamed).toEqual(LOGS.filter((l) => l.status === "Failed").map((l) => l.id));
+    const since = NOW - 2 * HOUR;
+    const window: string[] = [];
+    for await (const batch of watched.stream(q({ since }))) window.push(...batch.map((l) => l.id));
+    expect(window).toEqual(LOGS.filter((l) => Date.parse(l.sendAt) >= since).map((l) => l.id));
   });
 
   it("says why the scan must answer: not watched here, still reading, stale, key rejected", async () => {

@@ -143,10 +143,30 @@ function newerThan(row: { created_at: number; id: string }) {
     ]);
 }
 
+/** Counts by status code (rows of one code summed), most frequent first. */
 function byCount(rows: Array<{ status_code: number; n: number | string | bigint }>) {
-  return rows
-    .map((row) => ({ statusCode: Number(row.status_code), count: Number(row.n) }))
+  const counts = new Map<number, number>();
+  for (const row of rows) {
+    const code = Number(row.status_code);
+    counts.set(code, (counts.get(code) ?? 0) + Number(row.n));
+  }
+  return [...counts]
+    .map(([statusCode, count]) => ({ statusCode, count }))
     .sort((a, b) => b.count - a.count || a.statusCode - b.statusCode);
+}
+
+/**
+ * The logs matching a question in listing order. A log is sent before it is created (see
+ * isPastWindow), so those sent since `since` were all created since then: saying so lets the
+ * listing index both find and order them, instead of sorting every log of the window.
+ */
+function listed(ctx: StoreContext, webhookId: string, question: HistoryQuestion) {
+  return ctx.db
+    .selectFrom("watch_logs")
+    .where(matching(webhookId, question))
+    .$if(question.since !== null, (qb) => qb.where("created_at", ">=", question.since!))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc");
 }
 
 /**
@@ -180,22 +200,16 @@ export async function health(
   // Literals, not parameters: PostgreSQL matches the GROUP BY to the select only when the text is
   // the same, and SQLite divides integers only when both sides are integers (it binds numbers as reals).
   const slot = sql<number>`(send_at - ${sql.lit(first)}) / ${sql.lit(Math.max(bucketMs, 1))}`;
-  const [counts, codes, lastSuccess, lastFailure, failingStreak] = await Promise.all([
+  // One pass over the window: the buckets and the failures by code are both sums of these counts.
+  const [counts, lastSuccess, lastFailure, failingStreak] = await Promise.all([
     ctx.db
       .selectFrom("watch_logs")
-      .select([slot.as("slot"), "status", (eb) => eb.fn.countAll<number>().as("n")])
+      .select([slot.as("slot"), "status", "status_code", (eb) => eb.fn.countAll<number>().as("n")])
       .where(where)
-      .groupBy([slot, "status"])
+      .groupBy([slot, "status", "status_code"])
       .execute(),
-    ctx.db
-      .selectFrom("watch_logs")
-      .select(["status_code", (eb) => eb.fn.countAll<number>().as("n")])
-      .where(where)
-      .where("status", "!=", "Success")
-      .groupBy("status_code")
-      .execute(),
-    newest(ctx, where, "Success"),
-    newest(ctx, where, "Failed"),
+    newest(ctx, webhookId, question, "Success"),
+    newest(ctx, webhookId, question, "Failed"),
     streakOf(ctx, webhookId, options.followStreak ? null : question.since),
   ]);
   const count = bucketMs === 0 ? 0 : Math.floor((to - first) / bucketMs) + 1;
@@ -208,12 +222,13 @@ export async function health(
   let failed = 0;
   for (const row of counts) {
     const ok = row.status === "Success";
-    if (ok) success += Number(row.n);
-    else failed += Number(row.n);
+    const n = Number(row.n);
+    if (ok) success += n;
+    else failed += n;
     const bucket = Number(row.slot) >= 0 ? buckets[Number(row.slot)] : undefined;
     if (!bucket) continue;
-    if (ok) bucket.success += Number(row.n);
-    else bucket.failed += Number(row.n);
+    if (ok) bucket.success += n;
+    else bucket.failed += n;
   }
   const attempts = success + failed;
   return {
@@ -230,7 +245,7 @@ export async function health(
       ? { at: toIso(lastFailure.send_at), logId: lastFailure.id, statusCode: lastFailure.status_code }
       : null,
     failingStreak,
-    failuresByCode: byCount(codes),
+    failuresByCode: byCount(counts.filter((row) => row.status !== "Success")),
   };
 }
 
@@ -298,14 +313,15 @@ async function streakOf(
   };
 }
 
-function newest(ctx: StoreContext, where: (eb: Logs) => Expression<SqlBool>, status: "Success" | "Failed") {
-  return ctx.db
-    .selectFrom("watch_logs")
+function newest(
+  ctx: StoreContext,
+  webhookId: string,
+  question: HistoryQuestion,
+  status: "Success" | "Failed",
+) {
+  return listed(ctx, webhookId, question)
     .select(["id", "send_at", "status_code"])
-    .where(where)
     .where("status", status === "Success" ? "=" : "!=", "Success")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
 }
@@ -319,15 +335,7 @@ export async function queryLogs(
   const where = matching(webhookId, question);
   const [webhook, rows, total] = await Promise.all([
     summaryOf(ctx, webhookId),
-    ctx.db
-      .selectFrom("watch_logs")
-      .selectAll()
-      .where(where)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
+    listed(ctx, webhookId, question).selectAll().limit(page.limit).offset(page.offset).execute(),
     ctx.db
       .selectFrom("watch_logs")
       .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -347,13 +355,9 @@ export async function* streamLogs(
   let after: { created_at: number; id: string } | null = null;
   for (;;) {
     const cursor: typeof after = after;
-    const rows: LogRow[] = await ctx.db
-      .selectFrom("watch_logs")
+    const rows: LogRow[] = await listed(ctx, webhookId, question)
       .selectAll()
-      .where(matching(webhookId, question))
       .$if(cursor !== null, (qb) => qb.where(olderThan(cursor!)))
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
       .limit(STREAM_BATCH)
       .execute();
     if (rows.length === 0) return;
