@@ -15,7 +15,7 @@ function row(failingStreak: OverviewRow["failingStreak"]): OverviewRow {
     active: true,
     numberOfErrors: 40,
     errorsChange: 3,
-    buckets: [],
+    hours: { from: new Date(NOW).toISOString(), success: [], failed: [] },
     attempts24h: 20,
     failed24h: 20,
     successRate24h: 0,

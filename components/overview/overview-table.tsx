@@ -71,7 +71,7 @@ function SuccessRate({ row }: { row: OverviewRow }) {
       >
         {row.successRate24h === null ? "–" : `${row.successRate24h} %`}
       </span>
-      <Sparkline buckets={row.buckets} label={`Last 24 h by hour: ${summary}`} />
+      <Sparkline hours={row.hours} label={`Last 24 h by hour: ${summary}`} />
     </div>
   );
 }

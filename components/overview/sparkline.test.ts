@@ -1,17 +1,12 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { HealthBucket } from "@/lib/domain/history/health";
 import { Sparkline } from "@/components/overview/sparkline";
 
-function hour(index: number, success: number, failed: number): HealthBucket {
-  return { start: new Date(Date.UTC(2026, 0, 1, index)).toISOString(), success, failed };
-}
-
-function render(buckets: HealthBucket[]): string {
-  return renderToStaticMarkup(
-    createElement(Sparkline, { buckets, label: "Last 24 h by hour: 12 deliveries" }),
-  );
+/** Hours as [success, failed] pairs, oldest first. */
+function render(pairs: Array<[number, number]>): string {
+  const hours = { success: pairs.map(([success]) => success), failed: pairs.map(([, failed]) => failed) };
+  return renderToStaticMarkup(createElement(Sparkline, { hours, label: "Last 24 h by hour: 12 deliveries" }));
 }
 
 /** Each path's `d`, by the colour its class names. */
@@ -25,7 +20,11 @@ function paths(markup: string): Record<string, string> {
 
 describe("Sparkline", () => {
   it("is one image named by its label, one path per series", () => {
-    const markup = render([hour(0, 2, 0), hour(1, 0, 0), hour(2, 6, 4)]);
+    const markup = render([
+      [2, 0],
+      [0, 0],
+      [6, 4],
+    ]);
     expect(markup).toContain('role="img"');
     expect(markup).toContain('aria-label="Last 24 h by hour: 12 deliveries"');
     expect(markup).toContain('viewBox="0 0 15 20"');
@@ -34,7 +33,11 @@ describe("Sparkline", () => {
   });
 
   it("stacks failures in red on top of the successes, the busiest hour full height", () => {
-    const markup = render([hour(0, 2, 0), hour(1, 0, 0), hour(2, 6, 4)]);
+    const markup = render([
+      [2, 0],
+      [0, 0],
+      [6, 4],
+    ]);
     // Each bar a line 4 wide (the bar's width) through the middle of its 5-wide slot.
     expect(markup).toContain('<g fill="none" stroke-width="4">');
     const drawn = paths(markup);
@@ -47,11 +50,23 @@ describe("Sparkline", () => {
   });
 
   it("draws only the series that have bars", () => {
-    const drawn = paths(render([hour(0, 3, 0), hour(1, 1, 0)]));
+    const drawn = paths(
+      render([
+        [3, 0],
+        [1, 0],
+      ]),
+    );
     expect(Object.keys(drawn)).toEqual(["stroke-emerald-600"]);
     // A third of the busiest hour: 6.7 high (one decimal is a tenth of a pixel).
     expect(drawn["stroke-emerald-600"]).toBe("M2 20V0M7 20V13.3");
     // An hour with any attempt shows at least 2 high.
-    expect(paths(render([hour(0, 100, 0), hour(1, 1, 0)]))["stroke-emerald-600"]).toBe("M2 20V0M7 20V18");
+    expect(
+      paths(
+        render([
+          [100, 0],
+          [1, 0],
+        ]),
+      )["stroke-emerald-600"],
+    ).toBe("M2 20V0M7 20V18");
   });
 });

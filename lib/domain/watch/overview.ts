@@ -2,7 +2,7 @@
  * What the watch shows, as plain data safe for client components: a watched webhook, one row of
  * the overview, the watcher's health. The store (lib/server/watch/store.ts) produces these.
  */
-import type { HealthBucket } from "@/lib/domain/history/health";
+import type { HourlyCounts } from "@/lib/domain/watch/hourly-counts";
 
 /** A webhook someone chose to watch, under the application whose key reads it. */
 export interface Watch {
@@ -35,8 +35,8 @@ export interface OverviewRow {
   numberOfErrors: number | null;
   /** numberOfErrors now minus 24 h ago (or since the watch began, if later); null before the first poll. */
   errorsChange: number | null;
-  /** Attempts of the last 24 h, by hour, oldest first (24 buckets, the last one the current hour). */
-  buckets: HealthBucket[];
+  /** Attempts of the last 24 h, by hour, oldest first (the last one the current hour). */
+  hours: HourlyCounts;
   attempts24h: number;
   failed24h: number;
   /** 0..100, one decimal; null when there was no attempt in 24 h. */

@@ -43,7 +43,7 @@ function row(name: string, overrides: Partial<OverviewRow> = {}): OverviewRow {
     active: true,
     numberOfErrors: 0,
     errorsChange: 0,
-    buckets: [],
+    hours: { from: "2026-11-24T07:00:00.000Z", success: [], failed: [] },
     attempts24h: 10,
     failed24h: 0,
     successRate24h: 100,

@@ -1,5 +1,5 @@
 import "server-only";
-import type { HealthBucket } from "@/lib/domain/history/health";
+import { firstHourOf, hourlyCounts, total } from "@/lib/domain/watch/hourly-counts";
 import { compareOverviewRows, type OverviewRow, type WatcherHealth } from "@/lib/domain/watch/overview";
 import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
 
@@ -8,8 +8,7 @@ import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context"
  * counts: never from the logs themselves, so the cost follows the number of watches, not of logs.
  */
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+const DAY = 86_400_000;
 
 export async function overview(
   ctx: StoreContext,
@@ -27,7 +26,7 @@ export async function overview(
     .execute();
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.webhook_id);
-  const firstHour = Math.floor(now / HOUR) * HOUR - 23 * HOUR;
+  const firstHour = firstHourOf(now);
   const [hours, firstChanges] = await Promise.all([
     ctx.db
       .selectFrom("watch_log_hours")
@@ -58,25 +57,17 @@ export async function overview(
       .execute();
     for (const event of events) baselines.set(event.webhook_id, event.previous ?? event.number_of_errors);
   }
-  const bucketsOf = new Map<string, HealthBucket[]>();
-  for (const id of ids) {
-    bucketsOf.set(
-      id,
-      Array.from({ length: 24 }, (_, i) => ({ start: toIso(firstHour + i * HOUR), success: 0, failed: 0 })),
-    );
-  }
+  const hoursOf = new Map<string, Array<{ hour: number; success: number; failed: number }>>();
   for (const hour of hours) {
-    const bucket = bucketsOf.get(hour.webhook_id)?.[(hour.hour - firstHour) / HOUR];
-    if (bucket) {
-      bucket.success += hour.success;
-      bucket.failed += hour.failed;
-    }
+    const list = hoursOf.get(hour.webhook_id);
+    if (list) list.push(hour);
+    else hoursOf.set(hour.webhook_id, [hour]);
   }
   return rows
     .map((row): OverviewRow => {
-      const buckets = bucketsOf.get(row.webhook_id)!;
-      const failed24h = buckets.reduce((sum, b) => sum + b.failed, 0);
-      const attempts24h = failed24h + buckets.reduce((sum, b) => sum + b.success, 0);
+      const counts = hourlyCounts(firstHour, hoursOf.get(row.webhook_id) ?? []);
+      const failed24h = total(counts.failed);
+      const attempts24h = failed24h + total(counts.success);
       const errors = row.number_of_errors;
       return {
         webhookId: row.webhook_id,
@@ -86,7 +77,7 @@ export async function overview(
         active: row.active === null ? null : row.active === 1,
         numberOfErrors: errors,
         errorsChange: errors === null ? null : errors - (baselines.get(row.webhook_id) ?? errors),
-        buckets,
+        hours: counts,
         attempts24h,
         failed24h,
         successRate24h:

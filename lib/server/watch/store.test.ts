@@ -243,8 +243,9 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
       lastSuccess: { at: new Date(NOW - 49 * HOUR).toISOString() },
       keyRejected: false,
     });
-    expect(top!.buckets).toHaveLength(24);
-    expect(top!.buckets.at(-1)).toMatchObject({ failed: 1 });
+    expect(top!.hours.failed).toHaveLength(24);
+    expect(top!.hours.failed.at(-1)).toBe(1);
+    expect(top!.hours.from).toBe(new Date(Math.floor(NOW / HOUR) * HOUR - 23 * HOUR).toISOString());
     expect(mid).toMatchObject({ successRate24h: 50, failingStreak: null, errorsChange: 0 });
     expect(last).toMatchObject({ active: false, attempts24h: 0, successRate24h: null });
     expect(await store.overview([appB], NOW)).toEqual([]);
