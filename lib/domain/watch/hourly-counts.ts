@@ -1,9 +1,9 @@
 /**
  * A webhook's attempts of the last 24 h, one count per hour, as the overview sends them: the
- * first hour's start once, then plain arrays, so 200 rows stay a small answer (24 objects with an
- * ISO time each, per row, were most of it).
+ * first hour's start once, then plain arrays, so 200 rows stay a small answer.
  */
 
+/** The span of one of the store's hourly counts (`watch_log_hours`), keyed by its start. */
 export const HOUR_MS = 3_600_000;
 export const HOURS_SHOWN = 24;
 

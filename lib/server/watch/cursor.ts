@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { sql, type Selectable, type Updateable } from "kysely";
 import { failureCause } from "@/lib/domain/failure-signature";
+import { HOUR_MS } from "@/lib/domain/watch/hourly-counts";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { pruneIssues, recordFailures, type FreshLog } from "@/lib/server/watch/failure-issues";
 import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
@@ -19,8 +20,6 @@ export interface Claimed {
   state: WatchState;
   appId: string;
 }
-
-const HOUR = 3_600_000;
 
 /** Lease lost to another instance (or the watch removed) while a poll ran: its work is not written. */
 export class LeaseLost extends Error {
@@ -215,7 +214,7 @@ export async function writeLogs(
     }
     const hours = new Map<number, { success: number; failed: number }>();
     for (const log of fresh) {
-      const hour = Math.floor(log.send_at / HOUR) * HOUR;
+      const hour = Math.floor(log.send_at / HOUR_MS) * HOUR_MS;
       const counts = hours.get(hour) ?? { success: 0, failed: 0 };
       if (log.status === "Success") counts.success++;
       else counts.failed++;
@@ -328,7 +327,7 @@ export async function prune(ctx: StoreContext, retentionDays: number, now = Date
       .execute();
     await tx
       .deleteFrom("watch_log_hours")
-      .where("hour", "<", cut - HOUR)
+      .where("hour", "<", cut - HOUR_MS)
       .execute();
     await tx.deleteFrom("watch_timeline").where("at", "<", cut).execute();
     await pruneIssues(tx, cut);
