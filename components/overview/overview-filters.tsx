@@ -4,7 +4,7 @@ import { useQueryStates } from "nuqs";
 import type { ApplicationSummary } from "@/lib/domain/applications";
 import { overviewSearchParams } from "@/components/overview/search-params";
 
-/** Failing only, one application, text over names and endpoints: each kept in the URL as it changes. */
+/** Failing only, one application, text over names and endpoints: each kept in the URL as it changes, and back to the first page. */
 export function OverviewFilters({ applications }: { applications: ApplicationSummary[] }) {
   const [filters, setFilters] = useQueryStates(overviewSearchParams, { history: "replace" });
   const app = applications.some((known) => known.id === filters.app) ? filters.app : null;
@@ -25,7 +25,7 @@ export function OverviewFilters({ applications }: { applications: ApplicationSum
           autoComplete="off"
           aria-keyshortcuts="f"
           value={filters.q}
-          onChange={(event) => void setFilters({ q: event.target.value || null })}
+          onChange={(event) => void setFilters({ q: event.target.value || null, page: null })}
           className="field-input w-64 max-w-full"
         />
       </div>
@@ -37,7 +37,7 @@ export function OverviewFilters({ applications }: { applications: ApplicationSum
           <select
             id="overview-app"
             value={app ?? ""}
-            onChange={(event) => void setFilters({ app: event.target.value || null })}
+            onChange={(event) => void setFilters({ app: event.target.value || null, page: null })}
             className="field-select"
           >
             <option value="">All applications</option>
@@ -53,7 +53,7 @@ export function OverviewFilters({ applications }: { applications: ApplicationSum
         <input
           type="checkbox"
           checked={filters.failing}
-          onChange={(event) => void setFilters({ failing: event.target.checked || null })}
+          onChange={(event) => void setFilters({ failing: event.target.checked || null, page: null })}
           className="size-4"
         />
         Failing only

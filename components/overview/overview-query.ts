@@ -1,17 +1,17 @@
-import { queryOptions } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/browser/api";
-import type { OverviewAnswer } from "@/lib/domain/watching/overview";
+import type { OverviewAnswer, OverviewView } from "@/lib/domain/watching/overview";
+import { overviewHref } from "@/components/overview/search-params";
 
 /** How often the overview reads the store again while it is open. */
 export const OVERVIEW_REFRESH_MS = 15_000;
 
-export const overviewKey = ["watches", "overview"] as const;
-
-/** Every watched webhook of the session's applications (the route reads them all, whatever `?app=` the page filters by). */
-export function overviewQueryOptions() {
+/** One view of the overview (its filters and page, as the URL holds them); the last one stays on screen while the next loads. */
+export function overviewQueryOptions(view: OverviewView) {
   return queryOptions({
-    queryKey: overviewKey,
-    queryFn: ({ signal }) => apiRequest<OverviewAnswer>("/api/watches", { signal }),
+    queryKey: ["watches", "overview", view],
+    queryFn: ({ signal }) => apiRequest<OverviewAnswer>(overviewHref("/api/watches", view), { signal }),
+    placeholderData: keepPreviousData,
     refetchInterval: OVERVIEW_REFRESH_MS,
     staleTime: OVERVIEW_REFRESH_MS / 2,
   });

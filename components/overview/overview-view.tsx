@@ -4,26 +4,34 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
 import { isApiError } from "@/lib/browser/api";
-import { filterRows } from "@/lib/domain/watching/overview";
+import { useDebouncedValue } from "@/lib/browser/use-debounced-value";
 import { formatAge } from "@/lib/domain/watching/format-age";
 import { Notice } from "@/components/ui/notice";
 import { HandOverForm } from "@/components/overview/hand-over-form";
 import { FailureIssuesSection } from "@/components/overview/failure-issues-section";
 import { OverviewFilters } from "@/components/overview/overview-filters";
 import { OVERVIEW_REFRESH_MS, overviewQueryOptions } from "@/components/overview/overview-query";
+import { OverviewPager } from "@/components/overview/overview-pager";
 import { OverviewTable } from "@/components/overview/overview-table";
 import { overviewSearchParams } from "@/components/overview/search-params";
 import { useClock } from "@/components/overview/use-clock";
 import { WatcherHealth } from "@/components/overview/watcher-health";
 import { OverviewKeys } from "@/components/shortcuts/page-keys";
 
+/** How long the search box waits for typing to stop before it asks the server. */
+const SEARCH_SETTLE_MS = 300;
+
 /**
- * The overview's live part: the rows the server rendered, read again every OVERVIEW_REFRESH_MS
- * (the last answer stays on screen while a read fails, with why), filtered as the URL says.
+ * The overview's live part: the page of rows the server rendered for the URL's view, read again
+ * every OVERVIEW_REFRESH_MS and whenever the view changes (the last answer stays on screen while a
+ * read fails, with why, or while the next view loads).
  */
 export function OverviewView() {
-  const { data, error, dataUpdatedAt, isFetching, refetch } = useQuery(overviewQueryOptions());
-  const [filters] = useQueryStates(overviewSearchParams);
+  const [view] = useQueryStates(overviewSearchParams);
+  const q = useDebouncedValue(view.q, SEARCH_SETTLE_MS);
+  const { data, error, dataUpdatedAt, isFetching, isPlaceholderData, refetch } = useQuery(
+    overviewQueryOptions({ ...view, q }),
+  );
   const now = useClock(5000);
   const clock = now || (data ? Date.parse(data.at) : 0);
 
@@ -47,8 +55,8 @@ export function OverviewView() {
   if (!data) return problem ?? <p role="status">Reading the overview…</p>;
 
   const applications = data.applications;
-  const app = applications.some((known) => known.id === filters.app) ? filters.app : null;
-  const rows = filterRows(data.rows, { ...filters, app });
+  const rows = data.rows;
+  const matched = data.matching.length;
   const rejected = applications.filter((known) => data.health.keysRejected.includes(known.id));
 
   return (
@@ -79,7 +87,7 @@ export function OverviewView() {
       {rejected.map((known) => (
         <HandOverForm key={known.id} app={known} />
       ))}
-      {data.rows.length === 0 ? (
+      {data.watched === 0 ? (
         <Notice title="Nothing is watched yet">
           <p>
             Watch webhooks on the{" "}
@@ -94,14 +102,17 @@ export function OverviewView() {
         <>
           <OverviewFilters applications={applications} />
           <p className="text-sm text-zinc-700 dark:text-zinc-300" role="status">
-            {rows.length === data.rows.length
-              ? `${rows.length} watched ${rows.length === 1 ? "webhook" : "webhooks"}, worst first.`
-              : `${rows.length} of ${data.rows.length} watched webhooks match.`}
+            {matched === data.watched
+              ? `${matched} watched ${matched === 1 ? "webhook" : "webhooks"}, worst first.`
+              : `${matched} of ${data.watched} watched webhooks match.`}
           </p>
           {rows.length ? (
-            <OverviewTable rows={rows} applications={applications} now={clock} local={now !== 0} />
+            <div aria-busy={isPlaceholderData} className="space-y-3">
+              <OverviewTable rows={rows} applications={applications} now={clock} local={now !== 0} />
+              {data.page.count > 1 ? <OverviewPager page={data.page} matched={matched} /> : null}
+            </div>
           ) : null}
-          <FailureIssuesSection webhookIds={new Set(rows.map((row) => row.webhookId))} />
+          <FailureIssuesSection webhookIds={new Set(data.matching)} />
         </>
       )}
     </div>

@@ -1,14 +1,15 @@
-import { createLoader, createSerializer, parseAsBoolean, parseAsString } from "nuqs/server";
+import { createLoader, createSerializer, parseAsBoolean, parseAsInteger, parseAsString } from "nuqs/server";
 
 /**
- * The overview's view as its URL holds it: `?failing=true&app=<id>&q=<text>`. One set of parsers
- * for the page (server) and the filters (browser). `app` is the console's usual `?app=`: with it,
- * the header names that application too.
+ * The overview's view as its URL holds it: `?failing=true&app=<id>&q=<text>&page=2`. One set of
+ * parsers for the page (server), the route (`GET /api/watches`) and the filters (browser). `app` is
+ * the console's usual `?app=`: with it, the header names that application too.
  */
 export const overviewSearchParams = {
   failing: parseAsBoolean.withDefault(false),
   app: parseAsString,
   q: parseAsString.withDefault(""),
+  page: parseAsInteger.withDefault(1),
 };
 
 export const loadOverviewSearchParams = createLoader(overviewSearchParams);

@@ -4,10 +4,9 @@ import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { SearchParams } from "nuqs/server";
 import { OverviewView } from "@/components/overview/overview-view";
-import { overviewKey } from "@/components/overview/overview-query";
+import { overviewQueryOptions } from "@/components/overview/overview-query";
 import { loadOverviewSearchParams, overviewHref } from "@/components/overview/search-params";
 import { Notice } from "@/components/ui/notice";
-import { isAppError } from "@/lib/server/app-error";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { overviewAnswer } from "@/app/api/watches/overview-answer";
 
@@ -23,20 +22,20 @@ const DONE: Record<string, string> = {
 };
 
 /**
- * `/overview?failing=&app=&q=`: every watched webhook of the session's applications, worst first,
- * read from the watch's store (never the hub). The server renders the rows; the browser then reads
- * them again on its own, and filters them as the URL says.
+ * `/overview?failing=&app=&q=&page=`: the watched webhooks of the session's applications, worst
+ * first, filtered and paged as the URL says, read from the watch's store (never the hub). The
+ * server renders the page's rows; the browser then reads them again on its own.
  */
 export default async function OverviewPage({ searchParams }: Props) {
   const query = await searchParams;
-  const data = await requireSignedInPage(overviewHref("/overview", loadOverviewSearchParams(query)));
+  const view = loadOverviewSearchParams(query);
+  const data = await requireSignedInPage(overviewHref("/overview", view));
   const queryClient = new QueryClient();
-  try {
-    queryClient.setQueryData(overviewKey, await overviewAnswer(data));
-  } catch (error) {
-    // The browser's query reads again and says why (the store is down, say); the page still renders.
-    if (!isAppError(error)) console.error("[console] reading the overview failed", error);
-  }
+  // A failed read (the store is down, say) is not cached: the browser's query reads again and says why.
+  await queryClient.prefetchQuery({
+    ...overviewQueryOptions(view),
+    queryFn: () => overviewAnswer(data, view),
+  });
   const done = typeof query.done === "string" ? DONE[query.done] : undefined;
 
   return (

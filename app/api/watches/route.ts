@@ -4,11 +4,16 @@ import { watchStore } from "@/lib/server/watch/store";
 import { watchOneSchema } from "@/app/api/watches/schema";
 import { checkWebhook } from "@/app/api/watches/check-webhook";
 import { overviewAnswer } from "@/app/api/watches/overview-answer";
+import { loadOverviewSearchParams } from "@/components/overview/search-params";
 
-/** The overview: one row per watched webhook of every application in the session, worst first, and the watcher's health. */
+/**
+ * The overview: the watched webhooks of every application in the session, worst first, filtered
+ * and paged as the overview's URL says (`?failing=&app=&q=&page=`), and the watcher's health.
+ */
 export const GET = defineRoute({
-  async handle({ session }) {
-    return Response.json(await overviewAnswer(sessionDataOf(await session.state())));
+  async handle({ request, session }) {
+    const view = loadOverviewSearchParams(new URL(request.url).searchParams);
+    return Response.json(await overviewAnswer(sessionDataOf(await session.state()), view));
   },
 });
 

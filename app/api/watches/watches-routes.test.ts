@@ -26,8 +26,8 @@ async function watch(cookie: string, body: unknown) {
   return watchesRoute.POST(request("POST", "/api/watches", { body, cookie }));
 }
 
-async function overview(cookie: string): Promise<OverviewAnswer> {
-  const response = await watchesRoute.GET(request("GET", "/api/watches", { cookie }));
+async function overview(cookie: string, query = ""): Promise<OverviewAnswer> {
+  const response = await watchesRoute.GET(request("GET", `/api/watches${query}`, { cookie }));
   expect(response.status).toBe(200);
   return (await response.json()) as OverviewAnswer;
 }
@@ -136,6 +136,37 @@ describe("watching many at once", () => {
       request("POST", "/api/watches/bulk", { body: { text: `${A},Acme` }, cookie }),
     );
     expect(((await again.json()) as { outcomes: BulkOutcome[] }).outcomes[0]!.status).toBe("already");
+  });
+
+  it("lists them on the overview a page at a time, filtered on the server as its URL says", async () => {
+    const many = Array.from(
+      { length: 55 },
+      (_, i) => `${String(i).padStart(8, "0")}-0000-4000-8000-000000000000`,
+    );
+    hub.reads[FIRST] = many;
+    const cookie = await signedInCookie(FIRST);
+    const text = many.map((id, i) => `${id},Customer ${String(i + 1).padStart(2, "0")}`).join("\n");
+    const response = await bulkRoute.POST(request("POST", "/api/watches/bulk", { body: { text }, cookie }));
+    expect(response.status).toBe(200);
+
+    const first = await overview(cookie);
+    expect([first.rows.length, first.watched, first.matching.length, first.page]).toEqual([
+      50,
+      55,
+      55,
+      { number: 1, count: 2, size: 50 },
+    ]);
+    const second = await overview(cookie, "?page=2");
+    expect(second.rows).toHaveLength(5);
+    expect(new Set([...first.rows, ...second.rows].map((row) => row.webhookId))).toEqual(new Set(many));
+    expect((await overview(cookie, "?page=7")).page.number).toBe(2);
+
+    const found = await overview(cookie, "?q=customer%2007");
+    expect(found.rows.map((row) => row.name)).toEqual(["Customer 07"]);
+    expect([found.watched, found.matching, found.page.count]).toEqual([55, [many[6]], 1]);
+    // Nothing has failed yet; an application the session does not hold filters nothing.
+    expect((await overview(cookie, "?failing=true")).matching).toEqual([]);
+    expect((await overview(cookie, "?app=0123456789abcdef")).matching).toHaveLength(55);
   });
 
   it("refuses an empty paste, naming the field", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WATCH_NAME_MAX, parseBulkInput } from "@/lib/domain/watching/bulk-input";
 import type { OverviewRow } from "@/lib/domain/watch/overview";
-import { filterRows } from "@/lib/domain/watching/overview";
+import { filterRows, overviewPage } from "@/lib/domain/watching/overview";
 
 const A = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
 const B = "1c8f6b5d-9a1f-4b6c-8d2e-3f4a5b6c7d8e";
@@ -73,5 +73,38 @@ describe("the overview's filters", () => {
     expect(filterRows(rows, { ...none, q: " HEALTHY.example " })).toEqual([healthy]);
     expect(filterRows(rows, { ...none, q: "long" })).toEqual([failing]);
     expect(filterRows(rows, { failing: true, app: "fedcba9876543210", q: "" })).toEqual([]);
+  });
+});
+
+describe("a page of the overview", () => {
+  const rows = Array.from({ length: 7 }, (_, i) =>
+    row(
+      `Customer ${i + 1}`,
+      i % 2 ? {} : { failingStreak: { since: "2026-11-20T00:00:00Z", length: 1, atLeast: false } },
+    ),
+  );
+  const view = { failing: false, app: null, q: "", page: 1 };
+  const names = (answer: ReturnType<typeof overviewPage>) => answer.rows.map((r) => r.name);
+
+  it("cuts the rows the filters leave into pages, keeping their order", () => {
+    const first = overviewPage(rows, view, 3);
+    expect(names(first)).toEqual(["Customer 1", "Customer 2", "Customer 3"]);
+    expect(first.page).toEqual({ number: 1, count: 3, size: 3 });
+    expect(first.watched).toBe(7);
+    expect(first.matching).toEqual(rows.map((r) => r.webhookId));
+    expect(names(overviewPage(rows, { ...view, page: 3 }, 3))).toEqual(["Customer 7"]);
+
+    const failing = overviewPage(rows, { ...view, failing: true, page: 2 }, 3);
+    expect(names(failing)).toEqual(["Customer 7"]);
+    expect(failing.matching).toHaveLength(4);
+    expect(failing.page).toEqual({ number: 2, count: 2, size: 3 });
+  });
+
+  it("answers a page past the end with the last one, and a page below one with the first", () => {
+    expect(overviewPage(rows, { ...view, page: 9 }, 3).page.number).toBe(3);
+    expect(overviewPage(rows, { ...view, page: 0 }, 3).page.number).toBe(1);
+    expect(overviewPage(rows, { ...view, page: -2 }, 3).page.number).toBe(1);
+    const none = overviewPage(rows, { ...view, q: "nobody", page: 4 }, 3);
+    expect(none).toMatchObject({ rows: [], matching: [], watched: 7, page: { number: 1, count: 1 } });
   });
 });
