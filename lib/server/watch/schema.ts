@@ -370,6 +370,20 @@ const logSignatures: Migration = {
   },
 };
 
+/**
+ * Find across reaches a log id through the primary key, one probe per watched webhook of the
+ * session's applications (find-across.ts): the index on the id alone was one more random insert
+ * for every stored log.
+ */
+const logsByIdThroughKey: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.dropIndex("watch_logs_id").execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.createIndex("watch_logs_id").on("watch_logs").column("id").execute();
+  },
+};
+
 /** The migrations, in code (no files to ship): Kysely's Migrator runs them in name order. */
 export const migrations: MigrationProvider = {
   getMigrations: async () => ({
@@ -381,6 +395,7 @@ export const migrations: MigrationProvider = {
     "0006_logs_by_send_time": logsBySendTime,
     "0007_logs_by_id": logsById,
     "0008_log_signatures": logSignatures,
+    "0009_logs_by_id_through_key": logsByIdThroughKey,
   }),
 };
 
