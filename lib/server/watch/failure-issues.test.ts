@@ -147,6 +147,11 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
       lastFailure: { logId: logs[0]!.id },
     });
     expect(again.samples.map((s) => s.logId)).toEqual([logs[0]!.id, logs[1]!.id, logs[3]!.id]);
+    // A newer failure of that cause becomes its newest sample, and the oldest sample goes.
+    const newer = log(hook.id, 0, 500, dbLost("ffff00001111"));
+    await stored(hook.id, [newer]);
+    const latest = byCode(await store.listIssues([appA]), 500)[0]!;
+    expect(latest.samples.map((s) => s.logId)).toEqual([newer.id, logs[0]!.id, logs[1]!.id]);
 
     // Only sessions holding the application's key see them, per webhook when asked.
     expect(await store.listIssues([appB])).toEqual([]);

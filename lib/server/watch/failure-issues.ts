@@ -145,10 +145,22 @@ export async function recordFailures(
 
 /** Adds the newest failures to an issue's samples and keeps only its ISSUE_SAMPLES newest. */
 async function keepSamples(tx: WatchDb, issueId: string, logs: readonly FreshLog[]) {
+  // A backfill reads newest first: failures older than a full set of samples would only be deleted again.
+  const full = await tx
+    .selectFrom("failure_issue_samples")
+    .select("send_at")
+    .where("issue_id", "=", issueId)
+    .orderBy("send_at", "desc")
+    .orderBy("log_id", "desc")
+    .offset(ISSUE_SAMPLES - 1)
+    .limit(1)
+    .executeTakeFirst();
+  const candidates = full ? logs.filter((log) => log.send_at >= full.send_at) : logs;
+  if (candidates.length === 0) return;
   await tx
     .insertInto("failure_issue_samples")
     .values(
-      logs.map((log) => ({
+      candidates.map((log) => ({
         issue_id: issueId,
         log_id: log.id,
         send_at: log.send_at,
