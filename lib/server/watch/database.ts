@@ -40,8 +40,6 @@ function dialectOf(target: DatabaseTarget) {
   // SQLite's setting for WAL: a crash of the process loses nothing; a power loss may roll back the
   // last commits, each holding its logs with the cursor after them, so the watcher reads them again.
   database.pragma("synchronous = NORMAL");
-  // Bench row "watcher, backfill of 100,000 logs, hub 25 ms away": fewer, larger checkpoints.
-  database.pragma("wal_autocheckpoint = 10000");
   return new SqliteDialect({ database });
 }
 
