@@ -1,9 +1,8 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { memo, useCallback } from "react";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
-import { useShownRows } from "@/components/logs/use-log-view";
+import { useLogView } from "@/components/logs/use-log-view";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import type { HealthFilter } from "@/components/health/delivery-health";
 
@@ -13,40 +12,32 @@ const loading = (
   </p>
 );
 
-/**
- * The chart and its numbers: their own chunk (d3-scale included), rendered in the browser only.
- * Memoized: the region re-renders on each filter change (the keys its setter writes), the chart need not.
- */
-const DeliveryHealth = memo(
-  dynamic(() => import("@/components/health/delivery-health"), {
-    ssr: false,
-    loading: () => loading,
-  }),
-);
+/** The chart and its numbers: their own chunk (d3-scale included), rendered in the browser only. */
+const DeliveryHealth = dynamic(() => import("@/components/health/delivery-health"), {
+  ssr: false,
+  loading: () => loading,
+});
 
 /** "Delivery health" at the top of the webhook page: a region that fills in after the rows. */
 export function HealthRegion({ webhookId }: { webhookId: string }) {
-  const [, setView] = useShownRows();
+  const [, setView] = useLogView();
   // Asked for when hydrating, its chunk (d3-scale) takes first-load JS past its budget (bench row "page weight").
   const afterLoad = useAfterLoad();
 
-  const showInTable = useCallback(
-    ({ code, since, until }: HealthFilter) => {
-      void setView({
-        status: code === undefined ? null : "Failed",
-        code: code === undefined ? null : String(code),
-        since: since ?? null,
-        until: until ?? null,
-        contains: null,
-        issue: null,
-        cap: null,
-        page: null,
-        log: null,
-      });
-      document.getElementById("logs-heading")?.scrollIntoView({ block: "start" });
-    },
-    [setView],
-  );
+  function showInTable({ code, since, until }: HealthFilter) {
+    void setView({
+      status: code === undefined ? null : "Failed",
+      code: code === undefined ? null : String(code),
+      since: since ?? null,
+      until: until ?? null,
+      contains: null,
+      issue: null,
+      cap: null,
+      page: null,
+      log: null,
+    });
+    document.getElementById("logs-heading")?.scrollIntoView({ block: "start" });
+  }
 
   return (
     // Its height is reserved (what the chart and numbers take at each width), so the rows below

@@ -5,7 +5,7 @@ import dynamic from "next/dynamic";
 import { useId } from "react";
 import { issueLogView } from "@/lib/domain/watch/failure-issue";
 import { NO_HISTORY_FILTERS } from "@/lib/domain/search-params";
-import { useShownRows } from "@/components/logs/use-log-view";
+import { useLogView } from "@/components/logs/use-log-view";
 import { issuesQueryOptions } from "@/components/issues/issues-api";
 
 // The cards, their actions form and its zod schema load once there are issues to show (bench row "page weight").
@@ -22,7 +22,7 @@ const IssueList = dynamic(() => import("@/components/issues/issue-list").then((l
 export function WebhookIssuesPanel({ webhookId }: { webhookId: string }) {
   const headingId = useId();
   const { data: issues, error } = useQuery(issuesQueryOptions(webhookId));
-  const [view, setView] = useShownRows();
+  const [view, setView] = useLogView();
 
   if (error) {
     return (

@@ -2,12 +2,8 @@
 
 import dynamic from "next/dynamic";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
-import { isHistoryView } from "@/lib/domain/log-view";
-import { NO_HISTORY_FILTERS } from "@/lib/domain/search-params";
-import { useShownRows } from "@/components/logs/use-log-view";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import type { SendMessageFormProps } from "@/components/send/send-message-form";
-import type { FollowTarget } from "@/lib/domain/follow";
 
 const loading = <p className="text-sm">Loading the form…</p>;
 
@@ -17,24 +13,10 @@ const SendMessageForm = dynamic(
   { ssr: false, loading: () => loading },
 );
 
-/**
- * "Send a test message": the section and its heading come with the page, the form follows. Once a
- * message is sent, the table shows the newest deliveries of every status, where its will land.
- */
-export function SendMessagePart({ onSent, ...props }: Omit<SendMessageFormProps, "onShowDelivery">) {
+/** "Send a test message": the section and its heading come with the page, the form follows. */
+export function SendMessagePart(props: SendMessageFormProps) {
   // Asked for when hydrating, its chunk (zod included) takes first-load JS past its budget (bench row "page weight").
   const afterLoad = useAfterLoad();
-  const [, setView] = useShownRows();
-
-  function showNewest(target: FollowTarget) {
-    onSent(target);
-    void setView((view) =>
-      view.page !== 1 || view.status !== null || isHistoryView(view)
-        ? { status: null, ...NO_HISTORY_FILTERS, page: null, log: null }
-        : {},
-    );
-  }
-
   return (
     <section aria-labelledby="send-heading" className="card space-y-3 p-4">
       <div>
@@ -48,11 +30,7 @@ export function SendMessagePart({ onSent, ...props }: Omit<SendMessageFormProps,
       </div>
       {afterLoad ? (
         <PartBoundary fallback={<PartUnavailable what="send form" />}>
-          <SendMessageForm
-            {...props}
-            onSent={showNewest}
-            onShowDelivery={(logId) => void setView({ log: logId }, { history: "replace" })}
-          />
+          <SendMessageForm {...props} />
         </PartBoundary>
       ) : (
         loading

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import type { Webhook } from "@/lib/domain/hub-schemas";
 import { rememberWebhook } from "@/lib/browser/local-store";
-import { useViewApplication } from "@/components/logs/use-log-view";
+import { useLogView } from "@/components/logs/use-log-view";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { formatCount } from "@/lib/domain/format-count";
 import { webhookName } from "@/lib/domain/webhook-name";
@@ -17,7 +17,7 @@ export function WebhookHeader({ webhookId, webhook }: { webhookId: string; webho
   const endpoint = webhook?.endpoint;
   const eventType = webhook?.eventType;
   // Remembered under the page's application (the page always names it: see its server part).
-  const app = useViewApplication();
+  const [{ app }] = useLogView();
   useEffect(() => {
     if (id && app && endpoint !== undefined)
       rememberWebhook(app, { id, endpoint, eventType: eventType ?? "" });

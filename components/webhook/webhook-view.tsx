@@ -7,12 +7,15 @@ import { fetchWebhook, webhookQueryOptions } from "@/lib/browser/queries";
 import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
 import { webhookKeys } from "@/lib/domain/query-keys";
 import { WebhookLogs } from "@/components/logs/webhook-logs";
+import { useLogView } from "@/components/logs/use-log-view";
 import type { DemoChannelOption } from "@/components/send/send-message-form";
 import { SendMessagePart } from "@/components/send/send-message-part";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { WebhookHeader } from "@/components/webhook/webhook-header";
 import { HealthRegion } from "@/components/health/health-region";
 import { WebhookIssuesPanel } from "@/components/issues/webhook-issues-panel";
+import { isHistoryView } from "@/lib/domain/log-view";
+import { NO_HISTORY_FILTERS } from "@/lib/domain/search-params";
 
 /**
  * The webhook page's interactive part: header, logs and send form share the live state
@@ -33,6 +36,7 @@ export function WebhookView({
   const [followTarget, setFollowTarget] = useState<FollowTarget | null>(null);
   const follow = useFollowDeliveries(webhookId, followTarget);
   const queryClient = useQueryClient();
+  const [view, setView] = useLogView();
   const { data: webhook } = useQuery(webhookQueryOptions(webhookId));
   useAutoRefresh(autoRefresh, webhookId, async (signal) => {
     const fresh = await fetchWebhook(webhookId, { signal, poll: true });
@@ -40,6 +44,14 @@ export function WebhookView({
   });
 
   const highlightIds = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
+
+  function onSent(target: FollowTarget) {
+    setFollowTarget(target);
+    // Show the newest deliveries of every status, where this message's will land.
+    if (view.page !== 1 || view.status !== null || isHistoryView(view)) {
+      void setView({ status: null, ...NO_HISTORY_FILTERS, page: null, log: null });
+    }
+  }
 
   return (
     <div className="space-y-5">
@@ -63,7 +75,8 @@ export function WebhookView({
           webhookActive={webhook?.active ?? true}
           demoChannels={demoChannels}
           follow={follow}
-          onSent={setFollowTarget}
+          onSent={onSent}
+          onShowDelivery={(logId) => void setView({ log: logId }, { history: "replace" })}
         />
       </div>
     </div>

@@ -7,7 +7,6 @@ import {
   DEFAULT_LOG_VIEW,
   HISTORY_FILTERS,
   serializeLogView,
-  type HistoryFilter,
   type LogStatusFilter,
   type LogViewState,
 } from "@/lib/domain/search-params";
@@ -56,7 +55,7 @@ export function apiQueryString(query: LogsApiQuery): string {
 }
 
 /** True when the view filters by more than status: its rows come from the history route (store or scan). */
-export function isHistoryView(state: Pick<LogViewState, "issue" | HistoryFilter>): boolean {
+export function isHistoryView(state: LogViewState): boolean {
   return state.issue !== null || HISTORY_FILTERS.some((name) => state[name] !== null);
 }
 

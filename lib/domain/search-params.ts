@@ -83,22 +83,6 @@ export const logViewParsers = {
 };
 
 export type LogViewState = inferParserType<typeof logViewParsers>;
-
-/**
- * The parsers of the keys that choose which rows the table shows (every key but the application
- * and the page size): what a part that filters or opens rows writes, and re-renders on.
- */
-export const shownRowsParsers = {
-  status: logViewParsers.status,
-  code: logViewParsers.code,
-  since: logViewParsers.since,
-  until: logViewParsers.until,
-  contains: logViewParsers.contains,
-  issue: logViewParsers.issue,
-  cap: logViewParsers.cap,
-  page: logViewParsers.page,
-  log: logViewParsers.log,
-};
 export type LogStatusFilter = NonNullable<LogViewState["status"]>;
 
 export const DEFAULT_LOG_VIEW: LogViewState = {
