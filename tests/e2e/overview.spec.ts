@@ -171,6 +171,12 @@ test.describe("the overview", () => {
     await expect(overview.rows).toHaveCount(1);
     await expect(page).not.toHaveURL(/[?&]page=/);
     await expect(pager).toHaveCount(0);
+
+    // The watcher is shared by every spec of the run: it stops polling these.
+    for (const webhook of webhooks) {
+      const stopped = await page.request.delete(`/api/watches/${webhook.id}`);
+      expect(stopped.status(), await stopped.text()).toBe(200);
+    }
   });
 
   test("works at a phone's width", async ({ page, sandbox, signInWithDemoKey }) => {
