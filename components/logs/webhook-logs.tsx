@@ -19,7 +19,7 @@ import {
 import { buildLogColumns } from "@/components/logs/columns";
 import { LogsDataTable } from "@/components/logs/data-table";
 import { LogDialog } from "@/components/logs/log-dialog";
-import { LogsPagination } from "@/components/logs/data-table-pagination";
+import { Pager } from "@/components/ui/pager";
 import { LogsToolbar } from "@/components/logs/data-table-toolbar";
 import { LogsEmptyState } from "@/components/logs/logs-empty-state";
 import { LogsRefreshFailed } from "@/components/logs/logs-errors";
@@ -252,7 +252,16 @@ export function WebhookLogs({
           />
         }
       />
-      {draftErrors ? null : <LogsPagination table={table} total={total} />}
+      {draftErrors ? null : (
+        <Pager
+          label="Log pages"
+          page={pagination.pageIndex + 1}
+          pageSize={pagination.pageSize}
+          total={total}
+          noun="deliveries"
+          onPage={(page) => table.setPageIndex(page - 1)}
+        />
+      )}
       {view.log ? (
         <LogDialog
           key={view.log}

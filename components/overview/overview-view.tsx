@@ -11,7 +11,7 @@ import { HandOverForm } from "@/components/overview/hand-over-form";
 import { FailureIssuesSection } from "@/components/overview/failure-issues-section";
 import { OverviewFilters } from "@/components/overview/overview-filters";
 import { OVERVIEW_REFRESH_MS, overviewQueryOptions } from "@/components/overview/overview-query";
-import { OverviewPager } from "@/components/overview/overview-pager";
+import { Pager } from "@/components/ui/pager";
 import { OverviewTable } from "@/components/overview/overview-table";
 import { overviewSearchParams } from "@/components/overview/search-params";
 import { useClock } from "@/components/overview/use-clock";
@@ -24,10 +24,11 @@ const SEARCH_SETTLE_MS = 300;
 /**
  * The overview's live part: the page of rows the server rendered for the URL's view, read again
  * every OVERVIEW_REFRESH_MS and whenever the view changes (the last answer stays on screen while a
- * read fails, with why, or while the next view loads).
+ * read fails, with why, or while the next view loads). Each page of rows is an entry of the
+ * browser's history.
  */
 export function OverviewView() {
-  const [view] = useQueryStates(overviewSearchParams);
+  const [view, setView] = useQueryStates(overviewSearchParams, { history: "push" });
   const q = useDebouncedValue(view.q, SEARCH_SETTLE_MS);
   const { data, error, dataUpdatedAt, isFetching, isPlaceholderData, refetch } = useQuery(
     overviewQueryOptions({ ...view, q }),
@@ -109,7 +110,16 @@ export function OverviewView() {
           {rows.length ? (
             <div aria-busy={isPlaceholderData} className="space-y-3">
               <OverviewTable rows={rows} applications={applications} now={clock} local={now !== 0} />
-              {data.page.count > 1 ? <OverviewPager page={data.page} matched={matched} /> : null}
+              {data.page.count > 1 ? (
+                <Pager
+                  label="Overview pages"
+                  page={data.page.number}
+                  pageSize={data.page.size}
+                  total={matched}
+                  noun="webhooks"
+                  onPage={(page) => void setView({ page: page === 1 ? null : page })}
+                />
+              ) : null}
             </div>
           ) : null}
           <FailureIssuesSection webhookIds={new Set(data.matching)} />
