@@ -13,6 +13,9 @@ export default defineConfig({
     environment: "node",
     include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "tests/**/*.test.ts"],
     exclude: ["node_modules/**", "tests/e2e/**", ".next/**", ".next-*/**"],
+    // The tests wait on real servers and timers more than they compute: one file per core, not
+    // vitest's default of one fewer.
+    maxWorkers: "100%",
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
