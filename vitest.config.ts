@@ -16,6 +16,8 @@ export default defineConfig({
     // The tests wait on real servers and timers more than they compute: one file per core, not
     // vitest's default of one fewer.
     maxWorkers: "100%",
+    // A test that opens the watch store without naming one gets its own, never the repo's `.data/`.
+    env: { WATCH_DB: ":memory:" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -100,7 +100,7 @@ describe("validateServerConfig", () => {
 
 describe("the watch's configuration", () => {
   it("defaults to the embedded database, deriving its key from SESSION_SECRET, and reads the backfill horizon", () => {
-    withEnv({ WATCH_BACKFILL: "500, 12h" });
+    withEnv({ WATCH_DB: "", WATCH_BACKFILL: "500, 12h" });
     const { watch } = serverConfig();
     expect(watch).toMatchObject({
       databaseUrl: null,

@@ -16,6 +16,9 @@ import * as bulkRoute from "@/app/api/watches/bulk/route";
 import * as watchRoute from "@/app/api/watches/[webhookId]/route";
 import * as nameRoute from "@/app/api/watches/[webhookId]/name/route";
 import * as keyRoute from "@/app/api/watches/key/route";
+import * as sessionRoute from "@/app/api/session/route";
+import * as applicationsRoute from "@/app/api/applications/route";
+import { watchStore } from "@/lib/server/watch/store";
 
 const hub = watchRouteHub();
 
@@ -260,6 +263,62 @@ describe("handing over a rotated key", () => {
       ["Bravo", applicationId(ROTATED)],
     ]);
     expect(answer.applications.map((app) => app.id)).toEqual([applicationId(ROTATED)]);
+  });
+
+  /** The watcher met a 401 with the old key: what it records. */
+  async function rejectOldKey() {
+    await (
+      await watchStore()
+    ).markKeyRejected(applicationId(FIRST), "The Messaging Hub rejected the key (401).");
+  }
+
+  it("comes with signing in with the new key: the watches, names and history move, and nobody needs the old key", async () => {
+    await rotated();
+    await rejectOldKey();
+    const before = hub.upstream.requests.length;
+    const response = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: ROTATED } }));
+    expect(response.status).toBe(200);
+    // One read to check the key, then each watched webhook read with it.
+    expect(hub.upstream.requests.slice(before).map((r) => r.url)).toEqual([
+      expect.stringContaining("/webhook"),
+      `/v1/organization/webhook/${A}`,
+      `/v1/organization/webhook/${B}`,
+    ]);
+    const answer = await overview(cookieOf(response)!);
+    expect(answer.rows.map((row) => [row.name, row.appId]).sort()).toEqual([
+      ["Acme", applicationId(ROTATED)],
+      ["Bravo", applicationId(ROTATED)],
+    ]);
+    expect(answer.health.keysRejected).toEqual([]);
+  });
+
+  it("comes with adding the new key as another application", async () => {
+    await rotated();
+    await rejectOldKey();
+    const cookie = await signedInCookie(SECOND);
+    const response = await applicationsRoute.POST(
+      request("POST", "/api/applications", { body: { name: "Acme shop", apiKey: ROTATED }, cookie }),
+    );
+    expect(response.status).toBe(201);
+    const answer = await overview(cookieOf(response)!);
+    expect(answer.rows.map((row) => [row.name, row.appId]).sort()).toEqual([
+      ["Acme", applicationId(ROTATED)],
+      ["Bravo", applicationId(ROTATED)],
+    ]);
+  });
+
+  it("does not come with a key that reads none of the watched webhooks, nor while the old key still serves", async () => {
+    await rotated();
+    // Not rejected yet: a colleague signing in with the new key takes nothing, and no hub call is made for it.
+    const before = hub.upstream.requests.length;
+    await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: ROTATED } }));
+    expect(hub.upstream.requests.length - before).toBe(1);
+    await rejectOldKey();
+    const stranger = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: SECOND } }));
+    expect((await overview(cookieOf(stranger)!)).rows).toEqual([]);
+    const old = await signedInCookie(FIRST);
+    expect((await overview(old)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
+    expect((await overview(old)).health.keysRejected).toEqual([applicationId(FIRST)]);
   });
 
   it("is refused for an application the session does not hold", async () => {

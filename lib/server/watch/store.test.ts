@@ -335,6 +335,18 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
     await refreshKeys({ ...ctx, sealer: createSealer(["an-unrelated-secret-of-32-characters"]) });
     expect(await store.keyStates([appA])).toMatchObject([{ rejected: true }]);
   });
+
+  it("lists the applications whose key no longer serves: rejected by the hub, or sealed under a secret no longer configured", async () => {
+    await store.addWatches(appA, KEY, [{ webhook: webhook() }]);
+    expect(await store.rejectedApplications()).toEqual([]);
+    // Another console, whose secret does not open the key (SESSION_SECRET changed), before its watcher marked it.
+    const elsewhere = storeOver({ ...ctx, sealer: createSealer(["an-unrelated-secret-of-32-characters"]) });
+    expect(await elsewhere.rejectedApplications()).toEqual([appA]);
+    await store.markKeyRejected(appA, "401 from the hub");
+    expect(await store.rejectedApplications()).toEqual([appA]);
+    await store.addWatches(appA, KEY, [{ webhook: webhook() }]);
+    expect(await store.rejectedApplications()).toEqual([]);
+  });
 });
 
 describe("the watch store when PostgreSQL goes away", () => {

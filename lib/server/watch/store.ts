@@ -81,6 +81,9 @@ export interface WatchStore {
   /** Marks the application's key rejected (the hub answered 401): its webhooks are not polled until a new key is handed over. */
   markKeyRejected(appId: string, reason: string): Promise<void>;
 
+  /** Applications whose stored key the hub rejects or no configured secret opens, most recently rejected first. */
+  rejectedApplications(): Promise<string[]>;
+
   /** Which of these applications have a stored key, and whether it is rejected. */
   keyStates(
     appIds: readonly string[],
@@ -202,6 +205,7 @@ function guarded(store: WatchStore): WatchStore {
     replaceKey: wrap(store.replaceKey),
     openKey: wrap(store.openKey),
     markKeyRejected: wrap(store.markKeyRejected),
+    rejectedApplications: wrap(store.rejectedApplications),
     keyStates: wrap(store.keyStates),
     coverage: wrap(store.coverage),
     health: wrap(store.health),
@@ -234,6 +238,7 @@ export function storeOver(ctx: StoreContext): WatchStore {
     replaceKey: (oldAppId, newApiKey) => watches.replaceKey(ctx, oldAppId, newApiKey),
     openKey: (appId) => watches.openKey(ctx, appId),
     markKeyRejected: (appId, reason) => watches.markKeyRejected(ctx, appId, reason),
+    rejectedApplications: () => watches.rejectedApplications(ctx),
     keyStates: (appIds) => watches.keyStates(ctx, appIds),
     coverage: (webhookId) => logs.coverage(ctx, webhookId),
     health: (webhookId, question, options) => logs.health(ctx, webhookId, question, options),

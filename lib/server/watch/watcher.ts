@@ -240,7 +240,12 @@ export async function startWatcher(): Promise<Watcher> {
   const shared = globalThis as Record<symbol, Promise<Watcher> | undefined>;
   shared[SHARED] ??= (async () => {
     const ctx = await sharedStoreContext();
-    await refreshKeys(ctx);
+    const { unopened } = await refreshKeys(ctx);
+    if (unopened > 0)
+      log(
+        `${unopened} watched applications have a key sealed under a secret this console does not have ` +
+          "(WATCH_SECRET or SESSION_SECRET changed): their webhooks are not polled until someone signs in with their key.",
+      );
     void watchDemoSoon(ctx);
     return withDispatcher(ctx, createWatcher(ctx, serverConfig().watch));
   })();

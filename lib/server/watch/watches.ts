@@ -252,19 +252,37 @@ export async function keyStates(
 }
 
 /**
+ * Applications whose stored key no longer serves: the hub rejected it, or no configured secret
+ * opens it (WATCH_SECRET or SESSION_SECRET changed). Most recently rejected first.
+ */
+export async function rejectedApplications(ctx: StoreContext): Promise<string[]> {
+  const rows = await ctx.db.selectFrom("watch_keys").select(["app_id", "sealed", "rejected_at"]).execute();
+  // A key no secret opens may not be marked yet (the watcher marks it when it starts): newest of all.
+  const since = (row: (typeof rows)[number]) =>
+    row.rejected_at === null ? Infinity : Number(row.rejected_at);
+  return rows
+    .filter((row) => row.rejected_at !== null || !ctx.sealer.open(row.sealed))
+    .sort((a, b) => since(b) - since(a))
+    .map((row) => row.app_id);
+}
+
+/**
  * At start: seals again under the newest secret every key a previous secret sealed, moves an
  * application whose id changed (SESSION_SECRET rotated) to its new id, and marks "rejected" a key
- * no configured secret opens (a new key must be handed over).
+ * no configured secret opens (a new key must be handed over). Returns how many no secret opens.
  */
-export async function refreshKeys(ctx: StoreContext, now = Date.now()): Promise<void> {
+export async function refreshKeys(ctx: StoreContext, now = Date.now()): Promise<{ unopened: number }> {
   const rows = await ctx.db.selectFrom("watch_keys").selectAll().execute();
+  let unopened = 0;
   for (const row of rows) {
     const opened = ctx.sealer.open(row.sealed);
     if (!opened) {
+      unopened++;
       await markKeyRejected(
         ctx,
         row.app_id,
-        "The stored key was sealed under a secret this console does not have (WATCH_SECRET or SESSION_SECRET changed). Hand the key over again.",
+        "The stored key was sealed under a secret this console does not have (WATCH_SECRET or SESSION_SECRET changed). " +
+          "Sign in with the application's key to carry its watches over.",
         now,
       );
       continue;
@@ -287,4 +305,5 @@ export async function refreshKeys(ctx: StoreContext, now = Date.now()): Promise<
       });
     }
   }
+  return { unopened };
 }
