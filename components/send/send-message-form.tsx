@@ -116,6 +116,8 @@ export function SendMessageForm({
     setErrors(found);
     const firstInvalid = FIELDS.find((name) => found[name]);
     if (firstInvalid) {
+      // The last send's outcome is about other values: only the fields' errors stand now.
+      sending.reset();
       formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
       return;
     }

@@ -44,4 +44,11 @@ describe("Pager", () => {
     });
     expect(render(1, 0).text).toContain("Page 1 of 1");
   });
+
+  it("past the last page, says so, and only Next page is off", () => {
+    expect(render(999, 67)).toEqual({
+      text: expect.stringContaining("Past the last page: 67 deliveries in all"),
+      disabled: ["Next page"],
+    });
+  });
 });

@@ -23,18 +23,23 @@ export function Pager({
   onPage: (page: number) => void;
 }) {
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const first = total === 0 ? 0 : Math.min((page - 1) * pageSize + 1, total);
+  const first = (page - 1) * pageSize + 1;
   const last = Math.min(page * pageSize, total);
+  const where =
+    total === 0
+      ? `No ${noun}`
+      : first > total
+        ? `Past the last page: ${formatCount(total)} ${noun} in all`
+        : `Showing ${first}–${last} of ${formatCount(total)} ${noun}`;
   return (
     <nav aria-label={label} className="pager flex flex-wrap items-center justify-between gap-3 text-sm">
-      <p className="text-zinc-700 dark:text-zinc-300">
-        {total === 0 ? `No ${noun}` : `Showing ${first}–${last} of ${formatCount(total)} ${noun}`}
-      </p>
+      <p className="text-zinc-700 dark:text-zinc-300">{where}</p>
       <div className="flex items-center gap-1.5">
         <PageButton to={1} disabled={page <= 1} onPage={onPage}>
           <span aria-hidden="true">«</span> First page
         </PageButton>
-        <PageButton to={page - 1} disabled={page <= 1} onPage={onPage}>
+        {/* Past the end, the page before is the last one. */}
+        <PageButton to={Math.min(page - 1, pageCount)} disabled={page <= 1} onPage={onPage}>
           <span aria-hidden="true">‹</span> Previous page
         </PageButton>
         <span className="px-2 whitespace-nowrap tabular-nums" aria-live="polite">
@@ -43,7 +48,7 @@ export function Pager({
         <PageButton to={page + 1} disabled={page >= pageCount} onPage={onPage}>
           Next page <span aria-hidden="true">›</span>
         </PageButton>
-        <PageButton to={pageCount} disabled={page >= pageCount} onPage={onPage}>
+        <PageButton to={pageCount} disabled={page === pageCount} onPage={onPage}>
           Last page <span aria-hidden="true">»</span>
         </PageButton>
       </div>

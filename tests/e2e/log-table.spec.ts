@@ -180,6 +180,7 @@ test.describe("the log table", () => {
     const webhook = await sandbox.demoWebhook("500");
     await webhookPage.goto(webhook.id, "?page=999");
     await expect(page.getByText("There is no page 999")).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Log pages" })).toContainText("Past the last page");
     await page.getByRole("button", { name: "Go to the last page" }).click();
     await expect(webhookPage.rows.first()).toBeVisible();
   });

@@ -78,5 +78,11 @@ test.describe("send a test message and follow it", () => {
     await webhookPage.sendButton.click();
     await expect(webhookPage.sendStatus).toContainText("Not sent");
     await expect(webhookPage.sendStatus).toContainText(channel.id);
+
+    // A form that fails its own check again: the hub's answer about the earlier values goes.
+    await webhookPage.field("To").fill("");
+    await webhookPage.sendButton.click();
+    await expect(webhookPage.sendForm.getByText("Enter the recipient.")).toBeVisible();
+    await expect(webhookPage.sendForm).not.toContainText("Not sent");
   });
 });

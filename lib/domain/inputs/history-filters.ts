@@ -36,7 +36,17 @@ export function readCode(raw: string): CodeFilter | null {
 export function readTime(raw: string): number | null {
   // A "+03:00" left unencoded in a query string arrives as " 03:00".
   const value = raw.trim().replace(/([T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}:?\d{2})$/i, "$1+$2");
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(value))
+  const parts =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/i.exec(
+      value,
+    );
+  if (!parts) return null;
+  // Date.parse rolls an impossible date over (30 February is read as 2 March): refuse it instead.
+  const [year, month, day, hour = 0, minute = 0, second = 0] = parts
+    .slice(1)
+    .map((part) => Number(part ?? 0));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || hour > 23 || minute > 59 || second > 59)
     return null;
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) && value.length > 10;
   const normalised = value.replace(" ", "T");

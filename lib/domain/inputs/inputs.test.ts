@@ -5,6 +5,7 @@ import { addApplicationSchema } from "@/lib/domain/inputs/application";
 import { addDestinationSchema } from "@/lib/domain/inputs/alert-destination";
 import { issueChangeSchema } from "@/lib/domain/inputs/failure-issue";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
+import { readTime } from "@/lib/domain/inputs/history-filters";
 import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import { messageBodySchema, sendMessageFormSchema } from "@/lib/domain/inputs/send-message";
 import { logIdInput, webhookIdInput, webhookIdOrLinkInput } from "@/lib/domain/inputs/uuid";
@@ -179,6 +180,8 @@ describe("every message names the field by its label and says what to do", () =>
     [messageBodySchema, { from: CHANNEL, to: "5" }, "content", "Text: enter the text of the message."],
     [historyQuestionSchema, { code: "-1" }, "code", /^HTTP status: enter a code from 0 to 599/],
     [historyQuestionSchema, { since: "yesterday" }, "since", /^Since: enter a date and time/],
+    [historyQuestionSchema, { since: "2025-02-30T00:00Z" }, "since", /^Since: enter a date and time/],
+    [historyQuestionSchema, { until: "2025-01-31T24:00Z" }, "until", /^Until: enter a date and time/],
     [
       historyQuestionSchema,
       { since: "2025-02-01T00:00:00Z", until: "2025-01-01T00:00:00Z" },
@@ -213,5 +216,24 @@ describe("every message names the field by its label and says what to do", () =>
   it("never repeats an API key in its message", () => {
     const key = "secret key with spaces";
     expect(JSON.stringify(refusal(signInSchema, { apiKey: key }))).not.toContain(key);
+  });
+});
+
+describe("readTime", () => {
+  it("reads real calendar times, in UTC unless a zone is given", () => {
+    expect(readTime("2024-02-29T23:59:59Z")).toBe(Date.parse("2024-02-29T23:59:59Z"));
+    expect(readTime("2025-03-01 10:00")).toBe(Date.parse("2025-03-01T10:00:00Z"));
+    expect(readTime("2025-03-01T10:00+02:00")).toBe(Date.parse("2025-03-01T08:00:00Z"));
+  });
+
+  it("refuses a time that is not on the calendar, rather than rolling it over", () => {
+    for (const raw of [
+      "2025-02-29T00:00Z",
+      "2025-02-30",
+      "2025-13-01T00:00Z",
+      "2025-01-31T24:00Z",
+      "2025-01-01T10:60Z",
+    ])
+      expect(readTime(raw), raw).toBeNull();
   });
 });
