@@ -3,7 +3,7 @@
 import type { FormEvent } from "react";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
-import { capHint } from "@/lib/domain/inputs/field-message";
+import { capHint, fieldMessage } from "@/lib/domain/inputs/field-message";
 import { CONTAINS_MAX } from "@/lib/domain/inputs/history-filters";
 import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import { historyExportPath, isHistoryView } from "@/lib/domain/log-view";
@@ -51,6 +51,23 @@ function typedFilters(form: HTMLFormElement): Record<HistoryFilter, string | nul
 }
 
 /**
+ * Since or Until half typed (a date without its time, say): the browser reports such a field as
+ * empty, which would drop its filter without a word.
+ */
+function halfTypedTimes(form: HTMLFormElement): FieldErrors | null {
+  const errors: FieldErrors = {};
+  for (const [name, label] of [
+    ["since", "Since"],
+    ["until", "Until"],
+  ] as const) {
+    const input = form.elements.namedItem(name);
+    if (input instanceof HTMLInputElement && input.validity.badInput)
+      errors[name] = [fieldMessage(label, "finish the date and time, or clear the field.")];
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
+/**
  * Filters over the whole history (HTTP status, Since, Until, Response contains) and Export:
  * loaded when their section is first opened, in their own chunk. The filters live in the URL (the
  * form is filled from it, and mounted again when it changes); Apply checks them with the scan
@@ -86,7 +103,9 @@ export default function HistoryTools({
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    apply(typedFilters(event.currentTarget));
+    const halfTyped = halfTypedTimes(event.currentTarget);
+    if (halfTyped) onChecked(halfTyped);
+    else apply(typedFilters(event.currentTarget));
   }
 
   // Each message already names its field by its label.
