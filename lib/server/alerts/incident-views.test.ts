@@ -4,7 +4,7 @@
  * watch's name and the engine's detail fields read (and a detail of another shape tolerated).
  */
 import { describe, expect, it } from "vitest";
-import { RESOLVED_SHOWN } from "@/lib/domain/alerts/incidents";
+import { RESOLVED_SHOWN, type IncidentRule } from "@/lib/domain/alerts/incidents";
 import { addWatches } from "@/lib/server/watch/watches";
 import { listIncidents } from "@/lib/server/alerts/incident-views";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
@@ -75,6 +75,39 @@ describe.each(WATCH_DATABASES)("on %s", (kind) => {
     ]);
     expect(JSON.stringify(answer)).not.toContain(OTHER_APP);
     expect(await listIncidents(ctx, new Map())).toEqual({ firing: [], resolved: [] });
+  });
+
+  it("counts attempts only where the breach has them: an inactive webhook's are its failing streak", async () => {
+    const ctx = await databases.fresh(kind);
+    const breach = (rule: IncidentRule, failures: number, codes: Array<{ code: number; count: number }>) =>
+      incidentRow({
+        appId: APP,
+        webhookId: A,
+        rule,
+        openedAt: T,
+        detail: JSON.stringify({ breach: { headline: rule, since: null, failures, attempts: 0, codes } }),
+      });
+    const streakCodes = [
+      { code: 410, count: 12 },
+      { code: 400, count: 6 },
+      { code: 301, count: 2 },
+    ];
+    await ctx.db
+      .insertInto("alert_incidents")
+      .values([
+        breach("inactive", 0, streakCodes),
+        breach("silence", 0, []),
+        breach("errorsJump", 6, [{ code: 500, count: 2 }]),
+      ])
+      .execute();
+    const { firing } = await listIncidents(ctx, new Map([[APP, "Production"]]));
+    const counts = Object.fromEntries(firing.map((i) => [i.rule, i.counts]));
+    expect(counts).toEqual({
+      inactive: { failures: 20, attempts: 20 },
+      silence: null,
+      errorsJump: null,
+    });
+    expect(firing.find((i) => i.rule === "inactive")!.codes).toEqual(streakCodes);
   });
 
   it("lists the newest resolved incidents only", async () => {

@@ -28,6 +28,17 @@ function readDetail(text: string): IncidentDetail | null {
   }
 }
 
+/**
+ * "N of M attempts failed", when the breach counts attempts. Rules about no window of attempts
+ * (inactive, errorsJump, silence) count none; an inactive webhook's codes are its failing streak's,
+ * attempts that all failed.
+ */
+function countsOf(rule: IncidentRule, breach: IncidentDetail["breach"]): IncidentView["counts"] {
+  if (breach.attempts > 0) return { failures: breach.failures, attempts: breach.attempts };
+  const streak = breach.codes.reduce((sum, { count }) => sum + count, 0);
+  return rule === "inactive" && streak > 0 ? { failures: streak, attempts: streak } : null;
+}
+
 type IncidentRow = Selectable<WatchDatabase["alert_incidents"]> & {
   watch_name: string | null;
   watch_endpoint: string | null;
@@ -52,7 +63,7 @@ function viewOf(row: IncidentRow, applicationNames: ReadonlyMap<string, string>)
     resolvedAt: isoOrNull(row.resolved_at),
     headline: (row.state === "resolved" && detail?.recovery) || detail?.breach.headline || RULE_NAMES[rule],
     since: isoOrNull(detail?.breach.since ?? null),
-    counts: detail ? { failures: detail.breach.failures, attempts: detail.breach.attempts } : null,
+    counts: detail ? countsOf(rule, detail.breach) : null,
     codes: detail?.breach.codes ?? [],
     href: wide
       ? `/overview?failing=true&app=${encodeURIComponent(row.app_id)}`

@@ -469,6 +469,79 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect((await deliveries()).filter((d) => d.kind === "firing")).toHaveLength(8);
   });
 
+  /** Five webhooks failing at once from `at`, told in one summary; they go on failing. */
+  async function burst(at: number): Promise<string[]> {
+    const ids = [uuid(), uuid(), uuid(), uuid(), uuid()];
+    await watch(ids);
+    for (const id of ids) await poll(id, at, { logs: attempts(id, at, 6, 503) });
+    await pass(at);
+    await pass(at + SETTLE);
+    return ids;
+  }
+
+  const summaryRow = async () => (await incidents()).find((i) => i.rule === "summary")!;
+
+  it("a webhook failing after a summary's burst is told alone, to destinations added since, while the summary stays open", async () => {
+    const chronic = await burst(T0 + MINUTE);
+    expect(await kinds()).toEqual(["summary summary → Ops Slack", "summary summary → Pager"]);
+    await addDestination(
+      ctx,
+      appId,
+      { kind: "webhook", label: "Added later", url: "https://later.example/hook", secret: "" },
+      T0 + 2 * MINUTE,
+    );
+
+    const late = uuid();
+    await watch([late]);
+    const at = T0 + 10 * MINUTE;
+    await poll(late, at, { logs: attempts(late, at, 6, 500) });
+    await pass(at);
+    await pass(at + SETTLE);
+    expect((await kinds()).slice(2)).toEqual([
+      "firing streak → Added later",
+      "firing streak → Ops Slack",
+      "firing streak → Pager",
+    ]);
+    expect((await deliveries())[2]!.message.webhook!.id).toBe(late);
+    const [summary, lateIncident] = [await summaryRow(), (await incidents()).at(-1)!];
+    expect(summary.state).toBe("firing");
+    expect(lateIncident).toMatchObject({ webhook_id: late, summary_id: null });
+    expect(parseDetail(summary.detail).breach.headline).toBe("5 webhooks failing at once");
+
+    // It recovers on its own notice; the summary's webhooks go on failing.
+    const back = at + 2 * MINUTE;
+    await poll(late, back, { logs: [log(late, back, 200)] });
+    expect((await kinds()).slice(5)).toEqual([
+      "resolved streak → Added later",
+      "resolved streak → Ops Slack",
+      "resolved streak → Pager",
+    ]);
+
+    // One of the summary's webhooks recovers: its headline counts the four still failing.
+    await poll(chronic[0]!, back, { logs: [log(chronic[0]!, back, 200)] });
+    await pass(back);
+    expect((await summaryRow()).state).toBe("firing");
+    expect(parseDetail((await summaryRow()).detail).breach.headline).toBe("4 webhooks failing at once");
+    expect(await deliveries()).toHaveLength(8);
+  });
+
+  it("a second burst while a summary is open joins it, told as an update naming every webhook failing in it", async () => {
+    const first = await burst(T0 + MINUTE);
+    const second = await burst(T0 + 30 * MINUTE);
+    const summaries = (await deliveries()).filter((d) => d.kind === "summary");
+    expect(summaries.map((d) => d.destination)).toEqual(["Ops Slack", "Pager", "Ops Slack", "Pager"]);
+    const update = summaries[2]!;
+    expect(update.key).not.toBe(summaries[0]!.key);
+    expect(update.message.headline).toBe("10 webhooks failing at once");
+    expect(update.message.webhooks.map((w) => w.webhook.id).sort()).toEqual([...first, ...second].sort());
+    expect((await deliveries()).filter((d) => d.kind === "firing")).toEqual([]);
+    expect(parseDetail((await summaryRow()).detail).breach.headline).toBe("10 webhooks failing at once");
+
+    // Passes with nothing new send nothing more.
+    for (let at = T0 + 31 * MINUTE; at < T0 + 40 * MINUTE; at += MINUTE) await pass(at);
+    expect(await deliveries()).toHaveLength(4);
+  });
+
   // 200 on SQLite; on PostgreSQL (the same queries, each a round trip) 40 keep the file's time in bounds.
   const outage = kind === "sqlite" ? 200 : 40;
   it(`${outage} webhooks failing at once from a hub outage: one summary per destination per cooldown, with each webhook inside`, async () => {

@@ -153,7 +153,9 @@ async function notifyApp(
   if (members.length > 0 && (await manyAtOnce(ctx, settings, appId, untold, now))) {
     const summary = await summaryOf(ctx, appId, now);
     const ids = members.map((row) => row.id);
-    await tellWith(ctx, ids, summary.id, now);
+    const joined = await tellWith(ctx, ids, summary.id, now);
+    // A summary told already is told again, as an update naming the webhooks that joined it.
+    if (joined > 0) await untell(ctx, summary.id, now);
     alone = ready.filter((row) => !ids.includes(row.id));
   }
   for (const row of alone) {
@@ -163,15 +165,34 @@ async function notifyApp(
   }
 }
 
-/** Marks incidents as told inside another (a summary, or a rule already told about the same failures). */
+/**
+ * Marks incidents as told inside another (a summary, or a rule already told about the same
+ * failures); answers how many this call marked.
+ */
 async function tellWith(ctx: StoreContext, ids: string[], withId: string, now: number) {
-  await ctx.db
+  const marked = await ctx.db
     .updateTable("alert_incidents")
     .set({ notified_at: now, summary_id: withId, updated_at: now })
     .where("id", "in", ids)
     .where("notified_at", "is", null)
+    .returning("id")
+    .execute();
+  return marked.length;
+}
+
+/** A firing summary whose alert went out is pending again: the alert pass sends it as an update. */
+async function untell(ctx: StoreContext, summaryId: string, now: number) {
+  await ctx.db
+    .updateTable("alert_incidents")
+    .set({ notified_at: null, updated_at: now })
+    .where("id", "=", summaryId)
+    .where("state", "=", "firing")
+    .where("notified_at", "is not", null)
     .execute();
 }
+
+/** A summary's detail lists the webhooks of its last alert: none until it is first told. */
+const toldBefore = (detail: IncidentDetail) => detail.webhooks.length > 0;
 
 /**
  * Another firing incident about the same webhook's failed deliveries whose alert went out: a
@@ -195,12 +216,13 @@ function toldDeliveryIncident(ctx: StoreContext, row: IncidentRow) {
 /**
  * Whether an incident has waited long enough for others firing with it: a settle time after it
  * opened; for a summary, a settle time after its last webhook joined (so one alert lists a whole
- * burst), but no longer than the window of "at once".
+ * burst), but its first alert no longer than the window of "at once".
  */
 async function settled(ctx: StoreContext, settings: PassSettings, row: IncidentRow, now: number) {
   const settle = settleMs(settings.intervalSeconds);
   if (row.rule !== "summary") return now - Number(row.opened_at) >= settle;
-  if (now - Number(row.opened_at) >= groupWindowMs(settings.intervalSeconds)) return true;
+  const first = !toldBefore(parseDetail(row.detail));
+  if (first && now - Number(row.opened_at) >= groupWindowMs(settings.intervalSeconds)) return true;
   const last = await ctx.db
     .selectFrom("alert_incidents")
     .select((eb) => eb.fn.max("notified_at").as("joined"))
@@ -219,8 +241,9 @@ async function writeDetail(ctx: StoreContext, row: IncidentRow, detail: Incident
 }
 
 /**
- * A summary is firing already, or enough webhooks fired within the window or wait to be told
- * (fewer when the watch cannot read them: then it is the hub failing, not each endpoint).
+ * Enough webhooks fired within the window or wait to be told (fewer when the watch cannot read
+ * them: then it is the hub failing, not each endpoint). A summary still firing from an earlier
+ * burst does not count: a webhook failing later is news of its own.
  */
 async function manyAtOnce(
   ctx: StoreContext,
@@ -229,7 +252,6 @@ async function manyAtOnce(
   pending: IncidentRow[],
   now: number,
 ) {
-  if ((await firingIncidents(ctx, appId, APP_WIDE)).some((row) => row.rule === "summary")) return true;
   const recent = await ctx.db
     .selectFrom("alert_incidents")
     .select(["webhook_id", "rule"])
@@ -352,6 +374,8 @@ async function notifyOnce(
     told = { ...detail, breach: content.breach, webhooks: content.webhooks };
     const facts: IncidentFacts = incidentFacts(row, told);
     message = summaryMessage(facts, content.webhooks, content.hubFailing, links, now);
+    // An update is a new alert to every destination, not a second copy of the first one.
+    if (toldBefore(detail)) message = { ...message, idempotencyKey: `${row.id}.update.${now}` };
   } else {
     const samples =
       row.webhook_id !== APP_WIDE && DELIVERY_RULES.has(row.rule)
@@ -372,7 +396,10 @@ async function notifyOnce(
   });
 }
 
-/** Summaries whose webhooks have all recovered resolve, with one notice listing them. */
+/**
+ * Summaries whose webhooks have all recovered resolve, with one notice listing them; a told one
+ * still firing keeps its headline and counts to the webhooks firing in it now.
+ */
 async function resolveSummaries(ctx: StoreContext, links: EngineLinks, now: number): Promise<void> {
   const summaries = await ctx.db
     .selectFrom("alert_incidents")
@@ -388,7 +415,16 @@ async function resolveSummaries(ctx: StoreContext, links: EngineLinks, now: numb
       .where("state", "=", "firing")
       .limit(1)
       .executeTakeFirst();
-    if (stillFiring) continue;
+    if (stillFiring) {
+      const detail = parseDetail(summary.detail);
+      if (!toldBefore(detail)) continue;
+      const { breach, webhooks } = await summaryContent(ctx, links, summary, true);
+      const current = { ...detail, breach };
+      if (webhooks.length > 0 && JSON.stringify(current) !== summary.detail) {
+        await writeDetail(ctx, summary, current, now);
+      }
+      continue;
+    }
     const content = await summaryContent(ctx, links, summary, false);
     await resolveIncident(ctx, links, summary, now, content.webhooks);
   }
