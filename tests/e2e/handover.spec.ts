@@ -147,6 +147,14 @@ test.describe("a failure issue handed over", () => {
     expect(bundle.issue.id).toBe(issue!.id);
     expect(bundle.window).toMatchObject({ from: issue!.firstFailure.at, to: issue!.lastFailure.at });
 
+    // A link whose issue is not an ID: said on the page, and Prepare bundle goes on without it.
+    await page.goto(`/webhooks/${webhook.id}/bundle?issue=abc`);
+    await expect(page.getByText("Failure issue: enter a UUID")).toBeVisible();
+    await expect(page.getByText("or prepare it without the issue")).toBeVisible();
+    await page.getByRole("button", { name: "Prepare bundle" }).click();
+    await expect(page.getByRole("region", { name: "Markdown" }).locator("pre")).toBeVisible();
+    expect(new URL(page.url()).searchParams.has("issue")).toBe(false);
+
     if (process.env.SCREENSHOTS) {
       // The README's picture: the previewed HTML itself, as the customer's browser shows it.
       const html = await page.locator('iframe[title="HTML bundle preview"]').getAttribute("srcdoc");

@@ -65,6 +65,44 @@ describe("default rules", () => {
       "call [redacted] or [redacted]",
       "7946 0958",
     ],
+    [
+      "Phone numbers",
+      '{"error":"invalid recipient 5511999990000","to":"5511988887777"}',
+      '{"error":"invalid recipient [redacted]","to":"[redacted]"}',
+      "5511",
+    ],
+    ["Phone numbers", "ligue (11) 99999-0000 hoje", "ligue [redacted] hoje", "99999-0000"],
+    ["Phone numbers", '{"phoneNumber": 5511999990000}', '{"phoneNumber": [redacted]}', "5511999990000"],
+    [
+      "API keys",
+      "sent with mh_sbx_Q2hhbmdlTWVQbGVhc2VOb3RBUmVhbEtleQ and whsec_c2VjcmV0LXNpZ25pbmcta2V5",
+      "sent with [redacted] and [redacted]",
+      "Q2hhbmdl",
+    ],
+    [
+      "Signatures",
+      "Signature: t=1732520000,v1=5f2b9c0e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c",
+      "Signature: [redacted]",
+      "5f2b9c0e8d7a6b5c",
+    ],
+    [
+      "Authorization credentials",
+      "Authorization: Token abc123def456ghi789",
+      "Authorization: Token [redacted]",
+      "abc123def456ghi789",
+    ],
+    [
+      "Authorization credentials",
+      '{"authorization":"k-7f3a9c2e5b1d"}',
+      '{"authorization":"[redacted]"}',
+      "k-7f3a9c2e5b1d",
+    ],
+    [
+      "Secrets in URLs",
+      "GET /login?next=%2Fcb%3Fuser%3D7%26api_key%3Ds3cr3t-v4lue%26x%3D1 and ?api_key%3Dk-abcdef0123",
+      "GET /login?next=%2Fcb%3Fuser%3D7%26api_key%3D[redacted]%26x%3D1 and ?api_key%3D[redacted]",
+      "s3cr3t-v4lue",
+    ],
   ])("%s: %s", (kind, input, expected, secret) => {
     const { out, report } = redactOnce(input);
     expect(out).toBe(expected);
@@ -76,6 +114,24 @@ describe("default rules", () => {
     const text =
       'At 2026-11-25T09:12:00.000+01:00 message 0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d failed: {"error":"database connection lost","count":1234567}';
     expect(redactOnce(text)).toEqual({ out: text, report: [] });
+  });
+
+  it("leaves bare long numbers alone where no phone is named: epoch times, ids, status codes", () => {
+    const text =
+      '{"received_at":1732520000000,"order_id":12345678901234,"status":404,"from":"2026-11-25"} ' +
+      "at 1732520000 retried 3 times, trace 4bf92f3577b34da6a3ce929d0e0e4736, HTTP 503 (503) Service Unavailable";
+    expect(redactOnce(text)).toEqual({ out: text, report: [] });
+  });
+
+  it("leaves the Basic and Bearer schemes to their own kinds under Authorization", () => {
+    const { out, report } = redactOnce(
+      "Authorization: Bearer abcdefgh12 / Authorization: Basic dXNlcjpodW50ZXIy",
+    );
+    expect(out).toBe("Authorization: Bearer [redacted] / Authorization: Basic [redacted]");
+    expect(report).toEqual([
+      { kind: "Basic-auth credentials", count: 1 },
+      { kind: "Bearer tokens", count: 1 },
+    ]);
   });
 
   it("reports kinds and counts, never a value", () => {

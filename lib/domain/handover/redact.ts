@@ -44,14 +44,31 @@ const SECRET_NAMES = [
   "signature",
 ].join("|");
 
-/** Stripe, OpenAI-style, GitHub, Slack and AWS access keys, and JWTs. */
+/**
+ * The Messaging Hub's own keys (`mh_<kind>_…`) and webhook secrets (`whsec_…`), Stripe,
+ * OpenAI-style, GitHub, Slack and AWS access keys, and JWTs.
+ */
 const KEY_SHAPES = [
+  "mh_[a-z]{2,16}_[A-Za-z0-9_-]{16,}",
+  "whsec_[A-Za-z0-9_+/-]{16,}",
   "(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{8,}",
   "sk-[A-Za-z0-9_-]{16,}",
   "gh[pousr]_[A-Za-z0-9]{20,}",
   "xox[abposr]-[A-Za-z0-9-]{10,}",
   "AKIA[0-9A-Z]{16}",
   "eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}",
+].join("|");
+
+/** Names of a field or word that the digits after it are a phone number. */
+const PHONE_NAMES = [
+  "recipient",
+  "[A-Za-z_]*phone[A-Za-z_]*",
+  "tel(?:ephone)?",
+  "mobile",
+  "msisdn",
+  "wa_?id",
+  "whatsapp",
+  "sms",
 ].join("|");
 
 /** Order matters: specific shapes first, so the generic ones see the mask and leave it alone. */
@@ -65,12 +82,31 @@ const DEFAULT_RULES: Rule[] = [
     pattern: /(\bBearer\s+)[A-Za-z0-9\-._~+/]{6,}=*/gi,
   },
   {
+    kind: "Authorization credentials",
+    // Any other scheme (`Token …`, `ApiKey …`) or a bare value; Basic and Bearer are masked above.
+    pattern:
+      /(\bAuthorization["']?\s{0,3}[:=]\s{0,3}["']?(?!(?:Basic|Bearer)\s)(?:[A-Za-z][A-Za-z-]*\s+)?)(?!\[redacted\])[^\s"',;}<>]{6,}/gi,
+  },
+  {
+    kind: "Signatures",
+    // `t=…,v1=<hex>` as a signature header carries it, whole; or its `v1=<hex>` alone.
+    pattern: /()(?:\bt=\d{1,13}, ?)?\bv\d=[A-Za-z0-9+/_-]{16,}={0,2}(?:, ?v\d=[A-Za-z0-9+/_-]{16,}={0,2})*/g,
+  },
+  {
     kind: "URL credentials",
     pattern: /(\b[a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/?#@"'<>]{1,256}@/gi,
   },
   {
     kind: "Secrets in URLs",
     pattern: new RegExp(`([?&;](?:${SECRET_NAMES}|key|sig|auth|code)=)(?!\\[redacted\\])[^&#\\s"'<>]+`, "gi"),
+  },
+  {
+    kind: "Secrets in URLs",
+    // URL-encoded inside another parameter (`?next=%2Fcb%3Fapi_key%3D…%26`): the value ends at `%26` or `%23`.
+    pattern: new RegExp(
+      `((?:[?&;]|%3F|%26)(?:${SECRET_NAMES}|key|sig|auth|code)%3D)(?!\\[redacted\\])(?:%(?!26|23)|[^&#%\\s"'<>])+`,
+      "gi",
+    ),
   },
   {
     kind: "API keys",
@@ -90,9 +126,19 @@ const DEFAULT_RULES: Rule[] = [
   },
   {
     kind: "Phone numbers",
-    // International (+ and 8 to 15 digits) or the North American (555) 123-4567 / 555-123-4567.
+    // 10 to 15 bare digits (E.164 without its +, as the hub's To field takes them) only where a
+    // recipient or phone is named: elsewhere the same digits are timestamps and numeric ids.
+    pattern: new RegExp(
+      `((?:\\b(?:${PHONE_NAMES})["']?\\s{0,3}[:=]?|["']?\\b(?:to|from)["']?\\s{0,3}[:=])\\s{0,3}["']?)\\+?\\d{10,15}(?![\\w:-]|\\.\\d)`,
+      "gi",
+    ),
+  },
+  {
+    kind: "Phone numbers",
+    // International (+ and 8 to 15 digits), the North American (555) 123-4567 / 555-123-4567, or
+    // a national one with its area code in brackets, like (11) 99999-0000.
     pattern:
-      /()(?:\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\d\b|\(\d{3}\) ?\d{3}[.-]\d{4}\b|\b\d{3}[.-]\d{3}[.-]\d{4}\b)/g,
+      /()(?:\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\d\b|\(\d{2,4}\) ?\d{3,5}[ .-]?\d{4}\b|\b\d{3}[.-]\d{3}[.-]\d{4}\b)/g,
   },
 ];
 

@@ -75,4 +75,20 @@ describe("the webhook's own changes between the last success and a failure", () 
     expect(changeText(errors(0, null, 2))).toBe("First seen with numberOfErrors 2");
     expect(changesBetween([errors(0, null, 2)], at(0))).toMatchObject({ errors: null, flips: [] });
   });
+
+  it("counts only changes of a value in its sentence, not the first sightings listed with them", () => {
+    const changes = changesBetween([errors(2, 53, 54), errors(1, null, 53), active(1, true, null)], at(0));
+    expect(changesSentence(changes, at(0), words)).toBe(
+      "The webhook changed 1 time between them: numberOfErrors went from 53 to 54.",
+    );
+    if (!changes.known) throw new Error("known");
+    expect(changes.events.map(changeText)).toEqual([
+      "First seen active",
+      "First seen with numberOfErrors 53",
+      "numberOfErrors 53 → 54",
+    ]);
+    expect(changesSentence(changesBetween([active(1, true, null)], at(0)), at(0), words)).toBe(
+      "The webhook itself did not change between them (active, numberOfErrors).",
+    );
+  });
 });

@@ -18,6 +18,8 @@ export type WebhookChanges =
       events: TimelineEvent[];
       /** Events seen between them beyond those listed. */
       more: number;
+      /** How many of all the events were changes of a value: a first sighting changes nothing. */
+      changed: number;
       /** `active` after each flip between them, in order. */
       flips: boolean[];
       /** numberOfErrors before the first and after the last of its moves between them; null when it did not move. */
@@ -32,15 +34,15 @@ export const NOT_WATCHED: WebhookChanges = {
 /** The changes from every event seen between the two deliveries, newest first as the store reads them. */
 export function changesBetween(newestFirst: readonly TimelineEvent[], watchedSince: string): WebhookChanges {
   const oldestFirst = [...newestFirst].reverse();
-  const moves = oldestFirst.filter((event) => event.kind === "errors" && typeof event.previous === "number");
+  const changes = oldestFirst.filter((event) => event.previous !== null);
+  const moves = changes.filter((event) => event.kind === "errors");
   return {
     known: true,
     watchedSince,
     events: oldestFirst.slice(-CHANGES_LISTED),
     more: Math.max(0, oldestFirst.length - CHANGES_LISTED),
-    flips: oldestFirst
-      .filter((event) => event.kind === "active" && event.previous !== null)
-      .map((event) => event.active),
+    changed: changes.length,
+    flips: changes.filter((event) => event.kind === "active").map((event) => event.active),
     errors:
       moves.length > 0 ? { from: moves[0]!.previous as number, to: moves.at(-1)!.numberOfErrors } : null,
   };
@@ -70,7 +72,7 @@ export function changesSentence(
     Date.parse(changes.watchedSince) > Date.parse(successAt)
       ? ` The watch began at ${at(changes.watchedSince)}, after the last success: earlier changes are not known.`
       : "";
-  const count = changes.events.length + changes.more;
+  const count = changes.changed;
   if (count === 0) return `The webhook itself did not change between them (active, numberOfErrors).${partly}`;
   const parts = [
     ...(changes.flips.length > 0

@@ -76,7 +76,13 @@ export default async function BundlePage({ params, searchParams }: Props) {
           data are masked before anything is shown here; what you see below is exactly what will be shared.
         </p>
       </div>
-      <BundleForm app={appId} issue={issue || null} values={values} errors={errors} />
+      <BundleForm
+        app={appId}
+        issue={issue || null}
+        values={values}
+        errors={errors}
+        webhookHref={webhookViewHref(webhookId, { app: appId })}
+      />
       {failure ? <ErrorPanel status={failure.status} message={failure.message} role="alert" /> : null}
       {bundle && files ? <BundlePreview bundle={bundle} files={files} /> : null}
     </div>

@@ -1,7 +1,10 @@
 /**
- * The support bundle's tab names its webhook (its name, else its endpoint), as the webhook's own
- * page does, so that several open bundles can be told apart.
+ * The support bundle's page: its tab names its webhook (its name, else its endpoint), as the
+ * webhook's own page does, so that several open bundles can be told apart; and what it asks that
+ * cannot be read is said on the page.
  */
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
 import { WEBHOOK, oneKeyHub } from "@/tests/support/one-key-hub";
@@ -16,7 +19,8 @@ vi.mock("next/headers", () => ({
   }),
 }));
 
-const { generateMetadata } = await import("@/app/(console)/webhooks/[webhookId]/bundle/page");
+const { default: BundlePage, generateMetadata } =
+  await import("@/app/(console)/webhooks/[webhookId]/bundle/page");
 
 const KEY = "bundle-title-key-7f3a9c2e5b1d";
 const hub = oneKeyHub(KEY);
@@ -56,5 +60,33 @@ describe("the support bundle's title", () => {
   it("stays plain for an application the session does not hold", async () => {
     expect(await titleOf(WEBHOOK, "0123456789abcdef")).toBe("Support bundle");
     expect(hub.upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("the support bundle's page", () => {
+  async function pageOf(query: Record<string, string>): Promise<string> {
+    const element = await BundlePage({
+      params: Promise.resolve({ webhookId: WEBHOOK }),
+      searchParams: Promise.resolve({ app: applicationId(KEY), ...query }),
+    });
+    return renderToStaticMarkup(createElement(() => element));
+  }
+
+  it("says a failure issue it cannot read, with the ways on, and does not send it again", async () => {
+    const markup = await pageOf({ issue: "abc" });
+    const text = markup.replace(/<[^>]+>/g, "").replaceAll("&#x27;", "'");
+    expect(text).toContain("Failure issue: enter a UUID");
+    expect(text).toContain("Open the bundle again from the issue's Hand over link on the webhook's page");
+    expect(text).toContain("or prepare it without the issue");
+    expect(markup).not.toMatch(/name="issue"/);
+    expect(markup).not.toContain('value="abc"');
+    expect(hub.upstream.requests).toHaveLength(0);
+  });
+
+  it("keeps a well-formed failure issue for the next Prepare bundle", async () => {
+    const issue = "3f2b6c1e-8d4a-4f0b-9c2d-1a2b3c4d5e6f";
+    const markup = await pageOf({ issue, tz: "Mars/Olympus" });
+    expect(markup).toContain(`<input type="hidden" name="issue" value="${issue}"/>`);
+    expect(markup).toContain("Time zone: enter an IANA time zone name");
   });
 });
