@@ -1,3 +1,4 @@
+import { queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/browser/api";
 
 /**
@@ -22,6 +23,15 @@ export function watchKey(webhookId: string) {
 
 export async function fetchWatch(webhookId: string, signal?: AbortSignal): Promise<WatchSummary | null> {
   return (await apiRequest<{ watch: WatchSummary | null }>(watchPath(webhookId), { signal })).watch;
+}
+
+/** Whether this webhook is watched (null: not), for Watch / Stop watching and for who answers its history. */
+export function watchQueryOptions(webhookId: string) {
+  return queryOptions({
+    queryKey: watchKey(webhookId),
+    queryFn: ({ signal }) => fetchWatch(webhookId, signal),
+    retry: false,
+  });
 }
 
 export async function startWatching(webhookId: string, name: string): Promise<WatchSummary> {

@@ -2,18 +2,19 @@
 
 import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { isApiError } from "@/lib/browser/api";
 import { capHint } from "@/lib/domain/inputs/field-message";
+import { webhookKeys } from "@/lib/domain/query-keys";
 import { WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
 import { Field } from "@/components/ui/field";
 import { WebhookAlerts } from "@/components/watch/webhook-alerts";
 import {
-  fetchWatch,
   renameWatch,
   startWatching,
   stopWatching,
   watchKey,
+  watchQueryOptions,
   type WatchSummary,
 } from "@/components/watch/watch-api";
 
@@ -21,29 +22,55 @@ type Outcome = { tone: "done" | "error"; text: string; field?: boolean } | null;
 
 /**
  * "Watch" on a webhook's page, with a name for the watch (the API names no webhook); once watched,
- * its name (Rename) and "Stop watching". The console checks the webhook with the hub before it keeps
- * the watch; the overview then shows it.
+ * its name (Rename) and "Stop watching", which asks first: it deletes the stored history. The
+ * console checks the webhook with the hub before it keeps the watch; the overview then shows it.
  */
 export default function WatchControl({ webhookId }: { webhookId: string }) {
   const queryClient = useQueryClient();
-  const {
-    data: watch,
-    error,
-    isPending,
-  } = useQuery({
-    queryKey: watchKey(webhookId),
-    queryFn: ({ signal }) => fetchWatch(webhookId, signal),
-    retry: false,
-  });
+  const { data: watch, error, isPending } = useQuery(watchQueryOptions(webhookId));
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
+  const [confirming, setConfirming] = useState(false);
+  const questionId = useId();
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const stopButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const focusOnClose = useRef<HTMLButtonElement | null>(null);
 
-  async function run(action: () => Promise<WatchSummary | null>, done: string) {
+  // Focus goes to the question when it opens (on Cancel, the safe answer), and when it closes back
+  // to Stop watching, or to Watch once the watch is gone.
+  useEffect(() => {
+    if (confirming) cancelButton.current?.focus();
+    else focusOnClose.current?.focus();
+    focusOnClose.current = null;
+  }, [confirming]);
+
+  function closeQuestion(focus: HTMLButtonElement | null) {
+    focusOnClose.current = focus;
+    setConfirming(false);
+  }
+
+  async function confirmStop() {
+    const stopped = await run(
+      async () => (await stopWatching(webhookId), null),
+      "No longer watched: its stored history, failure issues and alert settings were deleted.",
+    );
+    closeQuestion(stopped ? submitButton.current : stopButton.current);
+  }
+
+  /** Saves a change of the watch; false when it was refused (said in the status line or the field). */
+  async function run(action: () => Promise<WatchSummary | null>, done: string): Promise<boolean> {
     setBusy(true);
     setOutcome(null);
     try {
-      queryClient.setQueryData(watchKey(webhookId), await action());
+      const before = watch ?? null;
+      const after = await action();
+      queryClient.setQueryData(watchKey(webhookId), after);
+      // Who answers the webhook's history changed (its store came or went): what was read from it is read again.
+      if (before?.appId !== after?.appId)
+        void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) });
       setOutcome({ tone: "done", text: done });
+      return true;
     } catch (caught) {
       const apiError = isApiError(caught) ? caught : null;
       const fieldError = apiError?.fields?.name?.[0] ?? apiError?.fields?.webhookId?.[0];
@@ -52,6 +79,7 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
         text: fieldError ?? apiError?.message ?? "The change could not be saved. Try again.",
         field: Boolean(apiError?.fields?.name),
       });
+      return false;
     } finally {
       setBusy(false);
     }
@@ -100,15 +128,22 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
             />
           )}
         </Field>
-        <button type="submit" className={watch ? "btn btn-secondary" : "btn btn-primary"} disabled={busy}>
+        <button
+          ref={submitButton}
+          type="submit"
+          className={watch ? "btn btn-secondary" : "btn btn-primary"}
+          disabled={busy}
+        >
           {watch ? "Rename watch" : "Watch"}
         </button>
         {watch ? (
           <button
+            ref={stopButton}
             type="button"
             className="btn btn-secondary"
             disabled={busy}
-            onClick={() => void run(async () => (await stopWatching(webhookId), null), "No longer watched.")}
+            aria-expanded={confirming}
+            onClick={() => setConfirming(true)}
           >
             Stop watching
           </button>
@@ -119,6 +154,38 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
           </Link>
         ) : null}
       </form>
+      {watch && confirming ? (
+        <div
+          role="group"
+          aria-labelledby={questionId}
+          className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100"
+          onKeyDown={(event) => {
+            if (event.key === "Escape" && !busy) closeQuestion(stopButton.current);
+          }}
+        >
+          <p id={questionId} className="basis-full">
+            Stop watching? This deletes the delivery history the console stored for this webhook, its failure
+            issues and its alert settings. The hub keeps its own logs.
+          </p>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy}
+            onClick={() => void confirmStop()}
+          >
+            {busy ? "Deleting…" : "Delete and stop watching"}
+          </button>
+          <button
+            ref={cancelButton}
+            type="button"
+            className="btn btn-secondary"
+            disabled={busy}
+            onClick={() => closeQuestion(stopButton.current)}
+          >
+            Cancel
+          </button>
+        </div>
+      ) : null}
       <p role="status" className="text-sm">
         {outcome && !outcome.field ? (
           <span className={outcome.tone === "error" ? "text-red-800 dark:text-red-300" : ""}>

@@ -92,7 +92,9 @@ test.describe("several applications", () => {
     await name.fill("Again");
     await key.fill(stage.apiKey);
     await add.click();
-    await expect(page.getByText('This key is already added, as "Staging"')).toBeVisible();
+    await expect(
+      page.getByText('API key: this key is already added, as "Staging". Each application is added once.'),
+    ).toBeVisible();
     await page.reload();
     await expect(count).toHaveText("Your applications (2 of 10)");
   });

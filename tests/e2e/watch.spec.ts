@@ -1,12 +1,30 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
+import type { Sandbox } from "./fixtures/sandbox";
 import { OverviewPage, WatchControl, WatchPage } from "./fixtures/watch-pages";
 
 /**
  * Watching, against the real sandbox and the console's own watcher: from a webhook's page (with a
- * name, then Stop watching), many at once on the Watch page (an ID of another application refused
+ * name, then Stop watching, which asks first and makes the page read its history again), many at once on the Watch page (an ID of another application refused
  * with the hub's reason, nothing stored for it). Each test has its own sandbox application, so the
  * demo's watches are not disturbed.
  */
+
+/** Its own sandbox application, one delivery sent, signed in with its key, its webhook watched as `name`. */
+async function watchedWithOneDelivery(
+  page: Page,
+  sandbox: Sandbox,
+  signInWithKey: (apiKey: string) => Promise<void>,
+  setup: string,
+  name: string,
+) {
+  const { application, channel, webhook } = await sandbox.isolatedSetup(setup);
+  await sandbox.sendMessage(application.apiKey, channel, "one delivery");
+  await signInWithKey(application.apiKey);
+  const watched = await page.request.post("/api/watches", { data: { webhookId: webhook.id, name } });
+  expect(watched.status(), await watched.text()).toBe(201);
+  return { application, webhook };
+}
 
 test.describe("watching", () => {
   test("from a webhook's page, with a name, opened from the Overview in one click, then stopped", async ({
@@ -33,11 +51,77 @@ test.describe("watching", () => {
     await expect(page).toHaveURL(new RegExp(`/webhooks/${webhook.id}\\?app=[0-9a-f]{16}$`));
     await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
 
-    await control.stop.click();
+    await control.stopWatching();
     await expect(control.status).toContainText("No longer watched");
     await expect(control.watch).toBeVisible();
     await overview.goto();
     await expect(overview.empty).toBeVisible();
+  });
+
+  test("Stop watching asks first; Watch and Stop watching read the page's history again", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
+    // It waits for the watcher's first read (WATCH_INTERVAL_SECONDS in playwright.config.ts).
+    test.setTimeout(120_000);
+    const { webhook } = await watchedWithOneDelivery(
+      page,
+      sandbox,
+      signInWithKey,
+      "watch-reread",
+      "Reread Co",
+    );
+    const health = page.getByRole("region", { name: "Delivery health" });
+    const logs = page.getByRole("region", { name: "Delivery logs" });
+    const fromWatch = /^From the watch, as of \d+ (s|min) ago$/;
+    const notWatched = "Scanned from the hub: this webhook is not watched by this application.";
+    // The filtered table answers from the history too, and says which answered.
+    const since = new Date(Date.now() - 86_400_000).toISOString();
+    await expect(async () => {
+      await webhookPage.goto(webhook.id, `?since=${since}`);
+      await expect(health.getByText(fromWatch)).toBeVisible({ timeout: 5000 });
+      await expect(logs.getByText(fromWatch)).toBeVisible({ timeout: 5000 });
+    }).toPass({ timeout: 60_000 });
+
+    // Asked first, with focus on the question's safe answer; Escape keeps the watch.
+    const control = new WatchControl(page);
+    await control.stop.click();
+    await expect(control.stop).toHaveAttribute("aria-expanded", "true");
+    await expect(control.confirmation).toContainText("deletes the delivery history");
+    await expect(control.cancelStop).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(control.confirmation).toHaveCount(0);
+    await expect(control.stop).toBeFocused();
+    await control.stop.click();
+    await control.cancelStop.click();
+    await expect(control.confirmation).toHaveCount(0);
+    await page.reload();
+    await expect(control.stop).toBeVisible();
+
+    // Stopped: the history it answered from is gone, and the page reads it again from the hub.
+    await control.stopWatching();
+    await expect(control.status).toContainText("No longer watched");
+    await expect(control.watch).toBeFocused();
+    await expect(health.getByText(notWatched)).toBeVisible({ timeout: 20_000 });
+    await expect(logs.getByText(notWatched)).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText(fromWatch)).toHaveCount(0);
+
+    // Watched again: no part says it is not watched any more.
+    await control.watch.click();
+    await expect(control.status).toContainText("Watching");
+    await expect(
+      health.getByText(/^(From the watch|Scanned from the hub: the watch is still reading)/),
+    ).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(
+      logs.getByText(/^(From the watch|Scanned from the hub: the watch is still reading)/),
+    ).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByText(notWatched)).toHaveCount(0);
   });
 
   test("many at once on the Watch page: each checked with the hub, an ID of another application refused", async ({
@@ -79,13 +163,13 @@ test.describe("watching", () => {
   }) => {
     // It waits for the watcher to poll twice (WATCH_INTERVAL_SECONDS in playwright.config.ts).
     test.setTimeout(120_000);
-    const { application, channel, webhook } = await sandbox.isolatedSetup("hand-over");
-    await sandbox.sendMessage(application.apiKey, channel, "before the rotation");
-    await signInWithKey(application.apiKey);
-    const watched = await page.request.post("/api/watches", {
-      data: { webhookId: webhook.id, name: "Rotating Co" },
-    });
-    expect(watched.status(), await watched.text()).toBe(201);
+    const { application, webhook } = await watchedWithOneDelivery(
+      page,
+      sandbox,
+      signInWithKey,
+      "hand-over",
+      "Rotating Co",
+    );
     const overview = new OverviewPage(page);
     await overview.goto();
     await overview.allRead();

@@ -80,7 +80,9 @@ describe("the applications of a session", () => {
       name: ['An application is already named "Staging". Choose another name.'],
     });
     const twice = refusal(() => addApplication(data, { name: "Other", apiKey: realisticKey(1) }));
-    expect(twice.fields?.apiKey?.[0]).toContain('already added, as "Staging"');
+    expect(twice.fields).toEqual({
+      apiKey: ['API key: this key is already added, as "Staging". Each application is added once.'],
+    });
     expect(twice.message).not.toContain(realisticKey(1));
   });
 
@@ -114,7 +116,12 @@ describe("the applications of a session", () => {
     data = markRejected(data, staging);
     expect(data.applications[1]!.rejected).toBe(true);
     expect(data.applications[0]!.rejected).toBe(false);
-    expect(refusal(() => replaceKey(data, staging, FIRST)).fields?.apiKey?.[0]).toContain('"Default"');
+    // Said under the field, naming it by its label and what to paste instead.
+    expect(refusal(() => replaceKey(data, staging, FIRST)).fields).toEqual({
+      apiKey: [
+        'New API key for Staging: this is the key of "Default", already in your session. Paste Staging\'s new key.',
+      ],
+    });
     const replaced = replaceKey(switchApplication(data, staging), staging, realisticKey(2));
     expect(replaced.applications[1]).toMatchObject({
       name: "Staging",

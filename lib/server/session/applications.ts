@@ -22,20 +22,21 @@ function state(data: SessionData) {
   return { status: "signed_in" as const, data };
 }
 
-/** Refuses a key this session already holds (under another application than `except`), naming it. */
-function assertNewKey(data: SessionData, id: string, except?: string): void {
-  const holder = data.applications.find((app) => app.id === id && app.id !== except);
-  if (holder) refuseKey(holder);
-}
-
-function refuseKey(holder: Application): never {
-  throw refuse("apiKey", `This key is already added, as "${holder.name}". Each application is added once.`);
+/** The application of this session (other than `except`) that already holds the key of `id`. */
+function keyHolder(data: SessionData, id: string, except?: string): Application | undefined {
+  return data.applications.find((app) => app.id === id && app.id !== except);
 }
 
 /** Adds an application (the key already checked against the hub); the current one stays current. */
 export function addApplication(data: SessionData, input: { name: string; apiKey: string }): SessionData {
   const id = applicationId(input.apiKey);
-  assertNewKey(data, id);
+  const holder = keyHolder(data, id);
+  // Names the field by its label in the add-application form.
+  if (holder)
+    throw refuse(
+      "apiKey",
+      `API key: this key is already added, as "${holder.name}". Each application is added once.`,
+    );
   if (data.applications.length >= APPLICATIONS_MAX) {
     throw refuse(
       "_",
@@ -87,7 +88,14 @@ export function markRejected(data: SessionData, id: string): SessionData {
 export function replaceKey(data: SessionData, id: string, apiKey: string): SessionData {
   const replaced = applicationOf(state(data), id);
   const newId = applicationId(apiKey);
-  assertNewKey(data, newId, replaced.id);
+  const holder = keyHolder(data, newId, replaced.id);
+  // Names the field by its label in the replace-key and hand-over forms.
+  if (holder) {
+    throw refuse(
+      "apiKey",
+      `New API key for ${replaced.name}: this is the key of "${holder.name}", already in your session. Paste ${replaced.name}'s new key.`,
+    );
+  }
   const applications = data.applications.map((app) =>
     app.id === replaced.id ? { ...app, id: newId, apiKey, keyHint: keyHint(apiKey), rejected: false } : app,
   );
