@@ -14,8 +14,10 @@ export function DemoWebhooks({ appId, webhooks }: { appId: string | null; webhoo
         Sandbox demo webhooks
       </h2>
       <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-        The local sandbox&apos;s demo application has one webhook per kind of outcome. Sign in with the
-        sandbox demo key to open them.
+        The local sandbox&apos;s demo application has one webhook per kind of outcome.{" "}
+        {appId
+          ? "Open one to see its deliveries."
+          : "Add the sandbox demo key to your applications to open them."}
       </p>
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
         {webhooks.map((webhook) => (
