@@ -67,12 +67,13 @@ const windowButton = (page: Page, name: string) =>
 
 /** Picks a window ("1 h", "24 h", "7 d") and waits for its scan's whole answer. */
 async function pickWindow(page: Page, name: string): Promise<void> {
-  const answered = page.waitForResponse(
-    (response) => response.url().includes(`/history/health?window=${name.replace(" ", "")}`),
-    { timeout: 20_000 },
-  );
+  // A request the page aborts (a cancelled scan) never finishes: wait for one that does.
+  const answered = page.waitForEvent("requestfinished", {
+    predicate: (request) => request.url().includes(`/history/health?window=${name.replace(" ", "")}`),
+    timeout: 20_000,
+  });
   await windowButton(page, name).click();
-  await (await answered).finished();
+  await answered;
   await expect(health(page).getByRole("status")).toHaveCount(0);
 }
 
