@@ -56,6 +56,8 @@ test.describe("the log table", () => {
   test("filters by status, in the URL", async ({ page, webhookPage, sandbox }) => {
     const webhook = await sandbox.demoWebhook("200");
     await webhookPage.goto(webhook.id);
+    // A choice made before hydration is not seen by React (it does not replay change events).
+    await webhookPage.remembered(webhook.id);
     await webhookPage.statusFilter.selectOption("Failed");
     await expect(page).toHaveURL(/[?&]status=Failed/);
     await expect(webhookPage.rows.first()).toBeVisible();
@@ -156,6 +158,7 @@ test.describe("the log table", () => {
   test("rows per page, and a copied link reopens the same view", async ({ page, webhookPage, sandbox }) => {
     const webhook = await sandbox.demoWebhook("200");
     await webhookPage.goto(webhook.id);
+    await webhookPage.remembered(webhook.id); // hydrated: the selects have their handlers
     await webhookPage.rowsPerPage.selectOption("10");
     await expect(page).toHaveURL(/[?&]limit=10/);
     await expect(webhookPage.rows).toHaveCount(10);
