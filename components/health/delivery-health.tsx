@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useNow } from "@/lib/browser/use-now";
+import { useScan } from "@/lib/browser/use-scan";
 import { formatAgo, formatUtc } from "@/lib/domain/format-time";
 import {
   chartSummary,
@@ -22,7 +23,6 @@ import type { ScanPartial } from "@/lib/domain/scan-answer";
 import { statusCodeLabel, statusMeaning } from "@/lib/domain/status-meaning";
 import { AttemptsChart } from "@/components/health/attempts-chart";
 import { HistorySourceLine } from "@/components/history/history-source";
-import { useHistoryScan } from "@/components/history/use-history-scan";
 import { ScanProgress } from "@/components/history/scan-progress";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { Notice } from "@/components/ui/notice";
@@ -52,10 +52,7 @@ export default function DeliveryHealth({
   onFilter: (filter: HealthFilter) => void;
 }) {
   const [window, setWindow] = useState<HealthWindow>(DEFAULT_HEALTH_WINDOW);
-  const scan = useHistoryScan(
-    webhookId,
-    `/api/webhooks/${encodeURIComponent(webhookId)}/history/health?window=${window}`,
-  );
+  const scan = useScan(`/api/webhooks/${encodeURIComponent(webhookId)}/history/health?window=${window}`);
   const result = scan.status === "done" ? scan.result : "previous" in scan ? scan.previous : null;
 
   return (
@@ -95,7 +92,7 @@ export default function DeliveryHealth({
       {result ? <PartialNotice partial={result.partial} onRetry={scan.rerun} /> : null}
       {result ? (
         <HealthBody summary={result.summary} read={result.read} onFilter={onFilter} />
-      ) : scan.status === "running" || scan.status === "idle" ? (
+      ) : scan.status === "running" ? (
         <p role="status" className="text-sm">
           Reading the last {WINDOW_LABELS[window]} of deliveries…
         </p>

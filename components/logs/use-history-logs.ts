@@ -1,7 +1,7 @@
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { historyScanPath, isHistoryView } from "@/lib/domain/log-view";
 import type { LogViewState } from "@/lib/domain/search-params";
-import { useHistoryScan } from "@/components/history/use-history-scan";
+import { useScan } from "@/lib/browser/use-scan";
 
 const NO_ROWS: WebhookLog[] = [];
 
@@ -12,7 +12,7 @@ const NO_ROWS: WebhookLog[] = [];
  */
 export function useHistoryLogs(webhookId: string, view: LogViewState, ready = true) {
   const active = isHistoryView(view);
-  const scan = useHistoryScan(webhookId, active && ready ? historyScanPath(webhookId, view) : null);
+  const scan = useScan(active && ready ? historyScanPath(webhookId, view) : null);
   const result = scan.status === "done" ? scan.result : "previous" in scan ? scan.previous : null;
   return {
     active,

@@ -10,15 +10,11 @@ export type ScanState =
   | { status: "failed"; error: Error; previous: ScanResultLine | null };
 
 /**
- * The scan `path` names (null: none), run when the path or `answeredBy` (what else decides the
- * answer, e.g. which watch answers it) changes, with its progress. `cancel()` aborts the request,
- * which stops the scan's upstream calls; `rerun()` asks again. Leaving the page or asking another
- * question aborts the scan in flight too.
+ * The scan `path` names (null: none), run when the path changes, with its progress. `cancel()`
+ * aborts the request, which stops the scan's upstream calls; `rerun()` asks again. Leaving the
+ * page or asking another question aborts the scan in flight too.
  */
-export function useScan(
-  path: string | null,
-  answeredBy: string | null = null,
-): ScanState & { cancel: () => void; rerun: () => void } {
+export function useScan(path: string | null): ScanState & { cancel: () => void; rerun: () => void } {
   const [state, setState] = useState<ScanState>({ status: "idle" });
   const [round, setRound] = useState(0);
   const controller = useRef<AbortController | null>(null);
@@ -55,7 +51,7 @@ export function useScan(
         },
       );
     return () => abort.abort();
-  }, [path, answeredBy, round]);
+  }, [path, round]);
 
   const cancel = useCallback(() => {
     controller.current?.abort();

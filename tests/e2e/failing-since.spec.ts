@@ -67,13 +67,12 @@ const windowButton = (page: Page, name: string) =>
 
 /** Picks a window ("1 h", "24 h", "7 d") and waits for its scan's whole answer. */
 async function pickWindow(page: Page, name: string): Promise<void> {
-  // A request the page aborts (a cancelled scan) never finishes: wait for one that does.
-  const answered = page.waitForEvent("requestfinished", {
-    predicate: (request) => request.url().includes(`/history/health?window=${name.replace(" ", "")}`),
-    timeout: 20_000,
-  });
+  const answered = page.waitForResponse(
+    (response) => response.url().includes(`/history/health?window=${name.replace(" ", "")}`),
+    { timeout: 20_000 },
+  );
   await windowButton(page, name).click();
-  await answered;
+  await (await answered).finished();
   await expect(health(page).getByRole("status")).toHaveCount(0);
 }
 
