@@ -25,7 +25,7 @@ export async function fetchWatch(webhookId: string, signal?: AbortSignal): Promi
   return (await apiRequest<{ watch: WatchSummary | null }>(watchPath(webhookId), { signal })).watch;
 }
 
-/** Whether this webhook is watched (null: not), for Watch / Stop watching and for who answers its history. */
+/** Whether this webhook is watched (null: not), for Watch / Stop watching. */
 export function watchQueryOptions(webhookId: string) {
   return queryOptions({
     queryKey: watchKey(webhookId),

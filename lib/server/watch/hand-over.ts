@@ -32,13 +32,11 @@ export async function handOverKey(oldAppId: string, newApiKey: string): Promise<
  * A key entering a session (sign-in, another application) takes over the watches of applications
  * whose stored key no longer serves, when it reads every webhook they watch: the same key after
  * SESSION_SECRET changed, or the application's new key after a rotation. Without this, nobody could
- * see those watches again. Returns how many watches came over; a store or hub that fails changes
- * nothing and does not stop the sign-in.
+ * see those watches again. A store or hub that fails changes nothing and does not stop the sign-in.
  */
-export async function carryOverWatches(apiKey: string): Promise<number> {
+export async function carryOverWatches(apiKey: string): Promise<void> {
   try {
     const store = await watchStore();
-    let carried = 0;
     for (const appId of (await store.rejectedApplications()).slice(0, CARRY_OVER_MAX)) {
       const watches = await store.listWatches([appId]);
       // Another application's key fails on the first webhook: one hub call.
@@ -48,15 +46,12 @@ export async function carryOverWatches(apiKey: string): Promise<number> {
         `[console] ${watches.length} watches of application ${appId}, whose stored key no longer served, ` +
           `now poll with a key that reads them (application ${moved.appId})`,
       );
-      carried += watches.length;
     }
-    return carried;
   } catch (error) {
     console.warn(
       "[console] could not carry watches over to a key entering a session:",
       isAppError(error) ? error.message : error,
     );
-    return 0;
   }
 }
 
