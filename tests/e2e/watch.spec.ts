@@ -5,8 +5,9 @@ import { OverviewPage, WatchControl, WatchPage } from "./fixtures/watch-pages";
 
 /**
  * Watching, against the real sandbox and the console's own watcher: from a webhook's page (with a
- * name, then Stop watching, which asks first and makes the page read its history again), many at once on the Watch page (an ID of another application refused
- * with the hub's reason, nothing stored for it). Each test has its own sandbox application, so the
+ * name, then Stop watching, which asks first; either way the page reads its history again), many
+ * at once on the Watch page (an ID of another application refused with the hub's reason, nothing
+ * stored for it). Each test has its own sandbox application, so the
  * demo's watches are not disturbed.
  */
 
@@ -104,13 +105,14 @@ test.describe("watching", () => {
     await control.stopWatching();
     await expect(control.status).toContainText("No longer watched");
     await expect(control.watch).toBeFocused();
-    await page.reload();
     await expect(health.getByText(notWatched)).toBeVisible({ timeout: 20_000 });
     await expect(logs.getByText(notWatched)).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText(fromWatch)).toHaveCount(0);
 
+    // Watched again, the page asks again: the store answers once the watcher has read it.
     await control.watch.click();
     await expect(control.status).toContainText("Watching");
+    await expect(page.getByText(notWatched)).toHaveCount(0, { timeout: 20_000 });
   });
 
   test("many at once on the Watch page: each checked with the hub, an ID of another application refused", async ({
