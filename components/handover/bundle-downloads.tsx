@@ -1,5 +1,7 @@
 "use client";
 
+import { saveFile } from "@/lib/browser/save-file";
+
 export interface BundleFile {
   label: string;
   fileName: string;
@@ -13,12 +15,7 @@ export interface BundleFile {
  */
 export function BundleDownloads({ files }: { files: BundleFile[] }) {
   function save(file: BundleFile) {
-    const url = URL.createObjectURL(new Blob([file.text], { type: file.contentType }));
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = file.fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    saveFile(new Blob([file.text], { type: file.contentType }), file.fileName);
   }
   return (
     <div className="flex flex-wrap gap-3">

@@ -6,7 +6,8 @@ import { fieldErrors } from "@/lib/domain/inputs/field-errors";
 import { capHint, fieldMessage } from "@/lib/domain/inputs/field-message";
 import { CONTAINS_MAX } from "@/lib/domain/inputs/history-filters";
 import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
-import { historyExportPath, isHistoryView } from "@/lib/domain/log-view";
+import { isHistoryView } from "@/lib/domain/log-view";
+import { ExportButtons } from "@/components/history/export-buttons";
 import {
   HISTORY_FILTERS,
   NO_HISTORY_FILTERS,
@@ -209,14 +210,7 @@ export default function HistoryTools({
             Clear filters
           </button>
         ) : null}
-        <span className="ml-auto flex gap-2">
-          <a className="btn btn-secondary" href={historyExportPath(webhookId, view, "csv")} download>
-            Export CSV
-          </a>
-          <a className="btn btn-secondary" href={historyExportPath(webhookId, view, "json")} download>
-            Export JSON
-          </a>
-        </span>
+        <ExportButtons webhookId={webhookId} view={view} />
       </div>
     </form>
   );

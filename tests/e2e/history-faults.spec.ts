@@ -4,6 +4,7 @@
  * the upstream calls at once; a 429 mid-scan slows the scan down and never reaches the person;
  * a failure mid-scan shows the partial result, what failed, and a way to try again. And a view
  * waiting for a slow hub: the earlier rows held until the new ones come, unless the person left.
+ * An export the hub fails is said on the page, and saves nothing.
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { BUSY_LABEL, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
@@ -58,6 +59,31 @@ async function scanEverything(page: Page): Promise<void> {
 }
 
 const coverage = (page: Page) => page.getByText(/^0 matches in [\d,]+ deliveries scanned/);
+
+// First, before any complete scan of the busy webhook is cached: the export must meet the hub.
+test("an export the hub fails is said by its button's name, and nothing is saved", async ({ page }) => {
+  await openBusy(page);
+  await page.getByText("Filter the whole history").click();
+  let downloads = 0;
+  page.on("download", () => downloads++);
+  await stack.setFaults({ errorRate: 1, pathPrefix: LOGS_PATH });
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Export CSV: / })).toContainText(
+    /(the hub|stopped before its end)/,
+    { timeout: 30_000 },
+  );
+  expect(downloads).toBe(0);
+
+  await stack.faultsOff();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export CSV" }).click(),
+  ]);
+  await expect(page.getByRole("status").filter({ hasText: /^Saved / })).toHaveText(
+    `Saved ${download.suggestedFilename()} (scanned from the hub).`,
+  );
+  expect(downloads).toBe(1);
+});
 
 test("Cancel stops the scan: no upstream call is made after it", async ({ page }) => {
   await openBusy(page);

@@ -213,9 +213,13 @@ test.describe("whole history", () => {
 
     const [csvDownload] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("link", { name: "Export CSV" }).click(),
+      page.getByRole("button", { name: "Export CSV" }).click(),
     ]);
     expect(csvDownload.suggestedFilename()).toMatch(new RegExp(`${busyId}.*\\.csv$`));
+    // The page says what it saved, and which part of the console answered.
+    await expect(page.getByRole("status").filter({ hasText: /^Saved / })).toHaveText(
+      /^Saved \S+\.csv \((from the watch, as of \d+ (s|min) ago|scanned from the hub)\)\.$/,
+    );
     const csvText = Buffer.concat(await (await csvDownload.createReadStream()).toArray()).toString("utf8");
     expect(csvText.startsWith("\ufeff"), "a UTF-8 byte order mark, for Excel").toBe(true);
     const csv = csvRecords(csvText.slice(1));
@@ -237,7 +241,7 @@ test.describe("whole history", () => {
 
     const [jsonDownload] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("link", { name: "Export JSON" }).click(),
+      page.getByRole("button", { name: "Export JSON" }).click(),
     ]);
     const json = JSON.parse(
       Buffer.concat(await (await jsonDownload.createReadStream()).toArray()).toString("utf8"),

@@ -23,3 +23,9 @@ export const HISTORY_SOURCE_HEADER = "x-history-source";
 export function historySourceHeader(source: HistorySource): string {
   return source.from === "watch" ? `watch; as-of=${source.asOf}` : "scan";
 }
+
+/** The time an export's header says the watch's store answered as of; null when a scan answered. */
+export function watchAsOfInHeader(header: string | null): string | null {
+  const asOf = header?.match(/^watch; as-of=(\S+)$/)?.[1];
+  return asOf && !Number.isNaN(Date.parse(asOf)) ? asOf : null;
+}

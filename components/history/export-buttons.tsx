@@ -1,0 +1,85 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRef } from "react";
+import { apiFetch, isApiError } from "@/lib/browser/api";
+import { onUnauthorized } from "@/lib/browser/query-client";
+import { saveFile } from "@/lib/browser/save-file";
+import { watchAsOfInHeader, HISTORY_SOURCE_HEADER } from "@/lib/domain/history/answer-source";
+import { formatAge } from "@/lib/domain/watching/format-age";
+import { historyExportPath } from "@/lib/domain/log-view";
+import type { LogViewState } from "@/lib/domain/search-params";
+
+type Format = "csv" | "json";
+const LABELS: Record<Format, string> = { csv: "Export CSV", json: "Export JSON" };
+
+interface Saved {
+  fileName: string;
+  /** When the watch's store answered; null when the hub was scanned. */
+  watchAsOf: string | null;
+}
+
+/**
+ * Export CSV / Export JSON of the view's matches. The file is read by the page, then saved, so a
+ * refusal (a session that ended, a rate limit, a hub that does not answer) or a scan that fails
+ * midway is said here, by the button's name, instead of leaving a broken download behind.
+ */
+export function ExportButtons({ webhookId, view }: { webhookId: string; view: LogViewState }) {
+  const controller = useRef<AbortController | null>(null);
+  const exporting = useMutation({
+    mutationFn: async (format: Format): Promise<Saved> => {
+      const abort = (controller.current = new AbortController());
+      const response = await apiFetch(historyExportPath(webhookId, view, format), { signal: abort.signal });
+      const blob = await response.blob();
+      const fileName =
+        response.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ?? `export.${format}`;
+      saveFile(blob, fileName);
+      return { fileName, watchAsOf: watchAsOfInHeader(response.headers.get(HISTORY_SOURCE_HEADER)) };
+    },
+    onError: onUnauthorized,
+  });
+  const format = exporting.variables;
+
+  return (
+    <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
+      {(["csv", "json"] as const).map((one) => (
+        <button
+          key={one}
+          type="button"
+          className="btn btn-secondary"
+          disabled={exporting.isPending}
+          onClick={() => exporting.mutate(one)}
+        >
+          {exporting.isPending && format === one ? "Exporting…" : LABELS[one]}
+        </button>
+      ))}
+      {exporting.isPending ? (
+        <button type="button" className="btn btn-secondary" onClick={() => controller.current?.abort()}>
+          Cancel export
+        </button>
+      ) : null}
+      <p role="status" className="w-full text-right text-sm empty:hidden">
+        {exporting.isSuccess ? savedText(exporting.data) : null}
+        {exporting.isError && format ? (
+          <span className="text-red-800 dark:text-red-300">
+            {failureText(LABELS[format], exporting.error)}
+          </span>
+        ) : null}
+      </p>
+    </div>
+  );
+}
+
+function savedText({ fileName, watchAsOf }: Saved): string {
+  const source = watchAsOf
+    ? `from the watch, as of ${formatAge(watchAsOf, Date.now())} ago`
+    : "scanned from the hub";
+  return `Saved ${fileName} (${source}).`;
+}
+
+function failureText(label: string, error: unknown): string {
+  if (error instanceof DOMException && error.name === "AbortError") return `${label}: cancelled; nothing was saved.`;
+  if (isApiError(error)) return `${label}: ${error.message}`;
+  // The body broke off: the scan failed after the first rows were sent.
+  return `${label}: the export stopped before its end, and nothing was saved. Try again.`;
+}
