@@ -110,7 +110,7 @@ test.describe("alert destinations", () => {
     expect(slackItem?.title).toMatch(/^Test alert: /);
   });
 
-  test("a receiver that refuses the signature shows as Failed (401); a bad address is refused by its label and nothing is added", async ({
+  test("a receiver that refuses the signature shows as Failed (401); a bad address or a name taken is refused by its label and nothing is added", async ({
     page,
     request,
     sandbox,
@@ -135,6 +135,15 @@ test.describe("alert destinations", () => {
       "Webhook URL": `${SANDBOX_URL}/_sandbox/inbox/webhook`,
     });
     await expect(form.getByText("Its signing secret, shown this once")).toBeVisible();
+    // A second destination of the same name is refused by its field, and nothing is added.
+    await alerts.add("Slack incoming webhook", {
+      Name: label.toUpperCase(),
+      "Slack webhook URL": `${SANDBOX_URL}/_sandbox/inbox/slack`,
+    });
+    await expect(
+      form.getByText(`Name: this application already has a destination named "${label.toUpperCase()}".`),
+    ).toBeVisible();
+    await expect(page.getByRole("region", { name: "Destinations" }).getByRole("listitem")).toHaveCount(1);
     await alerts.destination(label).getByRole("button", { name: "Send test alert" }).click();
     await expect(alerts.status).toContainText(
       `Test alert to "${label}": Failed (answered 401) after 1 attempt.`,

@@ -110,6 +110,29 @@ describe.each(WATCH_DATABASES)("destinations in the store (%s)", (kind) => {
     expect((await listDestinations(ctx, APP)).map((d) => d.label)).toEqual(["Ops bridge", "Team"]);
   });
 
+  it("refuses a name the application's destinations already have, whatever its case, and stores nothing", async () => {
+    const ctx = await databases.fresh(kind);
+    await addDestination(ctx, APP, { kind: "email", label: "On-call", to: "oncall@example.com" });
+    await expect(
+      addDestination(ctx, APP, {
+        kind: "slack",
+        label: " on-CALL ",
+        url: "https://hooks.slack.com/services/x",
+      }),
+    ).rejects.toMatchObject({
+      code: "bad_request",
+      fields: {
+        label: [
+          'Name: this application already has a destination named "on-CALL". Choose another name, or remove that one first.',
+        ],
+      },
+    });
+    expect((await listDestinations(ctx, APP)).map((d) => d.kind)).toEqual(["email"]);
+    // Another application's names are its own.
+    await addDestination(ctx, OTHER_APP, { kind: "email", label: "On-call", to: "other@example.com" });
+    expect(await listDestinations(ctx, OTHER_APP)).toHaveLength(1);
+  });
+
   it("a receiver answering 500 then 200 is retried, and the log shows two attempts, delivered", async () => {
     const ctx = await databases.fresh(kind);
     const target = await receiver((index) =>

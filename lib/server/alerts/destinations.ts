@@ -8,7 +8,7 @@ import {
   type DestinationKind,
   type DestinationView,
 } from "@/lib/domain/alerts/destinations";
-import type { AddDestination } from "@/lib/domain/inputs/alert-destination";
+import { DESTINATION_LABELS, type AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { AppError } from "@/lib/server/app-error";
 import { toIso, type StoreContext } from "@/lib/server/watch/context";
 import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
@@ -93,6 +93,7 @@ export async function addDestination(
   input: AddDestination,
   now = Date.now(),
 ): Promise<{ destination: DestinationView; signingSecret: string | null }> {
+  await refuseTakenLabel(ctx, appId, input.label);
   let secrets: DestinationSecrets;
   let target: string;
   let signingSecret: string | null = null;
@@ -117,6 +118,22 @@ export async function addDestination(
   // A secret the person pasted is theirs already: only a generated one is shown, once.
   const generated = input.kind === "webhook" && !input.secret ? signingSecret : null;
   return { destination: destinationOf(row), signingSecret: generated };
+}
+
+/** Each destination's name is its own within an application: alerts and the delivery log say it. */
+async function refuseTakenLabel(ctx: StoreContext, appId: string, label: string): Promise<void> {
+  const taken = await ctx.db
+    .selectFrom("alert_destinations")
+    .select("label")
+    .where("app_id", "=", appId)
+    .execute();
+  const wanted = label.trim().toLocaleLowerCase();
+  if (taken.some((row) => row.label.trim().toLocaleLowerCase() === wanted)) {
+    const message =
+      `${DESTINATION_LABELS.label}: this application already has a destination named "${label.trim()}". ` +
+      "Choose another name, or remove that one first.";
+    throw new AppError("bad_request", message, { fields: { label: [message] } });
+  }
 }
 
 /** By name. */
