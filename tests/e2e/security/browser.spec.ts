@@ -8,6 +8,7 @@
 import { createServer, type Server } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
 import { sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } from "./support";
+import { WebhookPage } from "../fixtures/pages";
 
 const CONSOLE_PORT = 3161;
 const INSECURE_CONSOLE_PORT = 3164;
@@ -146,6 +147,8 @@ test("the CSP nonce is fresh per request and on every script; browsing raises no
   }
   // Hydrated and interactive under the CSP: a client-side control works.
   await page.goto(`${consoleServer.url}/webhooks/${demo.webhooks[0]!.id}`);
+  // The rows are in the HTML before hydration: a choice made before it would not reach the URL.
+  await new WebhookPage(page).remembered(demo.webhooks[0]!.id);
   await page.getByRole("combobox", { name: "Status" }).selectOption("Failed");
   await expect(page).toHaveURL(/status=Failed/);
   expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual(

@@ -6,8 +6,8 @@
 import { expect, test } from "@playwright/test";
 import { sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } from "./support";
 
-const CONSOLE_PORT = 3167;
-const SANDBOX_PORT = 4167;
+const CONSOLE_PORT = 3170;
+const SANDBOX_PORT = 4170;
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
