@@ -133,6 +133,30 @@ describe.each(WATCH_DATABASES)("destinations in the store (%s)", (kind) => {
     expect(await listDestinations(ctx, OTHER_APP)).toHaveLength(1);
   });
 
+  it("refuses an address the application already sends to, by its field, and stores nothing", async () => {
+    const ctx = await databases.fresh(kind);
+    const url = "https://hooks.slack.com/services/T000/B000/Token";
+    await addDestination(ctx, APP, { kind: "email", label: "Team", to: "oncall@example.com" });
+    await addDestination(ctx, APP, { kind: "slack", label: "Slack", url });
+    await expect(
+      addDestination(ctx, APP, { kind: "email", label: "Team again", to: "OnCall@Example.com" }),
+    ).rejects.toMatchObject({
+      fields: {
+        to: [
+          'Email address: "Team" sends to this address already. Use another address, or remove that destination first.',
+        ],
+      },
+    });
+    await expect(
+      addDestination(ctx, APP, { kind: "webhook", label: "Same URL", url, secret: "" }),
+    ).rejects.toMatchObject({
+      fields: { url: [expect.stringMatching(/^Webhook URL: "Slack" sends to this address already\./)] },
+    });
+    // A URL differing in case is another address (its token is case-sensitive).
+    await addDestination(ctx, APP, { kind: "slack", label: "Other Slack", url: url.toLowerCase() });
+    expect((await listDestinations(ctx, APP)).map((d) => d.label)).toEqual(["Other Slack", "Slack", "Team"]);
+  });
+
   it("a receiver answering 500 then 200 is retried, and the log shows two attempts, delivered", async () => {
     const ctx = await databases.fresh(kind);
     const target = await receiver((index) =>

@@ -93,7 +93,7 @@ export async function addDestination(
   input: AddDestination,
   now = Date.now(),
 ): Promise<{ destination: DestinationView; signingSecret: string | null }> {
-  await refuseTakenLabel(ctx, appId, input.label);
+  await refuseDuplicate(ctx, appId, input);
   let secrets: DestinationSecrets;
   let target: string;
   let signingSecret: string | null = null;
@@ -120,19 +120,43 @@ export async function addDestination(
   return { destination: destinationOf(row), signingSecret: generated };
 }
 
-/** Each destination's name is its own within an application: alerts and the delivery log say it. */
-async function refuseTakenLabel(ctx: StoreContext, appId: string, label: string): Promise<void> {
-  const taken = await ctx.db
+/**
+ * Each destination's name is its own within an application (alerts and the delivery log say it),
+ * and so is its address: the same one twice would get every alert twice.
+ */
+async function refuseDuplicate(ctx: StoreContext, appId: string, input: AddDestination): Promise<void> {
+  const rows = await ctx.db
     .selectFrom("alert_destinations")
-    .select("label")
+    .select(["label", "sealed"])
     .where("app_id", "=", appId)
     .execute();
-  const wanted = label.trim().toLocaleLowerCase();
-  if (taken.some((row) => row.label.trim().toLocaleLowerCase() === wanted)) {
+  const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
+  if (rows.some((row) => same(row.label, input.label))) {
     const message =
-      `${DESTINATION_LABELS.label}: this application already has a destination named "${label.trim()}". ` +
+      `${DESTINATION_LABELS.label}: this application already has a destination named "${input.label.trim()}". ` +
       "Choose another name, or remove that one first.";
     throw new AppError("bad_request", message, { fields: { label: [message] } });
+  }
+  const [field, address] =
+    input.kind === "email"
+      ? (["to", input.to] as const)
+      : ([input.kind === "slack" ? "slackUrl" : "url", input.url] as const);
+  const twin = rows.find((row) => {
+    const opened = ctx.sealer.open(row.sealed);
+    const secrets = opened ? (JSON.parse(opened.plain) as DestinationSecrets) : {};
+    const theirs = secrets.to ?? secrets.url;
+    // An e-mail address is matched whatever its case; a URL's path is not (tokens are case-sensitive).
+    return (
+      theirs !== undefined && (input.kind === "email" ? same(theirs, address) : theirs === address.trim())
+    );
+  });
+  if (twin) {
+    const message =
+      `${DESTINATION_LABELS[field]}: "${twin.label}" sends to this address already. ` +
+      "Use another address, or remove that destination first.";
+    throw new AppError("bad_request", message, {
+      fields: { [input.kind === "email" ? "to" : "url"]: [message] },
+    });
   }
 }
 
