@@ -160,7 +160,7 @@ describe("buildBundle", () => {
     const json = JSON.stringify(bundle);
     for (const secret of ["hunter2", "abc123", "dba@customer.test", "zzzzzzzzzzzz"])
       expect(json).not.toContain(secret);
-    expect(bundle.webhook.endpoint).toBe("https://[redacted]customer.test/hook?token=[redacted]");
+    expect(bundle.webhook.endpoint).toBe("https://[redacted]@customer.test/hook?token=[redacted]");
     expect(bundle.masked).toEqual([
       { kind: "Bearer tokens", count: 1 },
       { kind: "Email addresses", count: 1 },
@@ -261,7 +261,7 @@ describe("a failure issue's bundle", () => {
   it("names the issue, redacts what its failures share, and counts other causes apart", () => {
     const bundle = issueBundle();
     expect(bundle.title).toBe(
-      "Support bundle: https://[redacted]customer.test/hook?token=[redacted], HTTP 500 Internal Server Error",
+      "Support bundle: https://[redacted]@customer.test/hook?token=[redacted], HTTP 500 Internal Server Error",
     );
     expect(bundle.issue).toMatchObject({ id: issue.id, failures: 7, state: "open" });
     expect(bundle.issue!.text).toBe(

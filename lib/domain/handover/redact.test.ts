@@ -30,7 +30,7 @@ describe("default rules", () => {
     [
       "URL credentials",
       "POST https://admin:hunter2@example.test/hook",
-      "POST https://[redacted]example.test/hook",
+      "POST https://[redacted]@example.test/hook",
       "hunter2",
     ],
     [

@@ -94,7 +94,8 @@ const DEFAULT_RULES: Rule[] = [
   },
   {
     kind: "URL credentials",
-    pattern: /(\b[a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/?#@"'<>]{1,256}@/gi,
+    // The `@` stays, so the host still reads as the host.
+    pattern: /(\b[a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/?#@"'<>]{1,256}(?=@)/gi,
   },
   {
     kind: "Secrets in URLs",
