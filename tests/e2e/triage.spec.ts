@@ -272,15 +272,18 @@ test.describe("the last success beside a failure", () => {
     await expect(compared.getByText(/^Worked until/)).toBeVisible({ timeout: 30_000 });
     await expect(compared).toContainText(
       new RegExp(
-        `Worked until .+ with 200; since then ${failed.statusCode === 0 ? "no connection" : failed.statusCode}`,
+        `Worked until .+ with 200; this delivery then failed: ${failed.statusCode === 0 ? "no connection" : failed.statusCode}`,
       ),
     );
     await expect(compared).toContainText(`Log ID ${success.id}`);
     await expect(compared).toContainText(`Log ID ${failed.id}`);
     await expect(compared).toContainText(/between them\./);
     // The demo webhooks are watched: the webhook's own changes come from the watch's timeline.
+    const span = "(between them|since the watch began)";
     await expect(compared.getByRole("region", { name: "The webhook's own changes" })).toContainText(
-      /^The webhook's own changes(The webhook itself did not change|The webhook changed \d+ times? between them)/,
+      new RegExp(
+        `^The webhook's own changes(The webhook itself \\(active, numberOfErrors\\) did not change|The webhook changed \\d+ times?) ${span}`,
+      ),
     );
     await expect(compared).toContainText(
       /Response bodies, |The response bodies are the same|too large to diff/,

@@ -150,7 +150,7 @@ describe("buildBundle", () => {
     expect(bundle.streak).toMatchObject({ length: 2, atLeast: false, recovered: false });
     expect(bundle.streak!.startedText).toBe("2026-11-25 10:30:00 (Europe/Berlin)");
     expect(bundle.comparison!.summary).toBe(
-      "Worked until 09:50 today with 200; since then 500 with 'database connection lost'.",
+      "Worked until 09:50 today with 200; this delivery then failed: 500 with 'database connection lost'.",
     );
     expect(bundle.fixes[0]).toMatch(/^HTTP 401 Unauthorized: /);
   });
@@ -330,7 +330,7 @@ describe("renderers with hostile bodies", () => {
 
   it("the summary's quoted body words sit in a code span in Markdown", () => {
     const md = renderMarkdown(bundleOf([log(1, 5, 500, "[x](https://evil.test)"), log(2, 70, 200, "ok")]));
-    expect(md).toContain("since then 500 with `[x](https://evil.test)`.");
+    expect(md).toContain("this delivery then failed: 500 with `[x](https://evil.test)`.");
   });
 
   it("HTML escapes every text, has no script and no external resource", () => {

@@ -141,7 +141,7 @@ describe("the summary sentence", () => {
     const failed = log(500, "2026-11-25T09:30:00Z", '{"error":"database connection lost"}');
     const success = log(200, "2026-11-24T09:12:00Z", '{"ok":true}');
     expect(comparisonSummary(failed, success, { now: NOW, timeZone: "UTC" })).toBe(
-      "Worked until 09:12 yesterday with 200; since then 500 with 'database connection lost'.",
+      "Worked until 09:12 yesterday with 200; this delivery then failed: 500 with 'database connection lost'.",
     );
   });
 
@@ -149,7 +149,7 @@ describe("the summary sentence", () => {
     const failed = log(500, "2026-11-25T09:30:00Z", "boom");
     const success = log(204, "2026-11-25T08:12:00Z", "");
     expect(comparisonSummary(failed, success, { now: NOW, timeZone: "Asia/Tokyo" })).toBe(
-      "Worked until 17:12 today with 204; since then 500 with 'boom'.",
+      "Worked until 17:12 today with 204; this delivery then failed: 500 with 'boom'.",
     );
   });
 
@@ -157,7 +157,7 @@ describe("the summary sentence", () => {
     const failed = log(0, "2026-11-25T09:30:00Z", "");
     const success = log(200, "2026-11-20T09:12:00Z", "");
     expect(comparisonSummary(failed, success, { now: NOW, timeZone: "UTC" })).toBe(
-      "Worked until 09:12 on 20 Nov with 200; since then no connection.",
+      "Worked until 09:12 on 20 Nov with 200; this delivery then failed: no connection.",
     );
   });
 

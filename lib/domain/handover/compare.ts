@@ -106,7 +106,7 @@ export function comparisonSummary(
     return `No success in the history; ${withReason} at ${timeWords(failedAt, now, timeZone)}.`;
   }
   const workedAt = timeWords(Date.parse(lastSuccess.sendAt), now, timeZone);
-  return `Worked until ${workedAt} with ${lastSuccess.statusCode}; since then ${withReason}.`;
+  return `Worked until ${workedAt} with ${lastSuccess.statusCode}; this delivery then failed: ${withReason}.`;
 }
 
 export function compareWithLastSuccess(

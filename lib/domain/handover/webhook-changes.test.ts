@@ -34,11 +34,15 @@ describe("the webhook's own changes between the last success and a failure", () 
 
   it("says when nothing changed, and when the watch began after the last success", () => {
     expect(changesSentence(changesBetween([], at(0)), at(1), words)).toBe(
-      "The webhook itself did not change between them (active, numberOfErrors).",
+      "The webhook itself (active, numberOfErrors) did not change between them.",
     );
     expect(changesSentence(changesBetween([], at(30)), at(1), words)).toBe(
-      "The webhook itself did not change between them (active, numberOfErrors). " +
-        "The watch began at 09:30, after the last success: earlier changes are not known.",
+      "The webhook itself (active, numberOfErrors) did not change since the watch began at 09:30, " +
+        "after the last success (earlier changes are not known).",
+    );
+    expect(changesSentence(changesBetween([errors(40, 3, 5)], at(30)), at(1), words)).toBe(
+      "The webhook changed 1 time since the watch began at 09:30, after the last success " +
+        "(earlier changes are not known): numberOfErrors went from 3 to 5.",
     );
   });
 
@@ -88,7 +92,7 @@ describe("the webhook's own changes between the last success and a failure", () 
       "numberOfErrors 53 → 54",
     ]);
     expect(changesSentence(changesBetween([active(1, true, null)], at(0)), at(0), words)).toBe(
-      "The webhook itself did not change between them (active, numberOfErrors).",
+      "The webhook itself (active, numberOfErrors) did not change between them.",
     );
   });
 });

@@ -68,12 +68,13 @@ export function changesSentence(
   at: (iso: string) => string,
 ): string {
   if (!changes.known) return changes.why;
-  const partly =
+  // When the watch began after the success, the changes are known only from then on.
+  const span =
     Date.parse(changes.watchedSince) > Date.parse(successAt)
-      ? ` The watch began at ${at(changes.watchedSince)}, after the last success: earlier changes are not known.`
-      : "";
+      ? `since the watch began at ${at(changes.watchedSince)}, after the last success (earlier changes are not known)`
+      : "between them";
   const count = changes.changed;
-  if (count === 0) return `The webhook itself did not change between them (active, numberOfErrors).${partly}`;
+  if (count === 0) return `The webhook itself (active, numberOfErrors) did not change ${span}.`;
   const parts = [
     ...(changes.flips.length > 0
       ? [`it was ${changes.flips.map((active) => (active ? "activated" : "deactivated")).join(", then ")}`]
@@ -81,5 +82,5 @@ export function changesSentence(
     ...(changes.errors ? [`numberOfErrors went from ${changes.errors.from} to ${changes.errors.to}`] : []),
   ];
   const what = parts.length > 0 ? `: ${parts.join("; ")}` : "";
-  return `The webhook changed ${count} ${count === 1 ? "time" : "times"} between them${what}.${partly}`;
+  return `The webhook changed ${count} ${count === 1 ? "time" : "times"} ${span}${what}.`;
 }

@@ -112,7 +112,9 @@ describe("GET /api/webhooks/{id}/bundle", () => {
     // The streak started before the window: all 30 failures, back to the success at minute 31.
     expect(body.streak).toMatchObject({ length: 30, atLeast: false, startedAt: LOGS[29]!.sendAt });
     expect(body.comparison.lastSuccess.id).toBe(LOGS[30]!.id);
-    expect(body.comparison.summary).toMatch(/; since then 500 with 'database connection lost'\.$/);
+    expect(body.comparison.summary).toMatch(
+      /; this delivery then failed: 500 with 'database connection lost'\.$/,
+    );
     expect(body.masked).toEqual(
       expect.arrayContaining([
         { kind: "API keys", count: expect.any(Number) },
@@ -181,7 +183,9 @@ describe("GET /api/webhooks/{id}/bundle", () => {
     expect(body.counts).toEqual({ attempts: 19, succeeded: 0, failed: 10, otherFailed: 9 });
     expect(body.samples.map((sample: { statusCode: number }) => sample.statusCode)).toEqual([502]);
     expect(body.comparison.failed.id).toBe(issue.lastFailure.logId);
-    expect(body.changes.sentence).toMatch(/^The webhook itself did not change between them/);
+    expect(body.changes.sentence).toMatch(
+      /^The webhook itself \(active, numberOfErrors\) did not change since the watch began at .+, after the last success/,
+    );
 
     const other = await bundleRoute.GET(
       request("GET", path(`issue=${id(9, "9")}&format=md`), { cookie }),
