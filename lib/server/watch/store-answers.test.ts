@@ -11,10 +11,10 @@ import { resetHistoryForTests, scanHistory } from "@/lib/server/history/scan";
 import { parseWebhookId } from "@/lib/server/hub/path-params";
 import { applicationId } from "@/lib/server/session/key-hash";
 import type { StoreContext } from "@/lib/server/watch/context";
-import { claimDue, finishPoll, writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
+import { claimDue, finishPoll, recordWebhook, writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
 import { issueScope } from "@/lib/server/watch/issue-logs";
 import { storeOver } from "@/lib/server/watch/store";
-import { watchedHistoryIn, type WatchedHistory } from "@/lib/server/watch/store-answers";
+import { storedWebhookIn, watchedHistoryIn, type WatchedHistory } from "@/lib/server/watch/store-answers";
 import { markKeyRejected } from "@/lib/server/watch/watches";
 import { appErrorOf } from "@/tests/support/app-error-of";
 import { servesLogs } from "@/tests/support/fake-upstream";
@@ -316,5 +316,36 @@ describe.each(WATCH_DATABASES)("store answers on %s", (kind) => {
         message: expect.stringMatching(/^Failure issue: .* Clear the issue filter/),
       });
     }
+  });
+
+  it("keeps the webhook as the watch last read it, for when the hub does not answer; only for its application", async () => {
+    expect(await storedWebhookIn(ctx, appId, WEBHOOK)).toBeNull();
+    const claimed = await claimDue(ctx, "test", 10, 60_000, NOW);
+    expect(claimed).toHaveLength(1);
+    await recordWebhook(
+      ctx,
+      "test",
+      {
+        id: WEBHOOK,
+        endpoint: "https://example.test/hook",
+        eventType: "Message",
+        numberOfErrors: 7,
+        active: false,
+      },
+      60_000,
+      NOW,
+    );
+    await finishPoll(ctx, "test", WEBHOOK, { nextPollAt: NOW, error: null }, NOW);
+    expect(await storedWebhookIn(ctx, appId, WEBHOOK.toUpperCase())).toEqual({
+      webhook: {
+        id: WEBHOOK,
+        endpoint: "https://example.test/hook",
+        eventType: "Message",
+        numberOfErrors: 7,
+        active: false,
+      },
+      asOf: new Date(NOW).toISOString(),
+    });
+    expect(await storedWebhookIn(ctx, applicationId(OTHER_KEY), WEBHOOK)).toBeNull();
   });
 });

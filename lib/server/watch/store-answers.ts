@@ -3,6 +3,7 @@ import type { FindTarget } from "@/lib/domain/history/find-input";
 import type { HistoryQuestion } from "@/lib/domain/history/question";
 import type { ScanResultLine } from "@/lib/domain/scan-answer";
 import type { StoredLog } from "@/lib/domain/watch/stored-log";
+import type { Webhook } from "@/lib/domain/hub-schemas";
 import { formatUtc } from "@/lib/domain/format-time";
 import { formatAge } from "@/lib/domain/watching/format-age";
 import { serverConfig } from "@/lib/server/config";
@@ -217,5 +218,60 @@ function answersOf(ctx: StoreContext, webhookId: string, state: WatchedState): W
         throw unavailable(error);
       }
     },
+  };
+}
+
+/** A watched webhook as the watcher last read it from the hub, and when. */
+export interface StoredWebhook {
+  webhook: Webhook;
+  asOf: string;
+}
+
+/**
+ * The webhook as the application's watch last read it, for when the hub does not answer; null
+ * when it is not watched by `appId`, was never read, or the database does not answer in time.
+ */
+export async function storedWebhook(appId: string, webhookId: string): Promise<StoredWebhook | null> {
+  const lookup = (async () => storedWebhookIn(await sharedStoreContext(), appId, webhookId))();
+  try {
+    const looked = await withTimeout(lookup, LOOKUP_TIMEOUT_MS);
+    if (looked !== "timeout") return looked;
+    lookup.catch(() => undefined);
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/** `storedWebhook` over a given store (tests give theirs). */
+export async function storedWebhookIn(
+  ctx: StoreContext,
+  appId: string,
+  webhookId: string,
+): Promise<StoredWebhook | null> {
+  const row = await ctx.db
+    .selectFrom("watches")
+    .innerJoin("watch_state", "watch_state.webhook_id", "watches.webhook_id")
+    .select([
+      "watches.webhook_id",
+      "watches.endpoint",
+      "watches.event_type",
+      "watch_state.active",
+      "watch_state.number_of_errors",
+      "watch_state.polled_at",
+    ])
+    .where("watches.webhook_id", "=", webhookId.toLowerCase())
+    .where("watches.app_id", "=", appId)
+    .executeTakeFirst();
+  if (!row || row.polled_at === null || row.active === null || row.number_of_errors === null) return null;
+  return {
+    webhook: {
+      id: row.webhook_id,
+      endpoint: row.endpoint,
+      eventType: row.event_type,
+      active: row.active === 1,
+      numberOfErrors: row.number_of_errors,
+    },
+    asOf: toIso(row.polled_at),
   };
 }

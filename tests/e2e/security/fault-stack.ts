@@ -32,6 +32,8 @@ export async function startFaultStack(options: {
   consolePort: number;
   sandboxPort: number;
   hubTimeoutMs: number;
+  /** More of the console's environment (its watcher is off unless this turns it on). */
+  env?: Record<string, string>;
 }): Promise<FaultStack> {
   const sandbox = await startSandboxProcess(options.sandboxPort);
   let consoleServer: ServerProcess;
@@ -40,6 +42,7 @@ export async function startFaultStack(options: {
       HUB_BASE_URL: sandbox.url,
       HUB_SANDBOX: "1",
       HUB_TIMEOUT_MS: String(options.hubTimeoutMs),
+      ...options.env,
     });
   } catch (error) {
     await sandbox.stop();

@@ -7,10 +7,12 @@ import { ErrorPanel } from "@/components/errors/error-panel";
 import { RefreshButton } from "@/components/errors/refresh-button";
 import { WebhookView } from "@/components/webhook/webhook-view";
 import { FindDelivery } from "@/components/history/find-delivery";
+import { StoredWebhookNotice } from "@/components/webhook/stored-webhook-notice";
 import { getQueryClient } from "@/lib/browser/query-client";
 import { logsQueryOptions, webhookQueryOptions } from "@/lib/browser/queries";
 import { isAppError } from "@/lib/server/app-error";
 import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
+import { storedWebhook } from "@/lib/server/watch/store-answers";
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
@@ -111,9 +113,13 @@ export default async function WebhookPage({ params, searchParams }: Props) {
     redirect(`/api/applications/rejected?app=${app.id}`);
   }
   if (failures.some(({ code }) => code === "not_found")) notFound();
+  // The hub does not answer: a watched webhook is shown as the watch last read it.
+  const outage = isAppError(webhookError) && webhookError.code.startsWith("upstream_") ? webhookError : null;
+  const stored = outage ? await storedWebhook(app.id, webhookId) : null;
+  if (stored) queryClient.setQueryData(webhookOptions.queryKey, stored.webhook);
   // Any other failure of the logs alone is left to the browser: its query retries and shows the
   // error with "Try again".
-  if (webhookError) {
+  if (webhookError && !stored) {
     const appError = isAppError(webhookError) ? webhookError : null;
     if (!appError) console.error("[console] loading webhook page failed", webhookError);
     return (
@@ -144,6 +150,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
           Support bundle
         </Link>
       </p>
+      {outage && stored ? <StoredWebhookNotice message={outage.message} asOf={stored.asOf} /> : null}
       <WebhookView
         webhookId={webhookId}
         demoChannels={demo ? demoOf(demo, app.id).channels : []}
