@@ -535,7 +535,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect(await deliveries()).toHaveLength(2);
   });
 
-  it("the hub failing under a summary of failing endpoints is told as an update naming the hub", async () => {
+  it("the hub failing under a summary of failing endpoints is told as an update naming the hub, and its return too", async () => {
     const ids = [uuid(), uuid(), uuid(), uuid(), uuid()];
     const healthy = uuid();
     await watch([...ids, healthy]);
@@ -558,6 +558,18 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect(update.map((d) => d.kind)).toEqual(["summary", "summary"]);
     expect(update[0]!.message.headline).toBe("the watch cannot read 6 webhooks: the hub is failing");
     expect(update[0]!.message.likelyCause).toMatch(/hub is failing or unreachable/);
+
+    // The hub reads again; the five endpoints still fail: an update says so, once.
+    const back = at + 4 * MINUTE;
+    await poll(healthy, back, { logs: [log(healthy, back, 200)] });
+    for (const id of ids) await poll(id, back, { logs: attempts(id, back, 2, 503) });
+    for (let t = back; t <= back + 2 * MINUTE; t += SETTLE) await pass(t);
+    const after = (await deliveries()).slice(4);
+    expect(after.map((d) => [d.kind, d.message.headline])).toEqual([
+      ["summary", "5 webhooks failing at once"],
+      ["summary", "5 webhooks failing at once"],
+    ]);
+    expect(after[0]!.message.likelyCause).not.toMatch(/hub is failing/);
   });
 
   it("four webhooks failing at once are told one by one; five are told in one summary", async () => {

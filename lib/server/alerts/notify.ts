@@ -436,7 +436,8 @@ async function notifyOnce(
 
 /**
  * Summaries whose webhooks have all recovered resolve, with one notice listing them; a told one
- * still firing keeps its headline and counts to the webhooks firing in it now.
+ * still firing keeps its headline and counts to the webhooks firing in it now, and is told again
+ * when the hub it said was failing reads again.
  */
 async function resolveSummaries(ctx: StoreContext, links: EngineLinks, now: number): Promise<void> {
   const summaries = await ctx.db
@@ -456,11 +457,13 @@ async function resolveSummaries(ctx: StoreContext, links: EngineLinks, now: numb
     if (stillFiring) {
       const detail = parseDetail(summary.detail);
       if (!toldBefore(detail)) continue;
-      const { breach, webhooks } = await summaryContent(ctx, links, summary, true);
+      const { breach, webhooks, hubFailing } = await summaryContent(ctx, links, summary, true);
       const current = { ...detail, breach };
       if (webhooks.length > 0 && JSON.stringify(current) !== summary.detail) {
         await writeDetail(ctx, summary, current, now);
       }
+      // It told of the hub failing, and the hub reads again while endpoints still fail: an update says so.
+      if (detail.hubFailing && !hubFailing && webhooks.length > 0) await untell(ctx, summary.id, now);
       continue;
     }
     const content = await summaryContent(ctx, links, summary, false);
