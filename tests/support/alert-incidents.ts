@@ -43,6 +43,7 @@ export function incidentRow(input: IncidentInput): IncidentRow {
         cooldownUntil: null,
         held: null,
         webhooks: [],
+        hubFailing: false,
         recovery: null,
       } satisfies IncidentDetail),
     notified_at: input.openedAt,

@@ -17,7 +17,7 @@ function facts(change: Partial<WebhookFacts> = {}): WebhookFacts {
     active: true,
     streak: { length: 0, since: null, codes: [] },
     window: { attempts: 20, failures: 0, codes: [], firstFailureAt: null },
-    errors: { now: 3, before: 3 },
+    errors: { now: 3, before: 3, roseAt: null },
     lastDeliveryAt: NOW - MINUTE,
     watchedSince: NOW - 600 * MINUTE,
     read: { pollFailures: 0, errorCode: null },
@@ -92,15 +92,24 @@ describe("evaluateRules", () => {
   });
 
   it("fires the numberOfErrors jump when it rose by at least `by` over the window", () => {
-    const fired = breach(evaluateRules(rules(), facts({ errors: { now: 15, before: 5 } }), NOW).errorsJump);
+    const roseAt = NOW - 2 * 60_000;
+    const fired = breach(
+      evaluateRules(rules(), facts({ errors: { now: 15, before: 5, roseAt } }), NOW).errorsJump,
+    );
     expect(fired.headline).toBe("numberOfErrors rose by 10 (5 → 15) in 15 minutes");
     expect(fired.failures).toBe(10);
-    expect(evaluateRules(rules(), facts({ errors: { now: 14, before: 5 } }), NOW).errorsJump).toBe("clear");
-    expect(evaluateRules(rules(), facts({ errors: { now: 15, before: null } }), NOW).errorsJump).toBe(
+    // Since when the count began to rise, not the start of the window.
+    expect(fired.since).toBe(roseAt);
+    expect(evaluateRules(rules(), facts({ errors: { now: 14, before: 5, roseAt } }), NOW).errorsJump).toBe(
       "clear",
     );
+    expect(
+      evaluateRules(rules(), facts({ errors: { now: 15, before: null, roseAt: null } }), NOW).errorsJump,
+    ).toBe("clear");
     // A counter that went down (reset) is no jump.
-    expect(evaluateRules(rules(), facts({ errors: { now: 0, before: 50 } }), NOW).errorsJump).toBe("clear");
+    expect(
+      evaluateRules(rules(), facts({ errors: { now: 0, before: 50, roseAt: null } }), NOW).errorsJump,
+    ).toBe("clear");
   });
 
   it("fires silence only when enabled, from the last delivery or, with none, from the watch's start", () => {

@@ -24,8 +24,11 @@ export interface WebhookFacts {
   streak: { length: number; since: number | null; codes: CodeCount[] };
   /** Attempts sent within the rate rule's window. */
   window: { attempts: number; failures: number; codes: CodeCount[]; firstFailureAt: number | null };
-  /** `numberOfErrors` now and at the start of the rate rule's window (null: never read). */
-  errors: { now: number | null; before: number | null };
+  /**
+   * `numberOfErrors` now and at the start of the rate rule's window (null: never read), and when
+   * it first rose above `before` within the window (null: it did not).
+   */
+  errors: { now: number | null; before: number | null; roseAt: number | null };
   /** The newest stored delivery's send time; null when none. */
   lastDeliveryAt: number | null;
   /** When the watch began (silence counts from here when nothing was ever delivered). */
@@ -105,11 +108,11 @@ export function evaluateRules(rules: RuleSettings, facts: WebhookFacts, now: num
   );
 
   judge("errorsJump", rules.errorsJump.enabled, () => {
-    const { now: count, before } = facts.errors;
+    const { now: count, before, roseAt } = facts.errors;
     if (count === null || before === null || count - before < rules.errorsJump.by) return null;
     return {
       headline: `numberOfErrors rose by ${count - before} (${before} → ${count}) in ${plural(rules.rate.windowMinutes, "minute")}`,
-      since: now - rules.rate.windowMinutes * MINUTE,
+      since: roseAt,
       failures: count - before,
       attempts: 0,
       codes: facts.window.codes,

@@ -17,6 +17,8 @@ export interface IncidentDetail {
   held: string | null;
   /** A summary's webhooks, worst first, as its alert told them. */
   webhooks: AlertSummaryItem[];
+  /** A summary's alert told the hub failing (the watch cannot read most of them), not their endpoints. */
+  hubFailing: boolean;
   /** Once resolved: "recovered after 37 failures, 42 minutes". */
   recovery: string | null;
 }
@@ -29,6 +31,7 @@ export function parseDetail(json: string): IncidentDetail {
     cooldownUntil: parsed.cooldownUntil ?? null,
     held: parsed.held ?? null,
     webhooks: parsed.webhooks ?? [],
+    hubFailing: parsed.hubFailing ?? false,
     recovery: parsed.recovery ?? null,
   };
 }

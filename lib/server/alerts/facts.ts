@@ -54,6 +54,15 @@ export async function webhookFacts(
   const window = readable
     ? await attemptsSince(ctx, webhookId, windowStart)
     : { attempts: 0, failures: 0, codes: [], firstFailureAt: null };
+  const before = readable ? await errorsAt(ctx, webhookId, windowStart, row.number_of_errors) : null;
+  const errors = {
+    now: row.number_of_errors,
+    before,
+    roseAt:
+      before !== null && row.number_of_errors !== null && row.number_of_errors > before
+        ? await errorsRoseAt(ctx, webhookId, windowStart, before)
+        : null,
+  };
   const deliveries = [row.last_success_at, row.last_failure_at].filter((at): at is number => at !== null);
   return {
     appId: row.app_id,
@@ -62,10 +71,7 @@ export async function webhookFacts(
       active: row.active === null ? null : row.active === 1,
       streak: { length: row.streak_length, since: row.streak_since, codes: streakCodes },
       window,
-      errors: {
-        now: row.number_of_errors,
-        before: readable ? await errorsAt(ctx, webhookId, windowStart, row.number_of_errors) : null,
-      },
+      errors,
       lastDeliveryAt: deliveries.length > 0 ? Math.max(...deliveries.map(Number)) : null,
       watchedSince: Number(row.created_at),
       read: { pollFailures: row.poll_failures, errorCode: row.poll_error_code },
@@ -130,6 +136,21 @@ async function errorsAt(
   const after = await timeline.where("at", ">", at).orderBy("at").limit(1).executeTakeFirst();
   // A first read has no value before it: the count starts from what it read.
   return after ? Number(after.previous ?? after.number_of_errors) : current;
+}
+
+/** When `numberOfErrors` first rose above `before` after `from`: when a jump began. */
+async function errorsRoseAt(ctx: StoreContext, webhookId: string, from: number, before: number) {
+  const row = await ctx.db
+    .selectFrom("watch_timeline")
+    .select("at")
+    .where("webhook_id", "=", webhookId)
+    .where("kind", "=", "errors")
+    .where("at", ">", from)
+    .where("number_of_errors", ">", before)
+    .orderBy("at")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.at) : null;
 }
 
 /** The newest failed attempts of a webhook, as an alert's samples. */

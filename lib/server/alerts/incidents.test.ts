@@ -4,6 +4,7 @@ import { parseDetail } from "@/lib/domain/alerts/incident-detail";
 import type { AlertMessage } from "@/lib/domain/alerts/message";
 import { DEFAULT_RULES, NO_OVERRIDE } from "@/lib/domain/alerts/rules";
 import { statusMeaning } from "@/lib/domain/status-meaning";
+import { rememberApplicationNames } from "@/lib/server/alerts/application-names";
 import { addDestination } from "@/lib/server/alerts/destinations";
 import { evaluateWebhook } from "@/lib/server/alerts/incidents";
 import { alertPass, settleMs, type PassSettings } from "@/lib/server/alerts/notify";
@@ -264,6 +265,8 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
       "numberOfErrors rose by 11 (3 → 14) in 15 minutes",
       "numberOfErrors rose by 11 (3 → 14) in 15 minutes",
     ]);
+    // Since when the count began to rise (3 → 12 at 2 min), not the start of the window.
+    expect((await deliveries())[0]!.message.since).toBe(new Date(T0 + 2 * MINUTE).toISOString());
     await poll(id, T0 + 16 * MINUTE, { webhook: { numberOfErrors: 14 } });
     expect((await incidents())[0]!.state).toBe("firing"); // the window starts at 1 min: 3 → 14
     await poll(id, T0 + 17 * MINUTE, { webhook: { numberOfErrors: 14 } }); // from 2 min: 12 → 14
@@ -447,6 +450,128 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 12 failures, \d+ minutes/);
   });
 
+  it("a rule still firing as the told one clears carries its alert on: recovered only once every rule has cleared", async () => {
+    const id = uuid();
+    await watch([id]);
+    await saveAppRules(ctx, appId, DEFAULT_RULES);
+    const failing = T0 + MINUTE;
+    await poll(id, failing, { logs: attempts(id, failing, 6, 500) });
+    await pass(failing + SETTLE);
+    expect(await kinds()).toEqual(["firing streak → Ops Slack", "firing streak → Pager"]);
+    // Four successes end the streak, and make the rate hold: 6 of 10 failed.
+    const back = failing + MINUTE;
+    await poll(id, back, { logs: attempts(id, back, 4, 200) });
+    await pass(back + SETTLE);
+    expect(await kinds()).toHaveLength(2);
+    expect((await incidents()).map((i) => [i.rule, i.state, i.notified_at !== null])).toEqual([
+      ["streak", "resolved", true],
+      ["rate", "firing", true],
+    ]);
+    // The failures leave the window: the rate clears, and "recovered" is told once.
+    const later = failing + 16 * MINUTE;
+    await poll(id, later, { logs: attempts(id, later, 2, 200) });
+    await pass(later + SETTLE);
+    expect((await kinds()).slice(2)).toEqual(["resolved rate → Ops Slack", "resolved rate → Pager"]);
+    expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 6 failures, 16 minutes/);
+  });
+
+  it("alerts name the application as its people do, else by the webhooks it watches", async () => {
+    const id = uuid();
+    await watch([id]);
+    const at = T0 + MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at + SETTLE);
+    expect((await deliveries())[0]!.message.application).toEqual({
+      id: appId,
+      name: `The application watching "Customer ${id.slice(-4)}"`,
+    });
+    await rememberApplicationNames(ctx, new Map([[appId, "Default"]]), at);
+    await rememberApplicationNames(ctx, new Map([[appId, "Payments"]]), at + SECOND); // renamed
+    await poll(id, at + MINUTE, { logs: [log(id, at + MINUTE, 200)] });
+    expect((await deliveries())[2]!.message.application).toEqual({ id: appId, name: "Payments" });
+  });
+
+  it("alerts held for a while (a cooldown) do not make a webhook failing later part of a summary", async () => {
+    const held = [uuid(), uuid(), uuid(), uuid()];
+    await watch(held);
+    for (const id of held) await poll(id, T0 + MINUTE, { logs: attempts(id, T0 + MINUTE, 5, 500) });
+    await pass(T0 + MINUTE + SETTLE);
+    for (const id of held) await poll(id, T0 + 3 * MINUTE, { logs: [log(id, T0 + 3 * MINUTE, 200)] });
+    // They fail again within the cooldown: recorded, held until T0 + 33 min.
+    for (const id of held) await poll(id, T0 + 5 * MINUTE, { logs: attempts(id, T0 + 5 * MINUTE, 5, 500) });
+    await pass(T0 + 5 * MINUTE + SETTLE);
+    expect(await deliveries()).toHaveLength(16);
+
+    const lone = uuid();
+    await watch([lone]);
+    const at = T0 + 20 * MINUTE;
+    await poll(lone, at, { logs: attempts(lone, at, 5, 500) });
+    await pass(at);
+    await pass(at + SETTLE);
+    expect((await kinds()).slice(16)).toEqual(["firing streak → Ops Slack", "firing streak → Pager"]);
+  });
+
+  it("a summary gives each webhook's latest failure code, and one more webhook joining it sends no update", async () => {
+    const ids = [uuid(), uuid(), uuid(), uuid(), uuid()];
+    await watch(ids);
+    const at = T0 + MINUTE;
+    // The first fails with 503 five times, then 500: its last code is 500, its most frequent 503.
+    const [first] = ids;
+    await poll(first!, at, { logs: [log(first!, at, 500), ...attempts(first!, at - SECOND, 5, 503)] });
+    for (const id of ids.slice(1)) await poll(id, at, { logs: attempts(id, at, 6, 503) });
+    await pass(at);
+    await pass(at + SETTLE);
+    const [summary] = (await deliveries()).filter((d) => d.kind === "summary");
+    expect(summary!.message.webhooks.find((w) => w.webhook.id === first)!.lastStatusCode).toBe(500);
+
+    const joining = uuid();
+    await watch([joining]);
+    const soon = at + 30 * SECOND;
+    await poll(joining, soon, { logs: attempts(joining, soon, 5, 502) });
+    for (let t = soon; t <= soon + 2 * MINUTE; t += SETTLE) await pass(t);
+    expect((await incidents()).find((i) => i.webhook_id === joining)!.summary_id).toBe(
+      (await summaryRow()).id,
+    );
+    expect(await deliveries()).toHaveLength(2);
+  });
+
+  it("the hub failing under a summary of failing endpoints is told as an update naming the hub, and its return too", async () => {
+    const ids = [uuid(), uuid(), uuid(), uuid(), uuid()];
+    const healthy = uuid();
+    await watch([...ids, healthy]);
+    const at = T0 + MINUTE;
+    await poll(healthy, at, { logs: [log(healthy, at, 200)] });
+    for (const id of ids) await poll(id, at, { logs: attempts(id, at, 6, 503) });
+    await pass(at);
+    await pass(at + SETTLE);
+    expect((await deliveries()).map((d) => d.message.headline)).toEqual([
+      "5 webhooks failing at once",
+      "5 webhooks failing at once",
+    ]);
+    // Every poll fails from now on: the watch cannot read any of the six.
+    for (const round of [1, 2]) {
+      for (const id of [...ids, healthy])
+        await poll(id, at + round * MINUTE, { error: "upstream_unavailable" });
+    }
+    for (let t = at + 2 * MINUTE; t <= at + 3 * MINUTE; t += SETTLE) await pass(t);
+    const update = (await deliveries()).slice(2);
+    expect(update.map((d) => d.kind)).toEqual(["summary", "summary"]);
+    expect(update[0]!.message.headline).toBe("the watch cannot read 6 webhooks: the hub is failing");
+    expect(update[0]!.message.likelyCause).toMatch(/hub is failing or unreachable/);
+
+    // The hub reads again; the five endpoints still fail: an update says so, once.
+    const back = at + 4 * MINUTE;
+    await poll(healthy, back, { logs: [log(healthy, back, 200)] });
+    for (const id of ids) await poll(id, back, { logs: attempts(id, back, 2, 503) });
+    for (let t = back; t <= back + 2 * MINUTE; t += SETTLE) await pass(t);
+    const after = (await deliveries()).slice(4);
+    expect(after.map((d) => [d.kind, d.message.headline])).toEqual([
+      ["summary", "5 webhooks failing at once"],
+      ["summary", "5 webhooks failing at once"],
+    ]);
+    expect(after[0]!.message.likelyCause).not.toMatch(/hub is failing/);
+  });
+
   it("four webhooks failing at once are told one by one; five are told in one summary", async () => {
     const few = [uuid(), uuid(), uuid(), uuid()];
     await watch(few);
@@ -464,8 +589,9 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect(summaries).toEqual([]); // a summary waits a settle time for more to join
     await pass(later + SETTLE);
     const [summary] = (await deliveries()).filter((d) => d.kind === "summary");
-    expect(summary!.message.webhooks.map((w) => w.webhook.id).sort()).toEqual([...many].sort());
-    expect(summary!.message.headline).toBe("5 webhooks failing at once");
+    // It lists every webhook failing when it is sent: the five, and the four told before.
+    expect(summary!.message.webhooks.map((w) => w.webhook.id).sort()).toEqual([...few, ...many].sort());
+    expect(summary!.message.headline).toBe("9 webhooks failing at once");
     expect((await deliveries()).filter((d) => d.kind === "firing")).toHaveLength(8);
   });
 
@@ -506,7 +632,8 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     const [summary, lateIncident] = [await summaryRow(), (await incidents()).at(-1)!];
     expect(summary.state).toBe("firing");
     expect(lateIncident).toMatchObject({ webhook_id: late, summary_id: null });
-    expect(parseDetail(summary.detail).breach.headline).toBe("5 webhooks failing at once");
+    // The summary counts every webhook failing now, the one told alone too.
+    expect(parseDetail(summary.detail).breach.headline).toBe("6 webhooks failing at once");
 
     // It recovers on its own notice; the summary's webhooks go on failing.
     const back = at + 2 * MINUTE;

@@ -12,6 +12,7 @@ import {
 import type { IncidentRule } from "@/lib/domain/alerts/incidents";
 import type { AlertSummaryItem, AlertWebhook } from "@/lib/domain/alerts/message";
 import { RULE_IDS } from "@/lib/domain/alerts/rules";
+import { applicationOf } from "@/lib/server/alerts/application-names";
 import { failuresBetween, webhookFacts } from "@/lib/server/alerts/facts";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import { rulesFor } from "@/lib/server/alerts/rules-store";
@@ -35,19 +36,18 @@ export const APP_WIDE = "";
 /** What the engine needs beyond the store: where the console is, for the links in alerts. */
 export type EngineLinks = ConsoleLinks;
 
-export function applicationOf(appId: string): { id: string; name: string } {
-  // The store keeps no application names (they live in people's sessions): the id names it.
-  return { id: appId, name: `Application ${appId}` };
-}
+/** Rules about the webhook's failed deliveries: one alert tells them all. */
+export const DELIVERY_RULES = new Set<IncidentRule>(["streak", "rate", "errorsJump"]);
 
 export function incidentFacts(
   row: IncidentRow,
+  application: { id: string; name: string },
   detail: IncidentDetail = parseDetail(row.detail),
 ): IncidentFacts {
   return {
     id: row.id,
     rule: row.rule,
-    application: applicationOf(row.app_id),
+    application,
     webhook: detail.webhook,
     breach: detail.breach,
     openedAt: Number(row.opened_at),
@@ -92,6 +92,7 @@ export async function openIncident(
     cooldownUntil: cooldownEnd !== null && cooldownEnd > now ? cooldownEnd : null,
     held: null,
     webhooks: [],
+    hubFailing: false,
     recovery: null,
   };
   const inserted = await ctx.db
@@ -134,8 +135,26 @@ async function refreshBreach(ctx: StoreContext, row: IncidentRow, breach: Breach
 
 /** Failures an incident lasted, for its recovery sentence: the stored failed attempts for rules about deliveries. */
 async function failuresDuring(ctx: StoreContext, row: IncidentRow, detail: IncidentDetail, now: number) {
-  if (row.webhook_id === APP_WIDE || !["streak", "rate", "errorsJump"].includes(row.rule)) return 0;
+  if (row.webhook_id === APP_WIDE || !DELIVERY_RULES.has(row.rule)) return 0;
   return failuresBetween(ctx, row.webhook_id, detail.breach.since ?? Number(row.opened_at), now);
+}
+
+/**
+ * A delivery rule's detail with the start of the failures its alert told: the earliest among the
+ * rules told with it (a numberOfErrors jump is seen at a poll, after the failures it counts).
+ */
+async function toldStart(ctx: StoreContext, row: IncidentRow, detail: IncidentDetail) {
+  if (row.webhook_id === APP_WIDE || !DELIVERY_RULES.has(row.rule)) return detail;
+  const told = await ctx.db
+    .selectFrom("alert_incidents")
+    .select("detail")
+    .where("summary_id", "=", row.id)
+    .execute();
+  const starts = [detail, ...told.map((r) => parseDetail(r.detail))]
+    .map((d) => d.breach.since)
+    .filter((since): since is number => since !== null);
+  if (starts.length === 0) return detail;
+  return { ...detail, breach: { ...detail.breach, since: Math.min(...starts) } };
 }
 
 /**
@@ -150,7 +169,7 @@ export async function resolveIncident(
   now: number,
   webhooks: AlertSummaryItem[] = [],
 ): Promise<boolean> {
-  const detail = parseDetail(row.detail);
+  const detail = await toldStart(ctx, row, parseDetail(row.detail));
   const failures = await failuresDuring(ctx, row, detail, now);
   const since = detail.breach.since ?? Number(row.opened_at);
   const resolved: IncidentDetail = {
@@ -159,6 +178,8 @@ export async function resolveIncident(
     webhooks: webhooks.length > 0 ? webhooks : detail.webhooks,
     recovery: recoveryText(failures, now - since),
   };
+  const application = await applicationOf(ctx, row.app_id);
+  const deliveryRule = row.webhook_id !== APP_WIDE && DELIVERY_RULES.has(row.rule);
   return ctx.db.transaction().execute(async (tx) => {
     const done = await tx
       .updateTable("alert_incidents")
@@ -169,33 +190,60 @@ export async function resolveIncident(
       .executeTakeFirst();
     if (!done) return false;
     const toldAlone = done.notified_at !== null && done.summary_id === null;
+    // Rules told with this one, or about the same webhook's failures and not told yet (a rate
+    // that starts to hold as the streak ends), still fire: the first carries the alert on, in
+    // this one's place, so "recovered" is said once the failures have stopped.
     const heirs = await tx
       .selectFrom("alert_incidents")
-      .select("id")
-      .where("summary_id", "=", row.id)
+      .select(["id", "detail"])
       .where("state", "=", "firing")
+      .where((eb) => {
+        const toldWith = eb("summary_id", "=", row.id);
+        if (!deliveryRule || done.notified_at === null) return toldWith;
+        return eb.or([
+          toldWith,
+          eb.and([
+            eb("app_id", "=", row.app_id),
+            eb("webhook_id", "=", row.webhook_id),
+            eb("rule", "in", [...DELIVERY_RULES]),
+            eb("notified_at", "is", null),
+          ]),
+        ]);
+      })
       .orderBy("opened_at")
       .execute();
     if (heirs.length > 0) {
-      // Rules told with this one still fire: the first carries the alert on, and its
-      // resolution is the one told, so "recovered" is said once the failures have stopped.
       const [heir, ...rest] = heirs.map((h) => h.id);
+      const told = { notified_at: done.notified_at, updated_at: now };
+      // The alert it carries on told of failures since this one's start: its recovery counts them.
+      const carried = parseDetail(heirs[0]!.detail);
+      const heirSince = Math.min(carried.breach.since ?? Number.MAX_SAFE_INTEGER, since);
       await tx
         .updateTable("alert_incidents")
-        .set({ summary_id: null, notified_at: done.notified_at, updated_at: now })
+        .set({
+          ...told,
+          summary_id: done.summary_id,
+          detail: JSON.stringify({ ...carried, breach: { ...carried.breach, since: heirSince } }),
+        })
         .where("id", "=", heir!)
         .execute();
       if (rest.length > 0) {
         await tx
           .updateTable("alert_incidents")
-          .set({ summary_id: heir!, updated_at: now })
+          .set({ ...told, summary_id: heir! })
           .where("id", "in", rest)
           .execute();
       }
       return true;
     }
     if (toldAlone) {
-      const message = resolvedMessage(incidentFacts(row, detail), failures, links, now, resolved.webhooks);
+      const message = resolvedMessage(
+        incidentFacts(row, application, detail),
+        failures,
+        links,
+        now,
+        resolved.webhooks,
+      );
       await enqueueAlert({ ...ctx, db: tx }, row.app_id, message, now);
     }
     return true;
@@ -230,7 +278,12 @@ export async function evaluateWebhook(
   if (!watched) return;
   const verdicts = evaluateRules(rules, watched.facts, now);
   const firing = new Map((await firingIncidents(ctx, appId, webhookId)).map((row) => [row.rule, row]));
-  for (const rule of RULE_IDS) {
+  // Rules that hold are judged before those that cleared: a streak ending as the rate starts to
+  // hold hands its alert on to the rate instead of telling "recovered".
+  const order = [...RULE_IDS].sort(
+    (a, b) => Number(verdicts[a] === "clear") - Number(verdicts[b] === "clear"),
+  );
+  for (const rule of order) {
     const verdict = verdicts[rule];
     const open = firing.get(rule);
     if (verdict === undefined) continue;

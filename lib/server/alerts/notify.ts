@@ -10,9 +10,11 @@ import {
 } from "@/lib/domain/alerts/incident-message";
 import type { AlertMessage, AlertSummaryItem } from "@/lib/domain/alerts/message";
 import { NO_OVERRIDE } from "@/lib/domain/alerts/rules";
+import { applicationOf } from "@/lib/server/alerts/application-names";
 import { failureSamples } from "@/lib/server/alerts/facts";
 import {
   APP_WIDE,
+  DELIVERY_RULES,
   firingIncidents,
   incidentFacts,
   openIncident,
@@ -41,9 +43,6 @@ export interface PassSettings {
 export const GROUP_MIN_WEBHOOKS = 5;
 /** Webhooks the watch cannot read at once that make it the hub's failure, told in a summary. */
 export const GROUP_MIN_UNREADABLE = 2;
-
-/** Rules about the webhook's failed deliveries: one alert tells them all. */
-const DELIVERY_RULES = new Set<IncidentRow["rule"]>(["streak", "rate", "errorsJump"]);
 
 /** How long a new incident waits for others to fire with it before it is told alone. */
 export function settleMs(intervalSeconds: number): number {
@@ -138,6 +137,9 @@ async function notifyApp(
   now: number,
 ): Promise<void> {
   const ready: IncidentRow[] = [];
+  // Alerts ready now or soon (their hold ends within the window of "at once") count towards a
+  // summary: many held by one cooldown end together. Those held longer are not news yet.
+  const soon: IncidentRow[] = [];
   const overrides = await webhookOverrides(ctx, appId);
   for (const row of pending) {
     const detail = parseDetail(row.detail);
@@ -146,16 +148,19 @@ async function notifyApp(
     const held = hold ? holdText(hold) : null;
     if (held !== detail.held) await writeDetail(ctx, row, { ...detail, held }, now);
     if (!hold) ready.push(row);
+    if (!hold || hold.until - now <= groupWindowMs(settings.intervalSeconds)) soon.push(row);
   }
-  const members = ready.filter((row) => row.webhook_id !== APP_WIDE && row.rule !== "summary");
+  const webhookRows = (rows: IncidentRow[]) =>
+    rows.filter((row) => row.webhook_id !== APP_WIDE && row.rule !== "summary");
+  const members = webhookRows(ready);
   let alone = ready;
-  const untold = pending.filter((row) => row.webhook_id !== APP_WIDE && row.rule !== "summary");
-  if (members.length > 0 && (await manyAtOnce(ctx, settings, appId, untold, now))) {
+  if (members.length > 0 && (await manyAtOnce(ctx, settings, appId, webhookRows(soon), now))) {
     const summary = await summaryOf(ctx, appId, now);
     const ids = members.map((row) => row.id);
     const joined = await tellWith(ctx, ids, summary.id, now);
-    // A summary told already is told again, as an update naming the webhooks that joined it.
-    if (joined > 0) await untell(ctx, summary.id, now);
+    if (joined > 0 && (await worthAnUpdate(ctx, settings.links, summary, members))) {
+      await untell(ctx, summary.id, now);
+    }
     alone = ready.filter((row) => !ids.includes(row.id));
   }
   for (const row of alone) {
@@ -193,6 +198,24 @@ async function untell(ctx: StoreContext, summaryId: string, now: number) {
 
 /** A summary's detail lists the webhooks of its last alert: none until it is first told. */
 const toldBefore = (detail: IncidentDetail) => detail.webhooks.length > 0;
+
+/**
+ * Whether webhooks joining a summary already told make an update: a burst of their own, or the
+ * hub failing where the summary told of endpoints failing. One more webhook joins silently.
+ */
+async function worthAnUpdate(
+  ctx: StoreContext,
+  links: EngineLinks,
+  summary: IncidentRow,
+  joined: IncidentRow[],
+) {
+  const detail = parseDetail(summary.detail);
+  if (!toldBefore(detail)) return false;
+  const told = new Set(detail.webhooks.map((item) => item.webhook.id));
+  const fresh = new Set(joined.map((row) => row.webhook_id).filter((id) => !told.has(id)));
+  if (fresh.size >= GROUP_MIN_WEBHOOKS) return true;
+  return !detail.hubFailing && (await summaryContent(ctx, links, summary, true)).hubFailing;
+}
 
 /**
  * Another firing incident about the same webhook's failed deliveries whose alert went out: a
@@ -241,15 +264,15 @@ async function writeDetail(ctx: StoreContext, row: IncidentRow, detail: Incident
 }
 
 /**
- * Enough webhooks fired within the window or wait to be told (fewer when the watch cannot read
- * them: then it is the hub failing, not each endpoint). A summary still firing from an earlier
- * burst does not count: a webhook failing later is news of its own.
+ * Enough webhooks fired within the window or are about to be told (fewer when the watch cannot
+ * read them: then it is the hub failing, not each endpoint). A summary still firing from an
+ * earlier burst does not count, nor do alerts held for long: a webhook failing later is news of its own.
  */
 async function manyAtOnce(
   ctx: StoreContext,
   settings: PassSettings,
   appId: string,
-  pending: IncidentRow[],
+  untold: IncidentRow[],
   now: number,
 ) {
   const recent = await ctx.db
@@ -259,8 +282,7 @@ async function manyAtOnce(
     .where("webhook_id", "<>", APP_WIDE)
     .where("opened_at", ">=", now - groupWindowMs(settings.intervalSeconds))
     .execute();
-  // Alerts not told yet count too, held ones included: many held by one cooldown end together.
-  const all = [...recent, ...pending];
+  const all = [...recent, ...untold];
   const webhooks = new Set(all.map((row) => row.webhook_id));
   const unreadable = new Set(
     all.filter((row) => row.rule === "watchUnreadable").map((row) => row.webhook_id),
@@ -291,34 +313,48 @@ async function summaryOf(ctx: StoreContext, appId: string, now: number): Promise
   return opened ?? (await firing())!;
 }
 
-/** The members of a summary, one item per webhook, worst first, and the summary's breach over them. */
+/**
+ * What a summary tells, one item per webhook, worst first, and its breach over them. While it
+ * fires: every webhook of the application failing now, whether it joined the summary or was told
+ * alone; once resolved, the webhooks that were in it. Most of them unreadable is the hub failing.
+ */
 async function summaryContent(
   ctx: StoreContext,
   links: EngineLinks,
   summary: IncidentRow,
   onlyFiring: boolean,
 ) {
-  const members = await ctx.db
+  const rows = await ctx.db
     .selectFrom("alert_incidents")
-    .selectAll()
-    .where("summary_id", "=", summary.id)
-    .$if(onlyFiring, (qb) => qb.where("state", "=", "firing"))
+    .leftJoin("watch_state", "watch_state.webhook_id", "alert_incidents.webhook_id")
+    .selectAll("alert_incidents")
+    .select("watch_state.last_failure_code")
+    .$if(onlyFiring, (qb) =>
+      qb
+        .where("alert_incidents.app_id", "=", summary.app_id)
+        .where("alert_incidents.webhook_id", "<>", APP_WIDE)
+        .where("alert_incidents.state", "=", "firing"),
+    )
+    .$if(!onlyFiring, (qb) => qb.where("alert_incidents.summary_id", "=", summary.id))
     .execute();
   const items = new Map<string, AlertSummaryItem>();
-  const details = members.map((row) => ({ row, detail: parseDetail(row.detail) }));
+  const details = rows.map((row) => ({ row, detail: parseDetail(row.detail) }));
   for (const { row, detail } of details) {
     if (!detail.webhook) continue;
     const item = items.get(row.webhook_id);
-    const lastStatusCode = detail.breach.codes[0]?.code ?? item?.lastStatusCode ?? null;
+    // The latest failed delivery's code; a read that failed has none of its own.
+    const code = row.rule === "watchUnreadable" ? null : row.last_failure_code;
     items.set(row.webhook_id, {
       webhook: detail.webhook,
       failures: Math.max(item?.failures ?? 0, detail.breach.failures),
-      lastStatusCode,
+      lastStatusCode: code ?? item?.lastStatusCode ?? null,
       link: webhookLink(links, summary.app_id, row.webhook_id),
     });
   }
-  const hubFailing = details.length > 0 && details.every(({ row }) => row.rule === "watchUnreadable");
-  const unreadable = items.size;
+  const unreadable = new Set(
+    rows.filter((row) => row.rule === "watchUnreadable").map((row) => row.webhook_id),
+  ).size;
+  const hubFailing = unreadable >= GROUP_MIN_UNREADABLE && unreadable * 2 > items.size;
   // The watch reads every webhook of the application through the failing hub: each is listed,
   // including those whose turn to be polled has not come yet, with the reads that failed so far.
   if (hubFailing) {
@@ -366,13 +402,15 @@ async function notifyOnce(
   now: number,
 ): Promise<void> {
   const detail = parseDetail(row.detail);
+  const application = await applicationOf(ctx, row.app_id);
   let message: AlertMessage;
   let told: IncidentDetail = detail;
   if (row.rule === "summary") {
     const content = await summaryContent(ctx, links, row, true);
     if (content.webhooks.length === 0) return;
-    told = { ...detail, breach: content.breach, webhooks: content.webhooks };
-    const facts: IncidentFacts = incidentFacts(row, told);
+    const { breach, webhooks, hubFailing } = content;
+    told = { ...detail, breach, webhooks, hubFailing };
+    const facts: IncidentFacts = incidentFacts(row, application, told);
     message = summaryMessage(facts, content.webhooks, content.hubFailing, links, now);
     // An update is a new alert to every destination, not a second copy of the first one.
     if (toldBefore(detail)) message = { ...message, idempotencyKey: `${row.id}.update.${now}` };
@@ -381,7 +419,7 @@ async function notifyOnce(
       row.webhook_id !== APP_WIDE && DELIVERY_RULES.has(row.rule)
         ? await failureSamples(ctx, row.webhook_id)
         : [];
-    message = firingMessage(incidentFacts(row, detail), samples, links, now);
+    message = firingMessage(incidentFacts(row, application, detail), samples, links, now);
   }
   await ctx.db.transaction().execute(async (tx) => {
     const claimed = await tx
@@ -398,7 +436,8 @@ async function notifyOnce(
 
 /**
  * Summaries whose webhooks have all recovered resolve, with one notice listing them; a told one
- * still firing keeps its headline and counts to the webhooks firing in it now.
+ * still firing keeps its headline and counts to the webhooks firing in it now, and is told again
+ * when the hub it said was failing reads again.
  */
 async function resolveSummaries(ctx: StoreContext, links: EngineLinks, now: number): Promise<void> {
   const summaries = await ctx.db
@@ -418,11 +457,13 @@ async function resolveSummaries(ctx: StoreContext, links: EngineLinks, now: numb
     if (stillFiring) {
       const detail = parseDetail(summary.detail);
       if (!toldBefore(detail)) continue;
-      const { breach, webhooks } = await summaryContent(ctx, links, summary, true);
+      const { breach, webhooks, hubFailing } = await summaryContent(ctx, links, summary, true);
       const current = { ...detail, breach };
       if (webhooks.length > 0 && JSON.stringify(current) !== summary.detail) {
         await writeDetail(ctx, summary, current, now);
       }
+      // It told of the hub failing, and the hub reads again while endpoints still fail: an update says so.
+      if (detail.hubFailing && !hubFailing && webhooks.length > 0) await untell(ctx, summary.id, now);
       continue;
     }
     const content = await summaryContent(ctx, links, summary, false);

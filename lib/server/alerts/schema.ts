@@ -38,6 +38,15 @@ export interface AlertEngineTables {
     /** The summary incident this one was told in (migration 0005); null when told alone or not yet. */
     summary_id: string | null;
   };
+  /**
+   * The name people gave each application in their session (migration 0010), kept whenever a
+   * session shows or uses its alerts, so real alerts say the same name as test alerts.
+   */
+  alert_applications: {
+    app_id: string;
+    name: string;
+    updated_at: number;
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -121,5 +130,20 @@ export const alertSummaryMigration: Migration = {
   async down(db: AnyDb) {
     await db.schema.dropIndex("alert_incidents_summary").execute();
     await db.schema.alterTable("alert_incidents").dropColumn("summary_id").execute();
+  },
+};
+
+/** Migration 0010: applications' names, as sessions give them, for the alerts to say. */
+export const alertApplicationsMigration: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable("alert_applications")
+      .addColumn("app_id", "text", (c) => c.primaryKey())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("updated_at", "bigint", (c) => c.notNull())
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.dropTable("alert_applications").execute();
   },
 };

@@ -15,6 +15,7 @@ import { dispatchSettings, sendClaimed } from "@/lib/server/alerts/dispatch";
 import { refusedUrl, type OutboundPolicy } from "@/lib/server/alerts/outbound";
 import { enqueueClaimed } from "@/lib/server/alerts/outbox";
 import { listIncidents } from "@/lib/server/alerts/incident-views";
+import { rememberApplicationNames } from "@/lib/server/alerts/application-names";
 
 /**
  * What the alert routes do, for one application of the session: list, add and remove its
@@ -59,13 +60,22 @@ async function checkReachable(input: AddDestination, policy: OutboundPolicy): Pr
     );
 }
 
-export function listDestinations(appId: string): Promise<DestinationView[]> {
-  return withStore((ctx) => destinations.listDestinations(ctx, appId));
+/** The session's name for an application, kept for its alerts to say. */
+const nameOf = (app: Pick<Application, "id" | "name">) => new Map([[app.id, app.name]]);
+
+export function listDestinations(app: Pick<Application, "id" | "name">): Promise<DestinationView[]> {
+  return withStore(async (ctx) => {
+    await rememberApplicationNames(ctx, nameOf(app));
+    return destinations.listDestinations(ctx, app.id);
+  });
 }
 
-export async function addDestination(appId: string, input: AddDestination) {
+export async function addDestination(app: Pick<Application, "id" | "name">, input: AddDestination) {
   await checkReachable(input, outboundPolicy());
-  return withStore((ctx) => destinations.addDestination(ctx, appId, input));
+  return withStore(async (ctx) => {
+    await rememberApplicationNames(ctx, nameOf(app));
+    return destinations.addDestination(ctx, app.id, input);
+  });
 }
 
 export function removeDestination(appId: string, id: string): Promise<void> {
@@ -78,7 +88,10 @@ export function recentDeliveries(appId: string): Promise<DeliveryView[]> {
 
 /** The firing and recently resolved incidents of these applications (id → the session's name for it). */
 export function incidents(applicationNames: ReadonlyMap<string, string>): Promise<IncidentsAnswer> {
-  return withStore((ctx) => listIncidents(ctx, applicationNames));
+  return withStore(async (ctx) => {
+    await rememberApplicationNames(ctx, applicationNames);
+    return listIncidents(ctx, applicationNames);
+  });
 }
 
 /** The console's address as people open it: PUBLIC_ORIGIN, else the request's own. */
@@ -103,6 +116,7 @@ export async function sendTestAlert(
   consoleUrl: string,
 ): Promise<DeliveryView> {
   return withStore(async (ctx) => {
+    await rememberApplicationNames(ctx, nameOf(app));
     const destination = await destinations.openDestination(ctx, app.id, destinationId);
     const message = testAlert({
       idempotencyKey: `test_${randomUUID()}`,

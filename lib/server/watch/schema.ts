@@ -2,6 +2,7 @@ import "server-only";
 import { sql, type Generated, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import type { DeliveryState } from "@/lib/domain/alerts/destinations";
 import {
+  alertApplicationsMigration,
   alertEngineMigration,
   alertSummaryMigration,
   type AlertEngineTables,
@@ -396,6 +397,7 @@ export const migrations: MigrationProvider = {
     "0007_logs_by_id": logsById,
     "0008_log_signatures": logSignatures,
     "0009_logs_by_id_through_key": logsByIdThroughKey,
+    "0010_alert_application_names": alertApplicationsMigration,
   }),
 };
 

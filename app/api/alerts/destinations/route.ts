@@ -6,7 +6,7 @@ import { addDestination, listDestinations } from "@/lib/server/alerts/service";
 export const GET = defineRoute({
   async handle({ session }) {
     const app = await session.app();
-    return Response.json({ destinations: await listDestinations(app.id) });
+    return Response.json({ destinations: await listDestinations(app) });
   },
 });
 
@@ -19,6 +19,6 @@ export const POST = defineRoute({
   body: addDestinationSchema,
   async handle({ body, session }) {
     const app = await session.app();
-    return Response.json(await addDestination(app.id, body), { status: 201 });
+    return Response.json(await addDestination(app, body), { status: 201 });
   },
 });
