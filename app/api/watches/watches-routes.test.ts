@@ -241,8 +241,25 @@ describe("handing over a rotated key", () => {
       request("POST", "/api/watches/key", { body: { app: applicationId(FIRST), apiKey: SECOND }, cookie }),
     );
     expect(response.status).toBe(400);
-    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(/does not read the watched webhook/);
+    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(
+      /^New API key: this key does not read the watched webhook/,
+    );
     expect(response.headers.get("set-cookie")).toBeNull();
+    expect((await overview(cookie)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
+  });
+
+  it("refuses a key the hub rejects by the field's label, and changes nothing", async () => {
+    const cookie = await rotated();
+    const response = await keyRoute.POST(
+      request("POST", "/api/watches/key", {
+        body: { app: applicationId(FIRST), apiKey: "unknown-key-0000000000000000" },
+        cookie,
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(
+      /^New API key: the Messaging Hub rejected this key \(HTTP 401\).*Paste the application's current key\./,
+    );
     expect((await overview(cookie)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
   });
 
