@@ -135,10 +135,23 @@ describe("watching many at once", () => {
     );
     expect(rows.map((row) => row.webhookId).sort()).toEqual([A, B].sort());
 
+    // Watched before: "already", and the line says whether its name changed.
     const again = await bulkRoute.POST(
-      request("POST", "/api/watches/bulk", { body: { text: `${A},Acme` }, cookie }),
+      request("POST", "/api/watches/bulk", { body: { text: `${A},Acme\n${B}` }, cookie }),
     );
-    expect(((await again.json()) as { outcomes: BulkOutcome[] }).outcomes[0]!.status).toBe("already");
+    const bName = rows.find((r) => r.webhookId === B)!.name;
+    expect(
+      ((await again.json()) as { outcomes: BulkOutcome[] }).outcomes.map(
+        ({ status, message, renamedFrom }) => ({
+          status,
+          message,
+          renamedFrom,
+        }),
+      ),
+    ).toEqual([
+      { status: "already", message: 'Renamed from "Acme, Inc." to "Acme".', renamedFrom: "Acme, Inc." },
+      { status: "already", message: `Its name stays "${bName}".`, renamedFrom: undefined },
+    ]);
   });
 
   it("lists them on the overview a page at a time, filtered on the server as its URL says", async () => {
