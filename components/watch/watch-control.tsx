@@ -114,7 +114,7 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
           label="Watch name"
           hint={`${purpose} ${capHint(WATCH_NAME_MAX)}`}
           error={outcome?.tone === "error" && outcome.field ? outcome.text : null}
-          className="min-w-0 flex-1 space-y-1 sm:max-w-xs"
+          className="min-w-0 basis-full space-y-1 sm:max-w-xs sm:flex-1"
         >
           {(control) => (
             <input
