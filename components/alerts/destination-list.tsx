@@ -1,12 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import {
   DESTINATION_KIND_NAMES,
   type DeliveryView,
   type DestinationView,
 } from "@/lib/domain/alerts/destinations";
+import { InlineQuestion } from "@/components/ui/inline-question";
 import { Notice } from "@/components/ui/notice";
 import {
   alertKeys,
@@ -108,13 +109,7 @@ function DestinationItem({
   onRemove: () => Promise<boolean>;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const questionId = useId();
   const removeButton = useRef<HTMLButtonElement>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (confirming) cancelButton.current?.focus();
-  }, [confirming]);
 
   function closeQuestion() {
     setConfirming(false);
@@ -147,36 +142,14 @@ function DestinationItem({
         </button>
       </span>
       {confirming ? (
-        <div
-          role="group"
-          aria-labelledby={questionId}
-          className="flex basis-full flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100"
-          onKeyDown={(event) => {
-            if (event.key === "Escape" && !removing) closeQuestion();
-          }}
-        >
-          <p id={questionId} className="basis-full">
-            Remove &quot;{destination.label}&quot;? No alert is sent to it any more; Recent deliveries keeps
-            what was sent to it.
-          </p>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={removing}
-            onClick={() => void confirmRemove()}
-          >
-            {removing ? "Removing…" : "Remove destination"}
-          </button>
-          <button
-            ref={cancelButton}
-            type="button"
-            className="btn btn-secondary"
-            disabled={removing}
-            onClick={closeQuestion}
-          >
-            Cancel
-          </button>
-        </div>
+        <InlineQuestion
+          question={`Remove "${destination.label}"? No alert is sent to it any more; Recent deliveries keeps what was sent to it.`}
+          confirm="Remove destination"
+          pending="Removing…"
+          busy={removing}
+          onConfirm={() => void confirmRemove()}
+          onCancel={closeQuestion}
+        />
       ) : null}
     </li>
   );
