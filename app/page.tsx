@@ -1,20 +1,23 @@
 import { redirect } from "next/navigation";
-import { getSession } from "@/lib/server/session/session";
+import type { SessionData } from "@/lib/server/session/session";
+import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { watchStore } from "@/lib/server/watch/store";
 import { sessionAppIds } from "@/app/api/watches/overview-answer";
 
-/** Where `/` leads: the Overview once something of the session's applications is watched, else the webhooks. */
-async function hasWatches(): Promise<boolean> {
-  const session = await getSession();
-  if (session.status !== "signed_in") return false;
+async function hasWatches(session: SessionData): Promise<boolean> {
   try {
-    return (await (await watchStore()).listWatches(sessionAppIds(session.data))).length > 0;
+    return (await (await watchStore()).listWatches(sessionAppIds(session))).length > 0;
   } catch {
     // The store is down: the webhooks pages still work from the hub.
     return false;
   }
 }
 
+/**
+ * Where `/` leads: the Overview once something of the session's applications is watched, else the
+ * webhooks. Signed out, the sign-in comes back here, so that this is decided with the session.
+ */
 export default async function Home() {
-  redirect((await hasWatches()) ? "/overview" : "/webhooks");
+  const session = await requireSignedInPage("/");
+  redirect((await hasWatches(session)) ? "/overview" : "/webhooks");
 }

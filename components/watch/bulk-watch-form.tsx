@@ -5,7 +5,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import type { ApplicationSummary } from "@/lib/domain/applications";
 import { webhookViewHref } from "@/lib/domain/log-view";
-import { BULK_LINES_MAX, type BulkOutcome } from "@/lib/domain/watching/bulk-input";
+import { BULK_LINES_MAX, bulkSummary, type BulkOutcome } from "@/lib/domain/watching/bulk-input";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 
@@ -72,12 +72,7 @@ export function BulkWatchForm({
     if (file) text.current!.value = await file.text();
   }
 
-  const counts = outcomes
-    ? {
-        watched: outcomes.filter((o) => o.status !== "refused").length,
-        refused: outcomes.filter((o) => o.status === "refused").length,
-      }
-    : null;
+  const kept = outcomes ? outcomes.some((o) => o.status !== "refused") : false;
   const appName = (id?: string) => applications.find((app) => app.id === id)?.name;
 
   return (
@@ -142,10 +137,10 @@ export function BulkWatchForm({
       </form>
 
       <section aria-labelledby="watch-results-heading" aria-live="polite">
-        {outcomes && counts ? (
+        {outcomes ? (
           <div className="card space-y-2 p-4">
             <h2 id="watch-results-heading" className="text-sm font-semibold">
-              {counts.watched} watched, {counts.refused} refused
+              {bulkSummary(outcomes)}
             </h2>
             <ul className="divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
               {outcomes.map((outcome) => (
@@ -175,7 +170,7 @@ export function BulkWatchForm({
                 </li>
               ))}
             </ul>
-            {counts.watched ? (
+            {kept ? (
               <Link href="/overview" className="btn-link text-sm">
                 Open the overview
               </Link>

@@ -2,12 +2,13 @@
 
 import Link from "next/link";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { isApiError } from "@/lib/browser/api";
 import { capHint } from "@/lib/domain/inputs/field-message";
 import { webhookKeys } from "@/lib/domain/query-keys";
 import { WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
 import { Field } from "@/components/ui/field";
+import { InlineQuestion } from "@/components/ui/inline-question";
 import { WebhookAlerts } from "@/components/watch/webhook-alerts";
 import {
   renameWatch,
@@ -31,17 +32,13 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [confirming, setConfirming] = useState(false);
-  const questionId = useId();
   const submitButton = useRef<HTMLButtonElement>(null);
   const stopButton = useRef<HTMLButtonElement>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
   const focusOnClose = useRef<HTMLButtonElement | null>(null);
 
-  // Focus goes to the question when it opens (on Cancel, the safe answer), and when it closes back
-  // to Stop watching, or to Watch once the watch is gone.
+  // When the question closes, focus goes back to Stop watching, or to Watch once the watch is gone.
   useEffect(() => {
-    if (confirming) cancelButton.current?.focus();
-    else focusOnClose.current?.focus();
+    if (!confirming) focusOnClose.current?.focus();
     focusOnClose.current = null;
   }, [confirming]);
 
@@ -114,7 +111,7 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
           label="Watch name"
           hint={`${purpose} ${capHint(WATCH_NAME_MAX)}`}
           error={outcome?.tone === "error" && outcome.field ? outcome.text : null}
-          className="min-w-0 flex-1 space-y-1 sm:max-w-xs"
+          className="min-w-0 basis-full space-y-1 sm:max-w-xs sm:flex-1"
         >
           {(control) => (
             <input
@@ -155,36 +152,17 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
         ) : null}
       </form>
       {watch && confirming ? (
-        <div
-          role="group"
-          aria-labelledby={questionId}
-          className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100"
-          onKeyDown={(event) => {
-            if (event.key === "Escape" && !busy) closeQuestion(stopButton.current);
-          }}
-        >
-          <p id={questionId} className="basis-full">
-            Stop watching? This deletes the delivery history the console stored for this webhook, its failure
-            issues and its alert settings. The hub keeps its own logs.
-          </p>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={busy}
-            onClick={() => void confirmStop()}
-          >
-            {busy ? "Deleting…" : "Delete and stop watching"}
-          </button>
-          <button
-            ref={cancelButton}
-            type="button"
-            className="btn btn-secondary"
-            disabled={busy}
-            onClick={() => closeQuestion(stopButton.current)}
-          >
-            Cancel
-          </button>
-        </div>
+        <InlineQuestion
+          question={
+            "Stop watching? This deletes the delivery history the console stored for this webhook, its failure " +
+            "issues and its alert settings. The hub keeps its own logs."
+          }
+          confirm="Delete and stop watching"
+          pending="Deleting…"
+          busy={busy}
+          onConfirm={() => void confirmStop()}
+          onCancel={() => closeQuestion(stopButton.current)}
+        />
       ) : null}
       <p role="status" className="text-sm">
         {outcome && !outcome.field ? (

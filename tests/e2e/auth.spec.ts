@@ -53,6 +53,25 @@ test.describe("signing in and out", () => {
     await expect(page.getByRole("combobox", { name: "Status" })).toHaveValue("Failed");
   });
 
+  test("a signed-out visit to / comes back to / after signing in, which leads to the Overview once something is watched", async ({
+    page,
+    sandbox,
+    loginPage,
+    demoSessionCookies,
+  }) => {
+    // Something of the demo application is watched (the demo's webhooks are, out of the box).
+    await page.context().addCookies(demoSessionCookies);
+    const webhook = await sandbox.demoWebhook("200");
+    const watched = await page.request.post("/api/watches/bulk", { data: { text: webhook.id } });
+    expect(watched.status(), await watched.text()).toBe(200);
+    await page.context().clearCookies();
+
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/login\?next=%2F$/);
+    await loginPage.signInWithDemoKey();
+    await expect(page).toHaveURL(/\/overview$/);
+  });
+
   test("a key the hub does not know is refused at sign-in with the hub's reason, and nothing is stored", async ({
     page,
     loginPage,

@@ -134,6 +134,15 @@ test.describe("messages name the field by its label and say what to do", () => {
     const { error } = (await response.json()) as { error: { message: string } };
     expect(error.message).toBe("API key: enter at least 8 characters: paste the whole key.");
   });
+
+  test("a key the hub rejects (HTTP 401), on sign-in", async ({ page, loginPage }) => {
+    await loginPage.goto();
+    await loginPage.signInWith("mh_not_a_real_key_0123456789abcdef");
+    await expect(loginPage.apiKey).toHaveAccessibleDescription(
+      /^API key: the Messaging Hub rejected this key \(HTTP 401\).*Paste the application's current key\./,
+    );
+    await expect(page).toHaveURL(/\/login$/);
+  });
 });
 
 test.describe("the outcome of a send shows where the person is looking", () => {

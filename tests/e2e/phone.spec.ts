@@ -3,6 +3,7 @@ import type { WebhookPage } from "./fixtures/pages";
 import type { Sandbox } from "./fixtures/sandbox";
 import { seriousViolations } from "./fixtures/axe";
 import { expect, test } from "./fixtures/test";
+import { WatchControl } from "./fixtures/watch-pages";
 
 /**
  * The console on a phone: every page at 390 × 844 (and again at 360 px wide) has no page-level
@@ -159,6 +160,28 @@ for (const viewport of [PHONE, NARROW]) {
       const dialog = await webhookPage.dialog.boundingBox();
       expect(dialog!.x).toBeGreaterThanOrEqual(0);
       expect(dialog!.x + dialog!.width).toBeLessThanOrEqual(viewport.width);
+    });
+
+    test("the watch name takes the width of the page, its hint readable", async ({
+      page,
+      sandbox,
+      signInWithKey,
+      webhookPage,
+    }) => {
+      const { application, webhook } = await sandbox.isolatedSetup(`phone-watch-${viewport.width}`);
+      await signInWithKey(application.apiKey);
+      await webhookPage.goto(webhook.id);
+      const control = new WatchControl(page);
+      await expect(control.watch).toBeVisible();
+      await expectFitsThePhone(page);
+      // The page's padding aside, the field and its hint span the screen (not squeezed beside Watch).
+      const [field, hint] = await Promise.all([
+        control.name.boundingBox(),
+        page.getByText(/^A customer's name, say/).boundingBox(),
+      ]);
+      expect(field!.width).toBeGreaterThan(viewport.width * 0.75);
+      expect(hint!.width).toBeGreaterThan(viewport.width * 0.75);
+      expect(hint!.height).toBeLessThan(60);
     });
 
     test("the send form and its result", async ({ page, sandbox, signInWithKey, webhookPage }) => {

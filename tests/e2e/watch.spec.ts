@@ -131,7 +131,9 @@ test.describe("watching", () => {
     );
     await watch.submit.click();
     await expect(watch.results).toBeVisible();
-    await expect(page.getByRole("heading", { name: "2 watched, 2 refused" })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { name: "2 newly watched, 0 already watched, 2 refused" }),
+    ).toBeVisible();
     await expect(watch.result(2)).toContainText("Watched");
     await expect(watch.result(3)).toContainText(`No webhook ${notOurs} was found for this API key`);
     await expect(watch.result(4)).toContainText("is not a webhook ID");
@@ -139,10 +141,20 @@ test.describe("watching", () => {
     // The refused lines stay in the box, to correct.
     await expect(watch.ids).toHaveValue(`${notOurs}\nnot-an-id`);
 
+    // Pasted again, with another name for one: counted apart from the new ones, and each line agrees.
+    await watch.ids.fill([`${webhook.id},Acme`, second.id].join("\n"));
+    await watch.submit.click();
+    await expect(
+      page.getByRole("heading", { name: "0 newly watched, 2 already watched (1 renamed), 0 refused" }),
+    ).toBeVisible();
+    await expect(watch.result(1)).toContainText("Already watched");
+    await expect(watch.result(1)).toContainText('Renamed from "Acme, Inc." to "Acme".');
+    await expect(watch.result(2)).toContainText('Its name stays "Globex".');
+
     await page.getByRole("link", { name: "Open the overview" }).click();
     const overview = new OverviewPage(page);
     await expect(overview.rows).toHaveCount(2);
-    await expect(overview.row("Acme, Inc.")).toBeVisible();
+    await expect(overview.row("Acme")).toBeVisible();
     await expect(overview.row("Globex")).toBeVisible();
     await expect(overview.table).not.toContainText(notOurs);
   });

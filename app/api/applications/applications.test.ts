@@ -82,7 +82,9 @@ describe("adding an application", () => {
     const response = await add(cookie, { name: "Wrong", apiKey: "rejected-key-000000000000" });
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: { fields: Record<string, string[]> } };
-    expect(error.fields.apiKey?.[0]).toMatch(/rejected this key \(HTTP 401\).*Nothing was stored/);
+    expect(error.fields.apiKey?.[0]).toMatch(
+      /^API key: the Messaging Hub rejected this key \(HTTP 401\).*Paste the application's current key\. Nothing was stored/,
+    );
     expect(response.headers.get("set-cookie")).toBeNull();
     expect((await list(cookie)).applications).toHaveLength(1);
   });

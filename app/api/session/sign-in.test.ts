@@ -59,8 +59,11 @@ describe("sign-in asks the hub about the key", () => {
     expect(response.headers.get("set-cookie")).toBeNull();
     const error = await errorOf(response);
     expect(error.code).toBe("bad_request");
-    expect(error.message).toMatch(/Messaging Hub rejected this key/);
-    expect(error.fields?.apiKey?.[0]).toMatch(/rejected/);
+    // Named by the field's label, and what to do, as the field's other errors are.
+    expect(error.message).toMatch(
+      /^API key: the Messaging Hub rejected this key \(HTTP 401\).*Paste the application's current key\./,
+    );
+    expect(error.fields?.apiKey).toEqual([error.message]);
     expect(JSON.stringify(error)).not.toContain(UNKNOWN);
     expect(hub.upstream.requests.map((r) => r.headers["x-api-key"])).toEqual([UNKNOWN]);
   });

@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { BULK_LINES_MAX, WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
-import { apiKeyInput } from "@/lib/domain/inputs/api-key";
+import { apiKeyInput, NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
 import { applicationIdInput } from "@/lib/domain/inputs/application";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
@@ -39,4 +39,7 @@ export const renameWatchSchema = z.strictObject({
 export const watchParamsSchema = z.strictObject({ webhookId: webhookIdSchema });
 
 /** A new key handed over for an application whose stored key the hub rejects. */
-export const handOverSchema = z.strictObject({ app: applicationIdInput, apiKey: apiKeyInput("New API key") });
+export const handOverSchema = z.strictObject({
+  app: applicationIdInput,
+  apiKey: apiKeyInput(NEW_API_KEY_LABEL),
+});

@@ -135,10 +135,23 @@ describe("watching many at once", () => {
     );
     expect(rows.map((row) => row.webhookId).sort()).toEqual([A, B].sort());
 
+    // Watched before: "already", and the line says whether its name changed.
     const again = await bulkRoute.POST(
-      request("POST", "/api/watches/bulk", { body: { text: `${A},Acme` }, cookie }),
+      request("POST", "/api/watches/bulk", { body: { text: `${A},Acme\n${B}` }, cookie }),
     );
-    expect(((await again.json()) as { outcomes: BulkOutcome[] }).outcomes[0]!.status).toBe("already");
+    const bName = rows.find((r) => r.webhookId === B)!.name;
+    expect(
+      ((await again.json()) as { outcomes: BulkOutcome[] }).outcomes.map(
+        ({ status, message, renamedFrom }) => ({
+          status,
+          message,
+          renamedFrom,
+        }),
+      ),
+    ).toEqual([
+      { status: "already", message: 'Renamed from "Acme, Inc." to "Acme".', renamedFrom: "Acme, Inc." },
+      { status: "already", message: `Its name stays "${bName}".`, renamedFrom: undefined },
+    ]);
   });
 
   it("lists them on the overview a page at a time, filtered on the server as its URL says", async () => {
@@ -241,8 +254,25 @@ describe("handing over a rotated key", () => {
       request("POST", "/api/watches/key", { body: { app: applicationId(FIRST), apiKey: SECOND }, cookie }),
     );
     expect(response.status).toBe(400);
-    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(/does not read the watched webhook/);
+    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(
+      /^New API key: this key does not read the watched webhook/,
+    );
     expect(response.headers.get("set-cookie")).toBeNull();
+    expect((await overview(cookie)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
+  });
+
+  it("refuses a key the hub rejects by the field's label, and changes nothing", async () => {
+    const cookie = await rotated();
+    const response = await keyRoute.POST(
+      request("POST", "/api/watches/key", {
+        body: { app: applicationId(FIRST), apiKey: "unknown-key-0000000000000000" },
+        cookie,
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(
+      /^New API key: the Messaging Hub rejected this key \(HTTP 401\).*Paste the application's current key\./,
+    );
     expect((await overview(cookie)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
   });
 

@@ -11,7 +11,11 @@ export const API_KEY_MIN = 8;
 export const API_KEY_MAX = 512;
 export const API_KEY_HINT = `${API_KEY_MIN} to ${API_KEY_MAX} characters, from the Messaging Hub dashboard.`;
 
-export function apiKeyInput(label = "API key") {
+/** The key field's label on sign-in and Add application, and on Replace key and Hand over (a new key). */
+export const API_KEY_LABEL = "API key";
+export const NEW_API_KEY_LABEL = "New API key";
+
+export function apiKeyInput(label = API_KEY_LABEL) {
   return textInput(label, "enter your API key.").check(
     z.trim(),
     notBlank(label, "enter your API key."),

@@ -1,6 +1,6 @@
 import { z } from "zod/mini";
 import { APPLICATION_NAME_MAX } from "@/lib/domain/applications";
-import { apiKeyInput } from "@/lib/domain/inputs/api-key";
+import { apiKeyInput, NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
 
@@ -26,7 +26,7 @@ export const applicationIdInput = z
 export const addApplicationSchema = z.strictObject({ name: applicationNameInput, apiKey: apiKeyInput() });
 export const replaceKeySchema = z.strictObject({
   app: applicationIdInput,
-  apiKey: apiKeyInput("New API key"),
+  apiKey: apiKeyInput(NEW_API_KEY_LABEL),
 });
 export const renameSchema = z.strictObject({
   app: applicationIdInput,

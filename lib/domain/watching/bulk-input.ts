@@ -68,8 +68,23 @@ export interface BulkOutcome {
   text: string;
   /** watched: kept now; already: was watched (its name updated when one was given); refused: not kept. */
   status: "watched" | "already" | "refused";
-  /** Why it was refused, or the name it is watched under. */
+  /** Why it was refused, or the name it is watched under (and, when renamed, what it was). */
   message: string;
+  /** already: the name it had, when the line gave it another. */
+  renamedFrom?: string;
   webhookId?: string;
   appId?: string;
+}
+
+/**
+ * What a paste changed, counted apart: "1 newly watched, 2 already watched (1 renamed), 0 refused".
+ * A webhook watched before is not counted as watched now, even when its name changed.
+ */
+export function bulkSummary(outcomes: readonly BulkOutcome[]): string {
+  const count = (status: BulkOutcome["status"]) => outcomes.filter((o) => o.status === status).length;
+  const renamed = outcomes.filter((o) => o.renamedFrom !== undefined).length;
+  return (
+    `${count("watched")} newly watched, ${count("already")} already watched` +
+    `${renamed ? ` (${renamed} renamed)` : ""}, ${count("refused")} refused`
+  );
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { WATCH_NAME_MAX, parseBulkInput } from "@/lib/domain/watching/bulk-input";
+import {
+  WATCH_NAME_MAX,
+  bulkSummary,
+  parseBulkInput,
+  type BulkOutcome,
+} from "@/lib/domain/watching/bulk-input";
 import type { OverviewRow } from "@/lib/domain/watch/overview";
 import { filterRows, overviewPage } from "@/lib/domain/watching/overview";
 
@@ -56,6 +61,25 @@ function row(name: string, overrides: Partial<OverviewRow> = {}): OverviewRow {
     ...overrides,
   };
 }
+
+describe("the summary of a paste", () => {
+  const outcome = (status: BulkOutcome["status"], renamedFrom?: string): BulkOutcome => ({
+    line: 1,
+    text: "x",
+    status,
+    message: "",
+    ...(renamedFrom === undefined ? {} : { renamedFrom }),
+  });
+
+  it("counts what was watched before apart from what is watched now, and says how many were renamed", () => {
+    expect(bulkSummary([outcome("already", "Old"), outcome("already", "Older")])).toBe(
+      "0 newly watched, 2 already watched (2 renamed), 0 refused",
+    );
+    expect(bulkSummary([outcome("watched"), outcome("already"), outcome("refused")])).toBe(
+      "1 newly watched, 1 already watched, 1 refused",
+    );
+  });
+});
 
 describe("the overview's filters", () => {
   const healthy = row("Healthy");

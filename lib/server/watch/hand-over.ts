@@ -1,5 +1,7 @@
 import "server-only";
 import type { Watch } from "@/lib/domain/watch/overview";
+import { fieldMessage } from "@/lib/domain/inputs/field-message";
+import { NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
 import { AppError, isAppError } from "@/lib/server/app-error";
 import { getWebhook } from "@/lib/server/hub/client";
 import type { WebhookId } from "@/lib/server/hub/path-params";
@@ -18,11 +20,13 @@ export async function handOverKey(oldAppId: string, newApiKey: string): Promise<
   const store = await watchStore();
   const miss = await firstUnread(newApiKey, await store.listWatches([oldAppId]));
   if (miss) {
-    const message =
+    const message = fieldMessage(
+      NEW_API_KEY_LABEL,
       miss.code === "unauthorized"
-        ? "The Messaging Hub rejected this key. Paste the application's current key."
-        : `This key does not read the watched webhook "${miss.watch.name}" (${miss.watch.webhookId}): it belongs to another application. ` +
-          "Paste the key of the application that owns the watched webhooks.";
+        ? "the Messaging Hub rejected this key. Paste the application's current key."
+        : `this key does not read the watched webhook "${miss.watch.name}" (${miss.watch.webhookId}): it belongs to another application. ` +
+            "Paste the key of the application that owns the watched webhooks.",
+    );
     throw new AppError("bad_request", message, { fields: { apiKey: [message] } });
   }
   return store.replaceKey(oldAppId, newApiKey);

@@ -84,6 +84,19 @@ describe("replacing a watched application's key", () => {
     ]);
   });
 
+  it("refuses a key the hub rejects by the field's label, and changes nothing", async () => {
+    const cookie = await watchedThenRotated();
+    const response = await replace(cookie, "unknown-key-0000000000000000");
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(
+      /^New API key: the Messaging Hub rejected this key \(HTTP 401\).*Paste the application's current key\./,
+    );
+    expect(await watchesOf([FIRST].map(applicationId))).toEqual([
+      ["Acme", applicationId(FIRST)],
+      ["Bravo", applicationId(FIRST)],
+    ]);
+  });
+
   it("refuses a key that does not read the same webhooks, naming the field, and changes nothing", async () => {
     const cookie = await watchedThenRotated();
     hub.reads[SECOND] = [A, OTHER];
@@ -91,7 +104,9 @@ describe("replacing a watched application's key", () => {
     expect(response.status).toBe(400);
     const error = await errorOf(response);
     expect(error.fields?.apiKey?.[0]).toMatch(
-      new RegExp(`does not read the watched webhook "Bravo" \\(${B}\\).*Paste the key`),
+      new RegExp(
+        `^New API key: this key does not read the watched webhook "Bravo" \\(${B}\\).*Paste the key`,
+      ),
     );
     expect(response.headers.get("set-cookie")).toBeNull();
     const store = await watchStore();

@@ -8,6 +8,7 @@ import { handOverKey } from "@/lib/server/watch/hand-over";
 import { watchStore } from "@/lib/server/watch/store";
 import { replaceKeySchema } from "@/lib/domain/inputs/application";
 import { checkNewKey } from "@/app/api/applications/check-key";
+import { NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
 
 /**
  * Hands the new key to the application's watches when the watch store holds its old key
@@ -39,7 +40,7 @@ export const POST = defineRoute({
   rateLimit: signInLimiter,
   async handle({ body, session, hub }) {
     const next = replaceKey(sessionDataOf(await session.state()), body.app, body.apiKey);
-    await checkNewKey(hub(body.apiKey));
+    await checkNewKey(hub(body.apiKey), NEW_API_KEY_LABEL);
     const watchesHandedOver = await handOverWatches(body.app, body.apiKey);
     await session.save(next);
     const replaced = next.applications.find((app) => app.apiKey === body.apiKey)!;

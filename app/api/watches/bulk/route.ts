@@ -15,7 +15,8 @@ const CHECKS_IN_FLIGHT = 4;
  * Watches many webhooks of the page's application at once `{ text }`: IDs one per line, or a CSV
  * of id,name. Each line is checked on its own (its shape, then the hub reads it with the
  * application's key); the ones the hub reads are kept together, the others are refused with why,
- * and the answer says so per line. A key the hub rejects stops the whole paste (nothing is kept).
+ * and the answer says so per line: watched now, already watched (renamed when the line gives another
+ * name), or refused. A key the hub rejects stops the whole paste (nothing is kept).
  */
 export const POST = defineRoute({
   body: watchManySchema,
@@ -41,7 +42,7 @@ export const POST = defineRoute({
       ),
     );
     const store = await watchStore();
-    const before = new Set((await store.listWatches([app.id])).map((watch) => watch.webhookId));
+    const before = new Map((await store.listWatches([app.id])).map((watch) => [watch.webhookId, watch.name]));
     const kept = checked.filter((entry) => entry.webhook);
     const watches = kept.length
       ? await store.addWatches(
@@ -60,13 +61,21 @@ export const POST = defineRoute({
           status: "refused",
           message: problem ?? "",
         };
-      return {
+      const common = {
         line: line.line,
         text: watch.webhookId,
-        status: before.has(watch.webhookId) ? "already" : "watched",
-        message: `Watched as "${watch.name}".`,
         webhookId: watch.webhookId,
         appId: watch.appId,
+      };
+      const had = before.get(watch.webhookId);
+      if (had === undefined) return { ...common, status: "watched", message: `Watched as "${watch.name}".` };
+      if (had === watch.name)
+        return { ...common, status: "already", message: `Its name stays "${watch.name}".` };
+      return {
+        ...common,
+        status: "already",
+        message: `Renamed from "${had}" to "${watch.name}".`,
+        renamedFrom: had,
       };
     });
     return Response.json({ outcomes });

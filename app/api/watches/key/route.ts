@@ -5,6 +5,7 @@ import { summaryOf } from "@/lib/server/session/page-application";
 import { sessionDataOf } from "@/lib/server/session/session";
 import { handOverKey } from "@/lib/server/watch/hand-over";
 import { checkNewKey } from "@/app/api/applications/check-key";
+import { NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
 import { handOverSchema } from "@/app/api/watches/schema";
 
 /**
@@ -20,7 +21,7 @@ export const POST = defineRoute({
   async handle({ body, session, hub }) {
     const data = sessionDataOf(await session.state());
     const next = replaceKey(data, body.app, body.apiKey);
-    await checkNewKey(hub(body.apiKey));
+    await checkNewKey(hub(body.apiKey), NEW_API_KEY_LABEL);
     await handOverKey(body.app, body.apiKey);
     await session.save(next);
     const replaced = next.applications.find((app) => app.apiKey === body.apiKey)!;
