@@ -78,7 +78,8 @@ function savedText({ fileName, watchAsOf }: Saved): string {
 }
 
 function failureText(label: string, error: unknown): string {
-  if (error instanceof DOMException && error.name === "AbortError") return `${label}: cancelled; nothing was saved.`;
+  if (error instanceof DOMException && error.name === "AbortError")
+    return `${label}: cancelled; nothing was saved.`;
   if (isApiError(error)) return `${label}: ${error.message}`;
   // The body broke off: the scan failed after the first rows were sent.
   return `${label}: the export stopped before its end, and nothing was saved. Try again.`;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { historySourceHeader, historySourceText, watchAsOfInHeader } from "@/lib/domain/history/answer-source";
+import {
+  historySourceHeader,
+  historySourceText,
+  watchAsOfInHeader,
+} from "@/lib/domain/history/answer-source";
 
 describe("the history source", () => {
   const asOf = "2026-11-28T12:00:00.000Z";
