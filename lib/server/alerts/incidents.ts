@@ -178,7 +178,6 @@ export async function resolveIncident(
     webhooks: webhooks.length > 0 ? webhooks : detail.webhooks,
     recovery: recoveryText(failures, now - since),
   };
-  const application = await applicationOf(ctx, row.app_id);
   const deliveryRule = row.webhook_id !== APP_WIDE && DELIVERY_RULES.has(row.rule);
   return ctx.db.transaction().execute(async (tx) => {
     const done = await tx
@@ -237,6 +236,7 @@ export async function resolveIncident(
       return true;
     }
     if (toldAlone) {
+      const application = await applicationOf({ ...ctx, db: tx }, row.app_id);
       const message = resolvedMessage(
         incidentFacts(row, application, detail),
         failures,

@@ -99,12 +99,25 @@ async function guarded<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
+/**
+ * Reads the shared store, or says why it did not answer: it took longer than LOOKUP_TIMEOUT_MS
+ * (the read goes on, unawaited), or the database failed.
+ */
+async function lookUp<T>(read: (ctx: StoreContext) => Promise<T>): Promise<T | "timeout" | "down"> {
+  const work = (async () => read(await sharedStoreContext()))();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), ms);
+    timer = setTimeout(() => resolve("timeout"), LOOKUP_TIMEOUT_MS);
   });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+  try {
+    const looked = await Promise.race([work, timeout]);
+    if (looked === "timeout") work.catch(() => undefined);
+    return looked;
+  } catch {
+    return "down";
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Why the store does not answer for this watched webhook at all, or null when it may. */
@@ -127,15 +140,9 @@ export async function watchedHistory(
   webhookId: string,
   now = Date.now(),
 ): Promise<WatchedHistory | { why: string }> {
-  const lookup = (async () => watchedHistoryIn(await sharedStoreContext(), appId, webhookId, now))();
-  try {
-    const looked = await withTimeout(lookup, LOOKUP_TIMEOUT_MS);
-    if (looked !== "timeout") return looked;
-    lookup.catch(() => undefined);
-    return { why: "the watch's database did not answer in time." };
-  } catch {
-    return { why: STORE_DOWN };
-  }
+  const looked = await lookUp((ctx) => watchedHistoryIn(ctx, appId, webhookId, now));
+  if (looked === "timeout") return { why: "the watch's database did not answer in time." };
+  return looked === "down" ? { why: STORE_DOWN } : looked;
 }
 
 /** `watchedHistory` over a given store (tests give theirs). */
@@ -232,15 +239,8 @@ export interface StoredWebhook {
  * when it is not watched by `appId`, was never read, or the database does not answer in time.
  */
 export async function storedWebhook(appId: string, webhookId: string): Promise<StoredWebhook | null> {
-  const lookup = (async () => storedWebhookIn(await sharedStoreContext(), appId, webhookId))();
-  try {
-    const looked = await withTimeout(lookup, LOOKUP_TIMEOUT_MS);
-    if (looked !== "timeout") return looked;
-    lookup.catch(() => undefined);
-    return null;
-  } catch {
-    return null;
-  }
+  const looked = await lookUp((ctx) => storedWebhookIn(ctx, appId, webhookId));
+  return looked === "timeout" || looked === "down" ? null : looked;
 }
 
 /** `storedWebhook` over a given store (tests give theirs). */
