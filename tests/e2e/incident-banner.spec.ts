@@ -95,8 +95,17 @@ async function signedInWatching(page: Page, sandbox: Sandbox) {
   return { appId, webhook, fire };
 }
 
-/** Lets the page's incidents query refresh (its interval is 15 s). */
-const nextRefresh = (page: Page) => page.clock.fastForward("00:16");
+/**
+ * Lets the page's incidents query refresh (its interval is 15 s) and waits for its answer: a tick
+ * that meets a read still in flight joins it, and would show what that read saw.
+ */
+async function nextRefresh(page: Page) {
+  const answered = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === "/api/alerts/incidents",
+  );
+  await page.clock.fastForward("00:16");
+  await answered;
+}
 
 test("the banner and the Incidents list what fires, axe-clean in light and dark, covering nothing on a phone", async ({
   page,

@@ -110,14 +110,14 @@ test.describe("the log table", () => {
     await webhookPage.goto(webhook.id);
     await webhookPage.remembered(webhook.id);
     const prefetched = page.waitForResponse((response) => isFirstPageOf(response.url(), "Failed"), {
-      timeout: 5000,
+      timeout: 15_000,
     });
     await webhookPage.statusFilter.hover();
     await prefetched;
 
     await page.getByRole("button", { name: "Refresh", exact: true }).click();
     const refetched = page.waitForRequest((request) => isFirstPageOf(request.url(), "Failed"), {
-      timeout: 5000,
+      timeout: 15_000,
     });
     await webhookPage.statusFilter.selectOption("Failed");
     await refetched;

@@ -42,6 +42,8 @@ test.beforeAll(async () => {
       env: { REDIS_URL: redis.url, SIGN_IN_RATE_LIMIT_PER_MINUTE: String(LIMIT) },
     });
   [b, c] = await Promise.all([start("console B"), start("console C")]);
+  // Until an instance's Redis connection is up, its limiter counts in memory, per instance.
+  for (const instance of [b, c]) await expect.poll(async () => (await readiness(instance)).status).toBe(200);
 });
 
 test.afterAll(async () => {
