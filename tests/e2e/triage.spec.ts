@@ -202,7 +202,7 @@ test.describe("keyboard triage", () => {
     signInWithKey,
   }) => {
     // An application of its own: the demo webhooks change order ("worst first") while other specs
-    // send to them, and a row moved under the test would take the focus with it.
+    // send to them, and a refresh would put another webhook at the index the test expects focused.
     const { application, webhook } = await sandbox.isolatedSetup("overview keys");
     const others = await Promise.all(
       (["error", "not-found", "unauthorized"] as const).map((receiver) =>
