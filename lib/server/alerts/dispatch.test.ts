@@ -168,7 +168,11 @@ describe.each(WATCH_DATABASES)("the dispatcher (%s)", (kind) => {
         async () => healthy.requests.length,
         (n) => n === 2,
       );
-      const rows = await allDeliveries(ctx);
+      // The receiver has its request before the dispatcher records the answer.
+      const rows = await until(
+        () => allDeliveries(ctx),
+        (all) => all.filter((d) => d.destinationLabel === "Healthy" && d.state !== "sending").length === 2,
+      );
       const hangingRows = rows.filter((d) => d.destinationLabel === "Hanging");
       expect(hangingRows.map((d) => [d.idempotencyKey, d.state, d.attempts])).toEqual([
         [first.idempotencyKey, "sending", 1],
