@@ -1,5 +1,5 @@
 import "server-only";
-import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/handover/redact";
+import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/redact";
 import { DEFAULT_RESOLVE_AFTER } from "@/lib/domain/watch/failure-issue";
 
 /**

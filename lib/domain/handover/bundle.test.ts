@@ -5,7 +5,7 @@ import { SAMPLE_BODY_MAX_CHARS, buildBundle, type SupportBundle } from "@/lib/do
 import { bundleRequestOf, parseBundleRequest } from "@/lib/domain/handover/bundle-request";
 import { changesBetween, NOT_WATCHED } from "@/lib/domain/handover/webhook-changes";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
-import { RedactionError } from "@/lib/domain/handover/redact";
+import { RedactionError } from "@/lib/domain/redact";
 import { codeSpan, fenced, renderMarkdown } from "@/lib/domain/handover/render-markdown";
 import { escapeHtml, renderHtml } from "@/lib/domain/handover/render-html";
 import { renderBundle } from "@/lib/domain/handover/render";

@@ -7,7 +7,7 @@ import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import { compareWithLastSuccess, type ComparedLog, type Comparison } from "@/lib/domain/handover/compare";
 import type { Incident } from "@/lib/domain/handover/incident";
-import { createRedactor, type MaskedCount, type RedactorOptions } from "@/lib/domain/handover/redact";
+import { createRedactor, type MaskedCount, type RedactorOptions } from "@/lib/domain/redact";
 import { exactTime, spanWords, timeWords } from "@/lib/domain/handover/time-words";
 import { changesSentence, changeText, type WebhookChanges } from "@/lib/domain/handover/webhook-changes";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";

@@ -5,7 +5,7 @@ import {
   RedactionError,
   compilePattern,
   createRedactor,
-} from "@/lib/domain/handover/redact";
+} from "@/lib/domain/redact";
 
 function redactOnce(text: string, options: Parameters<typeof createRedactor>[0] = {}) {
   const redactor = createRedactor(options);
