@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  MASK,
-  PATTERN_BUDGET_MS,
-  RedactionError,
-  compilePattern,
-  createRedactor,
-} from "@/lib/domain/redact";
+import { MASK, PATTERN_BUDGET_MS, RedactionError, compilePattern, createRedactor } from "@/lib/domain/redact";
 
 function redactOnce(text: string, options: Parameters<typeof createRedactor>[0] = {}) {
   const redactor = createRedactor(options);
@@ -45,14 +39,14 @@ describe("default rules", () => {
       "https://h.test/p?signature=[redacted]&key=[redacted]",
       "abcdef0123",
     ],
-    ["API keys", '{"apiKey": "live_9f8e7d6c5b4a"}', '{"apiKey": "[redacted]"}', "live_9f8e7d6c5b4a"],
+    ["Named secrets", '{"apiKey": "live_9f8e7d6c5b4a"}', '{"apiKey": "[redacted]"}', "live_9f8e7d6c5b4a"],
     [
       "API keys",
       "stripe said sk_live_4eC39HqLyjWDarjtT1zdp7dc",
       "stripe said [redacted]",
       "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
     ],
-    ["API keys", "password=hunter22; user=bob", "password=[redacted]; user=bob", "hunter22"],
+    ["Named secrets", "password=hunter22; user=bob", "password=[redacted]; user=bob", "hunter22"],
     [
       "Email addresses",
       "contact jane.doe+ops@example.com now",
@@ -209,7 +203,155 @@ describe("large input", () => {
     const body = `${"lorem ipsum ".repeat(400_000)}token=abcdef123456 ${"z".repeat(100_000)}`;
     const { out, report } = redactOnce(body);
     expect(out).not.toContain("abcdef123456");
-    expect(report).toEqual([{ kind: "API keys", count: 1 }]);
+    expect(report).toEqual([{ kind: "Named secrets", count: 1 }]);
     expect(out.length).toBe(body.length - "abcdef123456".length + MASK.length);
+  });
+});
+
+const JWT =
+  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkphbmUifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+
+/** [shape, text, the secret that must not survive]. */
+const SECRET_SHAPES: Array<[string, string, string]> = [
+  ["JSON, snake_case", '{"db_password":"hunter2!x","user":"bob"}', "hunter2!x"],
+  ["JSON, camelCase, spaces in the value", '{"dbPassword": "s3cr3t value, really"}', "s3cr3t"],
+  ["JSON, upper snake", '{"AUTH_TOKEN":"tok_8c1e5a3f"}', "tok_8c1e5a3f"],
+  ["JSON, three words", '{"stripe_secret_key":"sec_9a8b7c6d5e"}', "sec_9a8b7c6d5e"],
+  ["JSON, aws_secret", '{"aws_secret":"wJalrXUtnFEMI/K7MDENG/bPxRfiCY"}', "wJalrXUtnFEMI"],
+  ["JSON, session_id", '{"session_id":"8f14e45fceea167a5a36dedd4bea2543"}', "8f14e45fceea"],
+  ["JSON, a number", '{"pin": 48213}', "48213"],
+  ["JSON inside a JSON string", '{"body":"{\\"refresh_token\\":\\"rt-77aa99bb\\"}"}', "rt-77aa99bb"],
+  ["JSON, kebab-case", '{"x-auth-token": "xat-5512ab"}', "xat-5512ab"],
+  ["JSON, client_secret", '{"client_secret":"cs_4f7d2c9a"}', "cs_4f7d2c9a"],
+  ["JSON, a private key", '{"private_key":"-----BEGIN PRIVATE KEY----- MIIEvQIBADAN"}', "MIIEvQIBADAN"],
+  ["form-encoded", "username=bob&password=hunter2&remember=1", "hunter2"],
+  [
+    "form-encoded, refresh_token",
+    "grant_type=refresh&refresh_token=rt_abc123xyz&client_id=web",
+    "rt_abc123xyz",
+  ],
+  ["form-encoded, client_secret", "client_secret=cs-998877&scope=all", "cs-998877"],
+  ["Cookie header", "Cookie: sid=31d4d96e407aad42; theme=dark", "31d4d96e407aad42"],
+  ["Set-Cookie header", "Set-Cookie: session=9f8e7d6c5b4a; Path=/; HttpOnly; Secure", "9f8e7d6c5b4a"],
+  ["cookie as a JSON field", '{"set-cookie": "remember_me=rm-2291; Max-Age=60"}', "rm-2291"],
+  ["X-Api-Key header", "X-Api-Key: 7c9e1b2d4f6a8c0e", "7c9e1b2d4f6a8c0e"],
+  ["X-Auth-Token header", "X-Auth-Token: abcd-efgh-ijkl", "abcd-efgh-ijkl"],
+  ["Authorization: Bearer, a whole JWT", `Authorization: Bearer ${JWT}`, "SflKxwRJSMeKKF2QT4fw"],
+  ["Authorization: Basic", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA"],
+  ["Proxy-Authorization", "Proxy-Authorization: Token abcdef123456", "abcdef123456"],
+  ["query string, db_password", "GET /cb?db_password=pw-551&page=2", "pw-551"],
+  ["query string, AUTH_TOKEN", "https://api.test/v1?AUTH_TOKEN=at-66ff&x=1", "at-66ff"],
+  ["query string, sig", "https://api.test/hook?sig=0a1b2c3d4e5f", "0a1b2c3d4e5f"],
+  [
+    "query string, URL-encoded inside another",
+    "/login?next=%2Fcb%3Fsession_id%3Dsid-4411%26x%3D1",
+    "sid-4411",
+  ],
+  ["query string, password", "POST https://acme.test/hook?token=tk-1&password=pw-2", "pw-2"],
+  ["XML", "<password>Tr0ub4dor&amp;3</password>", "Tr0ub4dor"],
+  ["XML, PascalCase", "<ApiKey>ak-1234abcd</ApiKey>", "ak-1234abcd"],
+  ["XML, namespaced", '<ns:SessionToken xmlns:ns="urn:x">st-00ff11</ns:SessionToken>', "st-00ff11"],
+  ["YAML, unquoted words", "db_password: correct horse battery staple", "horse"],
+  ["YAML, camelCase", "awsSecretAccessKey: wJalrXUtnFEMIK7MDENG", "wJalrXUtnFEMIK7MDENG"],
+  ["YAML, quoted kebab", '  api-key: "ak_99xx88yy"', "ak_99xx88yy"],
+  ["YAML, session-id", "session-id: 2b7c9e11", "2b7c9e11"],
+  ["env line, single quotes", "export DATABASE_PASSWORD='p4ss w0rd'", "p4ss"],
+  ["env line, bare", "STRIPE_SECRET_KEY=whatever123", "whatever123"],
+  ["Ruby hash", ':api_key => "rb-7788aa"', "rb-7788aa"],
+  ["HTML attribute", '<user password="hunter2x">', "hunter2x"],
+  ["camelCase, unquoted", "accessToken=at.998877 next", "at.998877"],
+  ["camelCase, quoted", 'sessionId: "a1b2c3d4"', "a1b2c3d4"],
+  ["card, spaced (Visa)", "paid with 4111 1111 1111 1111.", "1111 1111"],
+  ["card, dashed (Mastercard)", "card=5500-0000-0000-0004", "0000-0000"],
+  ["card, bare (Amex)", '{"card":"378282246310005"}', "378282246310005"],
+  ["card, Amex groups", "amex 3714 496353 98431 declined", "496353"],
+  ["card, bare (Discover)", "6011111111111117", "6011111111111117"],
+  ["IBAN, spaced", "pay to DE89 3704 0044 0532 0130 00 by Friday", "0532 0130"],
+  ["IBAN, bare", "iban=GB82WEST12345698765432", "GB82WEST12345698765432"],
+  ["IBAN, with letters inside", "FR14 2004 1010 0505 0001 3M02 606", "3M02"],
+  ["a whole JWT, bare", `session ${JWT} expired`, "SflKxwRJSMeKKF2QT4fw"],
+  ["the hub's own key", "echo mh_live_Q2hhbmdlTWVQbGVhc2U in the body", "Q2hhbmdlTWVQbGVhc2U"],
+  ["Slack token", "xoxb-123456789012-abcdefghij", "abcdefghij"],
+  ["URL userinfo", "postgres://admin:s3cr3t@db.internal:5432/app", "s3cr3t"],
+];
+
+describe("secret shapes", () => {
+  it("covers at least 40 shapes", () => expect(SECRET_SHAPES.length).toBeGreaterThanOrEqual(40));
+
+  it.each(SECRET_SHAPES)("%s: %s", (_shape, text, secret) => {
+    const { out, report } = redactOnce(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain(MASK);
+    expect(report.length).toBeGreaterThan(0);
+  });
+
+  it("keeps the name, the quotes and what follows, so the text still reads", () => {
+    expect(redactOnce('{"db_password":"a b","user":"bob"}').out).toBe(
+      '{"db_password":"[redacted]","user":"bob"}',
+    );
+    expect(redactOnce("AUTH_TOKEN=x1y2 PORT=8080").out).toBe("AUTH_TOKEN=[redacted] PORT=8080");
+    expect(redactOnce("<password>pw</password> <user>bob</user>").out).toBe(
+      "<password>[redacted]</password> <user>bob</user>",
+    );
+    expect(redactOnce("Cookie: a=1; b=2\nAccept: */*").out).toBe("Cookie: [redacted]\nAccept: */*");
+  });
+
+  it("reports cards, IBANs and cookies by their own kinds", () => {
+    const { report } = redactOnce("4111 1111 1111 1111 / DE89370400440532013000 / Cookie: sid=abc");
+    expect(report).toEqual([
+      { kind: "Card numbers", count: 1 },
+      { kind: "Cookies", count: 1 },
+      { kind: "IBANs", count: 1 },
+    ]);
+  });
+});
+
+/** Text that looks like a secret and is not: it must come out as it went in. */
+const LOOK_ALIKES: Array<[string, string]> = [
+  ["order ids", '{"order_id":12345678901234,"orderRef":"ORD-2026-000123"}'],
+  ["a non-Luhn 16-digit number with a card's prefix", "Order #4111111111111112 shipped"],
+  ["non-Luhn 16-digit numbers, spaced and bare", "ref 1234 5678 1234 5678 and 1234567812345678"],
+  ["UUIDs", "message 0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d failed"],
+  ["ISO timestamps", "at 2026-11-25T22:43:01.000+01:00 and 2026-11-25 22:43:01"],
+  ["epoch numbers", '{"ts":1732520000,"ms":1732520000000,"us":1732520000000000}'],
+  ["phone-ish short numbers", "room 555-0100, ext. 42, PO Box 1234"],
+  ["words in prose", "The tokenizer failed; passwordless sign-in is on; the secretary called about tokens."],
+  ["status codes", "HTTP 401 Unauthorized, status: 404, code=500"],
+  ["fields about a secret, not the secret", '{"token_count": 5, "max_tokens": 100, "token_type": "bearer"}'],
+  ["a key that is no secret", '{"key":"order.created","idempotency_key":"b7c9"}'],
+  ["an IBAN whose check digits fail", "DE00 3704 0044 0532 0130 00"],
+  ["a trace id", "trace 4bf92f3577b34da6a3ce929d0e0e4736"],
+  ["flags named like secrets", "passwordless: true, password_reset: false, token: null"],
+  ["versions, addresses, amounts", "v1.2.3 at 10.0.0.1:8080 charged 1234.56 for 3,000,000 requests"],
+];
+
+describe("look-alikes", () => {
+  it("covers at least 10 of them", () => expect(LOOK_ALIKES.length).toBeGreaterThanOrEqual(10));
+
+  it.each(LOOK_ALIKES)("%s stay: %s", (_what, text) => {
+    expect(redactOnce(text)).toEqual({ out: text, report: [] });
+  });
+});
+
+describe("URLs (endpoints)", () => {
+  it.each([
+    [
+      "https://user:pass@hooks.acme.test/x?token=abc&password=def&shop=acme#access_token=zzz",
+      "https://[redacted]@hooks.acme.test/x?token=[redacted]&password=[redacted]&shop=[redacted]#access_token=[redacted]",
+    ],
+    ["https://acme.test/hook?k7f3a9c2e5b1d", "https://acme.test/hook?[redacted]"],
+    ["https://acme.test/hooks/orders", "https://acme.test/hooks/orders"],
+    ["https://acme.test/hook?", "https://acme.test/hook?"],
+  ])("%s", (url, expected) => {
+    expect(createRedactor().redactUrl(url)).toBe(expected);
+  });
+
+  it("reports ordinary query values apart from named secrets", () => {
+    const redactor = createRedactor();
+    redactor.redactUrl("https://acme.test/hook?token=abc&shop=acme&region=eu");
+    expect(redactor.report()).toEqual([
+      { kind: "Secrets in URLs", count: 1 },
+      { kind: "URL query values", count: 2 },
+    ]);
   });
 });
