@@ -32,9 +32,19 @@ afterEach(async () => {
 const alerts = (ctx: StoreContext) =>
   ctx.db
     .selectFrom("alert_deliveries")
-    .select(["alert_kind", "destination_label", "payload"])
+    .select(["alert_kind", "destination_label", "title", "payload"])
     .orderBy("created_at")
     .execute();
+
+const WATCHER_SETTINGS = {
+  intervalSeconds: 1,
+  backfillCount: 1000,
+  backfillAgeMs: 7 * 86_400_000,
+  retentionDays: 30,
+  concurrency: 2,
+  keyRequestsPerMinute: 100_000,
+  leaseSeconds: 2,
+};
 
 describe("the watcher's alert engine", () => {
   it("records a firing alert after the polls that find a failing streak, and its recovery after the next success", async () => {
@@ -51,15 +61,7 @@ describe("the watcher's alert engine", () => {
     await storeOver(ctx).addWatches(appId, hub.apiKey, [
       { webhook: { id, endpoint, eventType, active, numberOfErrors } },
     ]);
-    watcher = createWatcher(ctx, {
-      intervalSeconds: 1,
-      backfillCount: 1000,
-      backfillAgeMs: 7 * 86_400_000,
-      retentionDays: 30,
-      concurrency: 2,
-      keyRequestsPerMinute: 100_000,
-      leaseSeconds: 2,
-    });
+    watcher = createWatcher(ctx, WATCHER_SETTINGS);
     const fired = await waitFor("a firing alert in the outbox", async () => {
       const rows = await alerts(ctx);
       return rows.some((row) => row.alert_kind === "firing") ? rows : undefined;
@@ -78,5 +80,60 @@ describe("the watcher's alert engine", () => {
     });
     expect(after.map((row) => row.alert_kind).filter((kind) => kind === "firing")).toHaveLength(1);
     expect(JSON.parse(after.at(-1)!.payload!).headline).toMatch(/^recovered after 8 failures/);
+  });
+
+  it("stores every alert redacted in the outbox: the endpoint's credentials and query, the bodies' secrets, the operator's patterns", async () => {
+    stubEnv({ REDACT_PATTERNS: JSON.stringify(["ORD-\\d{6}"]) });
+    // The watch keeps whole bodies here, as by default, so every secret reaches the alert.
+    const ctx = await databases.fresh("sqlite", { bodyCapBytes: 4096 });
+    const appId = applicationId(hub.apiKey);
+    await addDestination(ctx, appId, {
+      kind: "slack",
+      label: "Ops Slack",
+      url: "https://hooks.slack.example/a",
+    });
+    const webhook = hub.webhook();
+    webhook.endpoint = "https://ops:hunter2@acme.example/hooks?token=tok-endpoint-1&shop=acme-shop-2";
+    hub.deliver(webhook, 8, () => true);
+    for (const log of webhook.logs) {
+      log.responseBody =
+        '{"error":"denied","db_password":"pw-body-3","card":"4111 1111 1111 1111","order":"ORD-123456"}\n' +
+        "Authorization: Bearer bearer-body-4567\nCookie: sid=cookie-body-5";
+    }
+    const { id, endpoint, eventType, active, numberOfErrors } = webhook;
+    await storeOver(ctx).addWatches(appId, hub.apiKey, [
+      { webhook: { id, endpoint, eventType, active, numberOfErrors } },
+    ]);
+    watcher = createWatcher(ctx, WATCHER_SETTINGS);
+    await waitFor("a firing alert in the outbox", async () => {
+      const rows = await alerts(ctx);
+      return rows.some((row) => row.alert_kind === "firing") || undefined;
+    });
+    hub.deliver(webhook, 1);
+    const rows = await waitFor("a resolved alert in the outbox", async () => {
+      const all = await alerts(ctx);
+      return all.some((row) => row.alert_kind === "resolved") ? all : undefined;
+    });
+
+    const stored = JSON.stringify(rows);
+    for (const secret of [
+      "hunter2",
+      "tok-endpoint-1",
+      "acme-shop-2",
+      "pw-body-3",
+      "4111 1111 1111 1111",
+      "ORD-123456",
+      "bearer-body-4567",
+      "cookie-body-5",
+    ])
+      expect(stored).not.toContain(secret);
+    const firing = JSON.parse(rows.find((row) => row.alert_kind === "firing")!.payload!);
+    expect(firing.webhook.endpoint).toBe(
+      "https://[redacted]@acme.example/hooks?token=[redacted]&shop=[redacted]",
+    );
+    expect(firing.samples[0].body).toBe(
+      '{"error":"denied","db_password":"[redacted]","card":"[redacted]","order":"[redacted]"}\n' +
+        "Authorization: Bearer [redacted]\nCookie: [redacted]",
+    );
   });
 });
