@@ -33,7 +33,7 @@ export interface ServerConfig {
   history: HistoryConfig;
   watch: WatchConfig;
   alerts: AlertsConfig;
-  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles. */
+  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles and alerts. */
   redactPatterns: string[];
 }
 
