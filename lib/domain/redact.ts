@@ -1,12 +1,12 @@
 /**
- * The one redaction of everything that leaves the console: support bundles, and alerts of every
- * kind (masked before the outbox stores them). It masks secrets and personal data: credentials in
- * headers and URLs, values named like secrets however the name is joined (`db_password`,
- * `AUTH_TOKEN`, `stripeSecretKey`, `x-api-key`), cookies, known key shapes, card numbers (Luhn)
- * and IBANs (mod 97), emails and phone numbers, plus the operator's patterns (REDACT_PATTERNS).
- * What was masked is reported by kind and count, never the value. Redaction never fails open: a
- * pattern that cannot be compiled, matches the empty string, or runs past its time budget throws
- * a RedactionError naming it, and the caller sends nothing.
+ * The one redaction of everything that leaves the console: support bundles, alerts of every kind
+ * (masked before the outbox stores them) and exports marked for a customer. It masks secrets and
+ * personal data: credentials in headers and URLs, values named like secrets however the name is
+ * joined (`db_password`, `AUTH_TOKEN`, `stripeSecretKey`, `x-api-key`), cookies, known key shapes,
+ * card numbers (Luhn) and IBANs (mod 97), emails and phone numbers, plus the operator's patterns
+ * (REDACT_PATTERNS). What was masked is reported by kind and count, never the value. Redaction
+ * never fails open: a pattern that cannot be compiled, matches the empty string, or runs past its
+ * time budget throws a RedactionError naming it, and the caller sends nothing.
  */
 
 export const MASK = "[redacted]";
