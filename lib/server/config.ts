@@ -1,5 +1,5 @@
 import "server-only";
-import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/handover/redact";
+import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/redact";
 import { DEFAULT_RESOLVE_AFTER } from "@/lib/domain/watch/failure-issue";
 
 /**
@@ -33,7 +33,7 @@ export interface ServerConfig {
   history: HistoryConfig;
   watch: WatchConfig;
   alerts: AlertsConfig;
-  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles. */
+  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles and alerts. */
   redactPatterns: string[];
 }
 

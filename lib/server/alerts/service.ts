@@ -124,6 +124,7 @@ export async function sendTestAlert(
       application: { id: app.id, name: app.name },
       destinationLabel: destination.label,
       consoleUrl: `${consoleUrl}/alerts?app=${app.id}`,
+      redactPatterns: serverConfig().redactPatterns,
     });
     const settings = dispatchSettings();
     const owner = `test-alert:${randomUUID()}`;
