@@ -19,6 +19,12 @@ import * as deliveriesRoute from "@/app/api/alerts/deliveries/route";
 import { createDispatcher } from "@/lib/server/alerts/dispatch";
 import { sharedStoreContext } from "@/lib/server/watch/store";
 import { testDispatchSettings, until } from "@/tests/support/alert-outbox";
+import {
+  PUBLIC_ADDRESSES,
+  REFUSED_ADDRESSES,
+  REFUSED_NAMES,
+  urlHost,
+} from "@/tests/support/private-addresses";
 
 const OWNER = "owner-key-7f3a9c2e5b1d4e6f8a0b";
 const STRANGER = "stranger-key-0a1b2c3d4e5f6071";
@@ -70,10 +76,10 @@ describe("adding a destination: each refusal names the field and stores nothing"
       "Slack webhook URL: 127.0.0.1 is a loopback address: alerts go only to public addresses. Use the receiver's public https:// address.",
     ],
     [
-      "a name resolving to loopback",
+      "a name for this machine",
       { kind: "webhook", label: "Inside", url: "https://localhost:8443/hook" },
       "url",
-      /^Webhook URL: localhost resolves to .*, a loopback address/,
+      /^Webhook URL: localhost is a name for this machine \(loopback\): alerts go only to public addresses/,
     ],
     [
       "the cloud metadata address",
@@ -142,6 +148,35 @@ describe("adding a destination: each refusal names the field and stores nothing"
     );
     expect(response.status).toBe(403);
     expect(await list(owner)).toEqual([]);
+  });
+});
+
+describe("every address inside a network is refused when added, by the field's label", () => {
+  it.each([
+    ...REFUSED_ADDRESSES.map(({ address, words }) => [urlHost(address), words] as const),
+    ...REFUSED_NAMES.map((name) => [name, /is a name for this machine \(loopback\)/] as const),
+  ])("https://%s/hook", async (host, words) => {
+    for (const [kind, label] of [
+      ["webhook", "Webhook URL"],
+      ["slack", "Slack webhook URL"],
+    ] as const) {
+      const response = await add(owner, { kind, label: "Inside", url: `https://${host}/hook` });
+      expect(response.status).toBe(400);
+      const message = (await errorOf(response)).fields?.url?.[0];
+      expect(message).toMatch(new RegExp(`^${label}: `));
+      expect(message).toMatch(words);
+      expect(message).toMatch(/Use the receiver's public https:\/\/ address\.$/);
+    }
+    expect(await list(owner)).toEqual([]);
+  });
+
+  it.each(PUBLIC_ADDRESSES)("a public address, %s, is added", async (address) => {
+    const response = await add(owner, {
+      kind: "slack",
+      label: "Public",
+      url: `https://${urlHost(address)}/x`,
+    });
+    expect(response.status).toBe(201);
   });
 });
 
