@@ -173,6 +173,8 @@ export interface AlertsConfig {
   timeoutMs: number;
   /** ALERTS_ATTEMPTS: attempts per delivery, the first and its retries (default 4). */
   attempts: number;
+  /** SMTP_ALLOW_PLAINTEXT_AUTH=1: SMTP_URL's credentials may be sent to a relay that offers no STARTTLS. */
+  smtpAllowPlaintextAuth: boolean;
 }
 
 /** The value is never repeated in the message: it may hold a password. */
@@ -196,6 +198,7 @@ function readAlertsConfig(): AlertsConfig {
     emailFrom: process.env.ALERTS_EMAIL_FROM?.trim() || "Webhook Console <alerts@localhost>",
     timeoutMs: positiveInt("ALERTS_TIMEOUT_MS", 10_000, 120_000),
     attempts: positiveInt("ALERTS_ATTEMPTS", 4, 10),
+    smtpAllowPlaintextAuth: flag("SMTP_ALLOW_PLAINTEXT_AUTH"),
   };
 }
 
@@ -366,6 +369,11 @@ export function validateServerConfig(): { warnings: string[] } {
   if (process.env.NODE_ENV === "production" && !config.cookieSecure) {
     warnings.push(
       "SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http. Use it only on a trusted network; serve the console over HTTPS instead.",
+    );
+  }
+  if (config.alerts.smtpAllowPlaintextAuth && config.alerts.smtpUrl?.startsWith("smtp:")) {
+    warnings.push(
+      "SMTP_ALLOW_PLAINTEXT_AUTH=1: SMTP_URL's user name and password are sent in clear to a relay that offers no STARTTLS (or to anyone who strips it on the way). Use it only on a trusted network; prefer smtps://.",
     );
   }
   if (config.alerts.allowPrivate) {

@@ -267,15 +267,24 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
     server = undefined;
   });
 
+  /** A relay that offers no STARTTLS (as one whose offer a man in the middle strips) and would take AUTH in clear. */
   async function listener(): Promise<{
     port: number;
     mails: Array<{ from: string; to: string[]; raw: string }>;
+    /** The user names AUTH was sent with. */
+    auths: string[];
   }> {
     const mails: Array<{ from: string; to: string[]; raw: string }> = [];
+    const auths: string[] = [];
     server = new SMTPServer({
       authOptional: true,
+      allowInsecureAuth: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
+      onAuth(auth, _session, callback) {
+        auths.push(auth.username ?? "");
+        callback(null, { user: auth.username });
+      },
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -290,7 +299,7 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
       },
     });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-    return { port: (server.server.address() as AddressInfo).port, mails };
+    return { port: (server.server.address() as AddressInfo).port, mails, auths };
   }
 
   const TEAM_EMAIL: AddDestination = { kind: "email", label: "Team", to: "oncall@example.com" };
@@ -301,7 +310,13 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
     const delivery = await sendTo(
       ctx,
       TEAM_EMAIL,
-      { smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "Console <alerts@console.test>" } },
+      {
+        smtp: {
+          url: `smtp://127.0.0.1:${smtp.port}`,
+          from: "Console <alerts@console.test>",
+          allowPlaintextAuth: false,
+        },
+      },
       message("alert_mail_1"),
     );
     expect(delivery).toMatchObject({ state: "delivered", attempts: 1, statusCode: 250 });
@@ -316,12 +331,57 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
     expect(mail!.raw).toContain("text/html");
   });
 
+  it.each([
+    {
+      name: "credentials in SMTP_URL and no STARTTLS: fails, and no AUTH is sent",
+      userinfo: "alerts:s3cret-pass@",
+      allowPlaintextAuth: false,
+      state: "failed",
+      auths: [],
+    },
+    {
+      name: "the same with SMTP_ALLOW_PLAINTEXT_AUTH=1: goes, credentials sent in clear",
+      userinfo: "alerts:s3cret-pass@",
+      allowPlaintextAuth: true,
+      state: "delivered",
+      auths: ["alerts"],
+    },
+    {
+      name: "no credentials: goes without TLS, nothing to protect",
+      userinfo: "",
+      allowPlaintextAuth: false,
+      state: "delivered",
+      auths: [],
+    },
+  ])("$name", async ({ userinfo, allowPlaintextAuth, state, auths }) => {
+    const ctx = await databases.fresh("sqlite");
+    const smtp = await listener();
+    const delivery = await sendTo(ctx, TEAM_EMAIL, {
+      attempts: 1,
+      smtp: {
+        url: `smtp://${userinfo}127.0.0.1:${smtp.port}`,
+        from: "alerts@console.test",
+        allowPlaintextAuth,
+      },
+    });
+    expect(delivery.state).toBe(state);
+    expect(smtp.auths).toEqual(auths);
+    expect(smtp.mails).toHaveLength(state === "delivered" ? 1 : 0);
+    if (state === "failed") {
+      expect(delivery.error).toBe(
+        `SMTP_URL: the relay at 127.0.0.1:${smtp.port} did not start TLS (STARTTLS), so its user name and password were not sent. ` +
+          "Use smtps:// or a relay that offers STARTTLS; on a trusted network, SMTP_ALLOW_PLAINTEXT_AUTH=1 sends them in clear.",
+      );
+      expect(JSON.stringify(delivery)).not.toContain("s3cret-pass");
+    }
+  });
+
   it("goes through the same address check: a loopback relay is refused under the strict policy", async () => {
     const ctx = await databases.fresh("sqlite");
     const smtp = await listener();
     const delivery = await sendTo(ctx, TEAM_EMAIL, {
       policy: { allowPrivate: false, timeoutMs: 2000 },
-      smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "alerts@console.test" },
+      smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "alerts@console.test", allowPlaintextAuth: false },
     });
     expect(delivery).toMatchObject({ state: "refused", attempts: 1 });
     expect(delivery.error).toMatch(/SMTP_URL: 127\.0\.0\.1 is a loopback address/);

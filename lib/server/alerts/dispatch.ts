@@ -49,7 +49,7 @@ export function dispatchSettings(): DispatchSettings {
   const { alerts } = serverConfig();
   return {
     policy: { allowPrivate: alerts.allowPrivate, timeoutMs: alerts.timeoutMs },
-    smtp: { url: alerts.smtpUrl, from: alerts.emailFrom },
+    smtp: { url: alerts.smtpUrl, from: alerts.emailFrom, allowPlaintextAuth: alerts.smtpAllowPlaintextAuth },
     attempts: alerts.attempts,
     backoffMs: BACKOFF_MS,
     leaseMs: alerts.timeoutMs + LEASE_MARGIN_MS,

@@ -232,29 +232,40 @@ export interface OutboundMail {
   messageId: string;
 }
 
+/** The relay of SMTP_URL, and SMTP_ALLOW_PLAINTEXT_AUTH. */
+export interface SmtpRelay {
+  url: string;
+  /** Credentials may go over a connection the relay did not encrypt (STARTTLS not offered). */
+  allowPlaintextAuth: boolean;
+}
+
 /**
- * Sends one email through the relay of `smtpUrl` (smtp:// with STARTTLS when offered, smtps://
- * with TLS from the start), its connection checked as HTTP calls are. Resolves with the relay's
- * reply ("250 OK …").
+ * Sends one email through `relay` (smtp:// with STARTTLS, smtps:// with TLS from the start), its
+ * connection checked as HTTP calls are. With a user name in SMTP_URL, STARTTLS is required: a
+ * relay that does not offer it (or a man in the middle that strips it) gets no AUTH, unless
+ * SMTP_ALLOW_PLAINTEXT_AUTH=1. Resolves with the relay's reply ("250 OK …").
  */
 export async function sendMailOutbound(
-  smtpUrl: string,
+  relay: SmtpRelay,
   mail: OutboundMail,
   policy: OutboundPolicy,
 ): Promise<{ response: string }> {
-  const url = new URL(smtpUrl);
+  const url = new URL(relay.url);
   const refused = await refusedHost(url.hostname, policy);
   if (refused) throw new OutboundRefused(`SMTP_URL: ${refused}: alerts go only to public addresses`);
   const secure = url.protocol === "smtps:";
   const port = Number(url.port) || (secure ? 465 : 587);
   const host = url.hostname.replace(/^\[|\]$/g, "");
+  const auth = url.username
+    ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+    : undefined;
+  const requireTLS = Boolean(auth) && !secure && !relay.allowPlaintextAuth;
   const transport = nodemailer.createTransport({
     host,
     port,
     secure,
-    auth: url.username
-      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
-      : undefined,
+    requireTLS,
+    auth,
     connectionTimeout: policy.timeoutMs,
     greetingTimeout: policy.timeoutMs,
     socketTimeout: policy.timeoutMs,
@@ -277,6 +288,14 @@ export async function sendMailOutbound(
   try {
     const info = await transport.sendMail({ ...mail });
     return { response: info.response };
+  } catch (error) {
+    if (requireTLS && (error as { code?: string }).code === "ETLS") {
+      throw new Error(
+        `SMTP_URL: the relay at ${host}:${port} did not start TLS (STARTTLS), so its user name and password were not sent. ` +
+          "Use smtps:// or a relay that offers STARTTLS; on a trusted network, SMTP_ALLOW_PLAINTEXT_AUTH=1 sends them in clear.",
+      );
+    }
+    throw error;
   } finally {
     transport.close();
   }
