@@ -50,6 +50,7 @@ describe("validateServerConfig", () => {
     [{ ALERTS_ALLOW_PRIVATE: "sure" }, /ALERTS_ALLOW_PRIVATE must be 1 or 0/],
     [{ SMTP_URL: "https://mail.example" }, /^SMTP_URL must be a URL like smtp:\/\/.*not one\.$/],
     [{ ALERTS_ATTEMPTS: "20" }, /ALERTS_ATTEMPTS must be a whole number from 1 to 10/],
+    [{ ALERTS_MAX_DESTINATIONS: "0" }, /ALERTS_MAX_DESTINATIONS must be a whole number from 1 to 1000/],
     [{ SMTP_ALLOW_PLAINTEXT_AUTH: "please" }, /SMTP_ALLOW_PLAINTEXT_AUTH must be 1 or 0/],
   ])("refuses %j, naming the variable", (vars, message) => {
     withEnv(vars);

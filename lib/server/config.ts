@@ -1,5 +1,6 @@
 import "server-only";
 import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/handover/redact";
+import { DEFAULT_MAX_DESTINATIONS } from "@/lib/domain/alerts/destinations";
 import { DEFAULT_RESOLVE_AFTER } from "@/lib/domain/watch/failure-issue";
 
 /**
@@ -173,6 +174,8 @@ export interface AlertsConfig {
   timeoutMs: number;
   /** ALERTS_ATTEMPTS: attempts per delivery, the first and its retries (default 4). */
   attempts: number;
+  /** ALERTS_MAX_DESTINATIONS: destinations one application may have (default 20). */
+  maxDestinations: number;
   /** SMTP_ALLOW_PLAINTEXT_AUTH=1: SMTP_URL's credentials may be sent to a relay that offers no STARTTLS. */
   smtpAllowPlaintextAuth: boolean;
 }
@@ -198,6 +201,7 @@ function readAlertsConfig(): AlertsConfig {
     emailFrom: process.env.ALERTS_EMAIL_FROM?.trim() || "Webhook Console <alerts@localhost>",
     timeoutMs: positiveInt("ALERTS_TIMEOUT_MS", 10_000, 120_000),
     attempts: positiveInt("ALERTS_ATTEMPTS", 4, 10),
+    maxDestinations: positiveInt("ALERTS_MAX_DESTINATIONS", DEFAULT_MAX_DESTINATIONS, 1000),
     smtpAllowPlaintextAuth: flag("SMTP_ALLOW_PLAINTEXT_AUTH"),
   };
 }

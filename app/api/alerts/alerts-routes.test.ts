@@ -180,6 +180,64 @@ describe("every address inside a network is refused when added, by the field's l
   });
 });
 
+describe("destinations per application: at most ALERTS_MAX_DESTINATIONS", () => {
+  it("refuses one past the cap by the address's field, adds none, and takes one again after a removal", async () => {
+    stubEnv({ ALERTS_MAX_DESTINATIONS: "3" });
+    for (let i = 1; i <= 3; i++)
+      expect(
+        (await add(owner, { kind: "slack", label: `Slack ${i}`, url: `https://93.184.216.34/${i}` })).status,
+      ).toBe(201);
+    for (const [body, field, label] of [
+      [{ kind: "slack", label: "Slack 4", url: "https://93.184.216.34/4" }, "url", "Slack webhook URL"],
+      [{ kind: "webhook", label: "Hook 4", url: "https://93.184.216.34/h4" }, "url", "Webhook URL"],
+    ] as const) {
+      const refused = await add(owner, body);
+      expect(refused.status).toBe(400);
+      expect((await errorOf(refused)).fields?.[field]?.[0]).toBe(
+        `${label}: this application has 3 destinations, the most this console allows ` +
+          "(ALERTS_MAX_DESTINATIONS=3). Remove one it no longer needs, then add this one.",
+      );
+    }
+    expect((await list(owner)).map((d) => d.label)).toEqual(["Slack 1", "Slack 2", "Slack 3"]);
+    // Another application has a cap of its own.
+    expect(
+      (await add(stranger, { kind: "slack", label: "Theirs", url: "https://93.184.216.34/t" })).status,
+    ).toBe(201);
+
+    const [first] = await list(owner);
+    await destinationRoute.DELETE(
+      request("DELETE", `/api/alerts/destinations/${first!.id}`, { cookie: owner }),
+      ctx({ destinationId: first!.id }),
+    );
+    expect(
+      (await add(owner, { kind: "slack", label: "Slack 4", url: "https://93.184.216.34/4" })).status,
+    ).toBe(201);
+  });
+
+  it("many adds at once do not pass the cap", async () => {
+    stubEnv({ ALERTS_MAX_DESTINATIONS: "5" });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        add(owner, { kind: "slack", label: `Burst ${i}`, url: `https://93.184.216.34/burst/${i}` }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(5);
+    expect(answers.filter((answer) => answer.status === 400)).toHaveLength(7);
+    expect(await list(owner)).toHaveLength(5);
+  });
+
+  it("is 20 unless set", async () => {
+    for (let i = 1; i <= 20; i++)
+      expect(
+        (await add(owner, { kind: "slack", label: `S${i}`, url: `https://93.184.216.34/${i}` })).status,
+      ).toBe(201);
+    const refused = await add(owner, { kind: "slack", label: "S21", url: "https://93.184.216.34/21" });
+    expect((await errorOf(refused)).fields?.url?.[0]).toMatch(
+      /has 20 destinations.*ALERTS_MAX_DESTINATIONS=20/,
+    );
+  });
+});
+
 describe("with ALERTS_ALLOW_PRIVATE=1, against a receiver on loopback", () => {
   let receiver: TestReceiver;
   beforeEach(async () => {

@@ -157,6 +157,38 @@ describe.each(WATCH_DATABASES)("destinations in the store (%s)", (kind) => {
     expect((await listDestinations(ctx, APP)).map((d) => d.label)).toEqual(["Other Slack", "Slack", "Team"]);
   });
 
+  it("adds at once stop at the application's cap, and one address added at once is stored once", async () => {
+    const ctx = await databases.fresh(kind);
+    const capped = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        addDestination(
+          ctx,
+          APP,
+          { kind: "slack", label: `S${i}`, url: `https://hooks.example/${i}` },
+          Date.now(),
+          4,
+        ),
+      ),
+    );
+    expect(capped.filter((result) => result.status === "fulfilled")).toHaveLength(4);
+    for (const result of capped.filter((r) => r.status === "rejected"))
+      expect(result.reason).toMatchObject({
+        fields: { url: [expect.stringMatching(/^Slack webhook URL: this application has 4 destinations/)] },
+      });
+    expect(await listDestinations(ctx, APP)).toHaveLength(4);
+    const same = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) =>
+        addDestination(ctx, OTHER_APP, {
+          kind: "slack",
+          label: `Same ${i}`,
+          url: "https://hooks.example/same",
+        }),
+      ),
+    );
+    expect(same.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    expect(await listDestinations(ctx, OTHER_APP)).toHaveLength(1);
+  });
+
   it("a receiver answering 500 then 200 is retried, and the log shows two attempts, delivered", async () => {
     const ctx = await databases.fresh(kind);
     const target = await receiver((index) =>
