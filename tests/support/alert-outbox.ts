@@ -16,6 +16,7 @@ export function testDispatchSettings(overrides: Partial<DispatchSettings> = {}):
     backoffMs: 20,
     leaseMs: 10_000,
     concurrency: 8,
+    perApplication: 4,
     tickMs: 20,
     ...overrides,
   };
