@@ -92,6 +92,14 @@ describe("validateServerConfig", () => {
     expect(serverConfig().alerts.smtpAllowPlaintextAuth).toBe(true);
   });
 
+  it("allows the sandbox's inbox only when the launcher started the sandbox (HUB_SANDBOX=1), at its origin", () => {
+    withEnv({ HUB_BASE_URL: "http://127.0.0.1:4010/" });
+    expect(serverConfig().alerts.sandboxInbox).toBeNull();
+    withEnv({ HUB_SANDBOX: "1" });
+    expect(serverConfig().alerts.sandboxInbox).toBe("http://127.0.0.1:4010/_sandbox/inbox");
+    expect(serverConfig().alerts.maxDestinations).toBe(20);
+  });
+
   it("never repeats a REDIS_URL it refuses (it may carry a password), and keeps a sound one", () => {
     withEnv({ REDIS_URL: "redis://:hunter2-secret@cache internal:6379" });
     expect(() => validateServerConfig()).toThrow(/REDIS_URL/);

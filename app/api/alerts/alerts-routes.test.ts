@@ -238,6 +238,50 @@ describe("destinations per application: at most ALERTS_MAX_DESTINATIONS", () => 
   });
 });
 
+describe("the sandbox's inbox, when npm start started the sandbox (HUB_SANDBOX=1)", () => {
+  let sandbox: TestReceiver;
+  beforeEach(async () => {
+    // A stand-in for the sandbox at HUB_BASE_URL: the console allows its inbox, and nothing else private.
+    sandbox = await startReceiver(() => ({ status: 204 }));
+    stubEnv({ HUB_SANDBOX: "1", HUB_BASE_URL: sandbox.url });
+    return () => sandbox.close();
+  });
+
+  it("accepts the inbox's exact origin, and a test alert arrives there", async () => {
+    const added = await add(owner, {
+      kind: "webhook",
+      label: "Sandbox inbox",
+      url: `${sandbox.url}/_sandbox/inbox/webhook`,
+    });
+    expect(added.status).toBe(201);
+    const { destination } = (await added.json()) as { destination: DestinationView };
+    const sent = await sendTest(owner, destination.id);
+    expect(((await sent.json()) as { delivery: DeliveryView }).delivery).toMatchObject({
+      state: "delivered",
+      statusCode: 204,
+    });
+    expect(sandbox.requests.map((r) => r.path)).toEqual(["/_sandbox/inbox/webhook"]);
+  });
+
+  it.each([
+    ["a neighbouring port", (port: number) => `http://127.0.0.1:${port + 1}/_sandbox/inbox/webhook`],
+    ["another name for the host", (port: number) => `http://localhost:${port}/_sandbox/inbox/slack`],
+    ["another scheme", (port: number) => `https://127.0.0.1:${port}/_sandbox/inbox/webhook`],
+    [
+      "another path of the sandbox",
+      (port: number) => `http://127.0.0.1:${port}/_sandbox/applications/x/api-key`,
+    ],
+    ["another private host", () => "http://10.0.0.1/_sandbox/inbox/webhook"],
+  ])("refuses %s", async (_name, url) => {
+    const port = Number(new URL(sandbox.url).port);
+    const response = await add(owner, { kind: "slack", label: "Near", url: url(port) });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.url?.[0]).toMatch(/^Slack webhook URL: /);
+    expect(await list(owner)).toEqual([]);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
+
 describe("with ALERTS_ALLOW_PRIVATE=1, against a receiver on loopback", () => {
   let receiver: TestReceiver;
   beforeEach(async () => {

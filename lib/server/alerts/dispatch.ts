@@ -53,7 +53,11 @@ const LEASE_MARGIN_MS = 15_000;
 export function dispatchSettings(): DispatchSettings {
   const { alerts } = serverConfig();
   return {
-    policy: { allowPrivate: alerts.allowPrivate, timeoutMs: alerts.timeoutMs },
+    policy: {
+      allowPrivate: alerts.allowPrivate,
+      timeoutMs: alerts.timeoutMs,
+      sandboxInbox: alerts.sandboxInbox,
+    },
     smtp: { url: alerts.smtpUrl, from: alerts.emailFrom, allowPlaintextAuth: alerts.smtpAllowPlaintextAuth },
     attempts: alerts.attempts,
     backoffMs: BACKOFF_MS,

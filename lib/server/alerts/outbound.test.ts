@@ -3,7 +3,8 @@
  * classification (addresses.ts: loopback, private, link-local, IPv4 carried in IPv6, NAT64,
  * 6to4, Teredo, documentation...) refused when checked before the call and again when the
  * connection is made, where nothing connects; `localhost` names refused by name;
- * ALERTS_ALLOW_PRIVATE lifting it; the deadline and the size cap.
+ * ALERTS_ALLOW_PRIVATE and the sandbox inbox's exact origin lifting it; the deadline and the
+ * size cap.
  */
 import dns from "node:dns";
 import net from "node:net";
@@ -156,6 +157,32 @@ describe("one classification of addresses, unless ALERTS_ALLOW_PRIVATE=1", () =>
     expect(target.requests).toEqual([
       expect.objectContaining({ body: '{"a":1}', headers: expect.objectContaining({ "x-test": "yes" }) }),
     ]);
+  });
+});
+
+describe("the sandbox's inbox, when npm start started the sandbox", () => {
+  it("is called at its exact origin and below its path; its neighbours stay refused", async () => {
+    const inbox = await receiver(() => ({ status: 204 }));
+    const policy: OutboundPolicy = { ...STRICT, sandboxInbox: `${inbox.url}/_sandbox/inbox` };
+    const answer = await postOutbound(`${inbox.url}/_sandbox/inbox/webhook`, "{}", {}, policy);
+    expect(answer.status).toBe(204);
+    expect(inbox.requests.map((r) => r.path)).toEqual(["/_sandbox/inbox/webhook"]);
+
+    const { port } = inbox;
+    for (const url of [
+      `http://127.0.0.1:${Number(port) + 1}/_sandbox/inbox/webhook`,
+      `http://localhost:${port}/_sandbox/inbox/webhook`,
+      `https://127.0.0.1:${port}/_sandbox/inbox/webhook`,
+      `http://127.0.0.1:${port}/_sandbox/applications/x/api-key`,
+      `http://127.0.0.1:${port}/_sandbox/inbox`,
+      `http://127.0.0.1:${port}/_sandbox/inbox/../receivers/ok`,
+      `http://user:pw@127.0.0.1:${port}/_sandbox/inbox/webhook`,
+      `http://10.0.0.1/_sandbox/inbox/webhook`,
+    ]) {
+      expect(await refusedUrl(new URL(url), policy), url).not.toBeNull();
+      await expect(postOutbound(url, "{}", {}, policy), url).rejects.toThrow(OutboundRefused);
+    }
+    expect(inbox.requests).toHaveLength(1);
   });
 });
 

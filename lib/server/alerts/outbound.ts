@@ -25,6 +25,11 @@ export interface OutboundPolicy {
   allowPrivate: boolean;
   /** Deadline of one call, connect to last byte. */
   timeoutMs: number;
+  /**
+   * The sandbox's alert inbox (`http://127.0.0.1:4010/_sandbox/inbox`) when `npm start` started
+   * the sandbox: addresses under it are called though they are http:// and on loopback.
+   */
+  sandboxInbox?: string | null;
   lookup?: Lookup;
 }
 
@@ -73,8 +78,19 @@ export async function refusedHost(host: string, policy: OutboundPolicy): Promise
   return null;
 }
 
+/**
+ * True for an address under the sandbox's inbox: its exact origin (scheme, host and port) and
+ * a path below the inbox's, so nothing else of the sandbox (its admin routes) is reachable.
+ */
+export function inSandboxInbox(url: URL, policy: OutboundPolicy): boolean {
+  if (!policy.sandboxInbox || url.username || url.password) return false;
+  const inbox = new URL(policy.sandboxInbox);
+  return url.origin === inbox.origin && url.pathname.startsWith(`${inbox.pathname}/`);
+}
+
 /** Why the policy refuses this URL (scheme or address), or null. The reason never repeats the path. */
 export async function refusedUrl(url: URL, policy: OutboundPolicy): Promise<string | null> {
+  if (inSandboxInbox(url, policy)) return null;
   if (url.protocol !== "https:" && !(policy.allowPrivate && url.protocol === "http:")) {
     return "only https:// addresses are called (http:// is allowed only with ALERTS_ALLOW_PRIVATE=1)";
   }
@@ -157,6 +173,9 @@ const AGENTS = {
   open: { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) },
 };
 
+/** ALERTS_ALLOW_PRIVATE, or the sandbox's inbox: the connection is not checked. */
+const unchecked = (url: URL, policy: OutboundPolicy) => policy.allowPrivate || inSandboxInbox(url, policy);
+
 export interface OutboundAnswer {
   status: number;
   /** The answer's body, at most RESPONSE_READ_MAX bytes of it, as UTF-8. */
@@ -184,7 +203,7 @@ export async function postOutbound(
       target,
       {
         method: "POST",
-        agent: AGENTS[policy.allowPrivate ? "open" : "checked"][secure ? "https" : "http"],
+        agent: AGENTS[unchecked(target, policy) ? "open" : "checked"][secure ? "https" : "http"],
         lookup: policy.lookup,
         signal,
         headers: {
