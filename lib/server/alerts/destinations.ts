@@ -1,7 +1,6 @@
 import "server-only";
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import { randomBytes, randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import {
   DEFAULT_MAX_DESTINATIONS,
   maskEmail,
