@@ -74,7 +74,7 @@ export async function addDestination(app: Pick<Application, "id" | "name">, inpu
   await checkReachable(input, outboundPolicy());
   return withStore(async (ctx) => {
     await rememberApplicationNames(ctx, nameOf(app));
-    return destinations.addDestination(ctx, app.id, input);
+    return destinations.addDestination(ctx, app.id, input, Date.now(), serverConfig().alerts.maxDestinations);
   });
 }
 
