@@ -7,6 +7,7 @@ import {
   alertSummaryMigration,
   type AlertEngineTables,
 } from "@/lib/server/alerts/schema";
+import { oneIncidentPerWebhookMigration } from "@/lib/server/alerts/incidents-migration";
 import { storedSignature } from "@/lib/server/watch/cursor";
 import { failureIssuesMigration, type FailureIssueTables } from "@/lib/server/watch/failure-issues-schema";
 
@@ -398,6 +399,7 @@ export const migrations: MigrationProvider = {
     "0008_log_signatures": logSignatures,
     "0009_logs_by_id_through_key": logsByIdThroughKey,
     "0010_alert_application_names": alertApplicationsMigration,
+    "0011_one_incident_per_webhook": oneIncidentPerWebhookMigration,
   }),
 };
 
