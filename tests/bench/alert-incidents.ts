@@ -11,8 +11,9 @@
  *   what each of two destinations received.
  * - Fairness: the latency of the first, while another application's alert is being sent to 100
  *   receivers that never answer.
- * - The demo: the sandbox demo's applications watched as `npm start` watches them; the firing
- *   incidents once the engine has judged every webhook, against the demo webhooks that fail.
+ * - The demo: the sandbox demo's applications watched as `npm start` watches them, and messages
+ *   sent to each as a person trying it does; the firing incidents once the engine has judged
+ *   every webhook's new deliveries, against the demo webhooks that fail.
  * - Recovery: a webhook fails long enough for its failure rate to hold, then its endpoint is
  *   fixed; from the hub's time of the success that makes WATCH_ISSUE_RESOLVE_AFTER in a row to
  *   the "recovered" alert's arrival.
@@ -435,8 +436,12 @@ export async function measureOutage(options: {
 /** A demo application as `GET /_sandbox/demo` lists it. */
 interface DemoApplication {
   apiKey: string;
+  channels: Array<{ id: string; kind: string }>;
   webhooks: Array<{ id: string; endpoint: string; active: boolean }>;
 }
+
+/** Messages sent to each demo application: enough for every rule about deliveries to hold on its failing webhooks. */
+const DEMO_MESSAGES = 12;
 
 /** Whether a demo webhook fails now: inactive, or its endpoint is not the receiver that answers 200. */
 const failingDemo = (webhook: DemoApplication["webhooks"][number]) =>
@@ -444,8 +449,9 @@ const failingDemo = (webhook: DemoApplication["webhooks"][number]) =>
 
 /**
  * The sandbox demo (`demoSandboxUrl`: a sandbox seeded with it) watched as `npm start` watches
- * it, every webhook of every demo application, each application with one destination; the firing
- * incidents once the engine has judged each webhook and the alert pass has told them.
+ * it, every webhook of every demo application, each application with one destination; once its
+ * history is read, DEMO_MESSAGES messages to each application; the firing incidents once the
+ * watch holds their deliveries and the alert pass has told them.
  */
 export async function measureDemoIncidents(options: {
   env: WatchEnv;
@@ -473,6 +479,25 @@ export async function measureDemoIncidents(options: {
         destinations: [{ label: "on-call", url: `${timed.receiver.url}/hook` }],
       })),
       async (reader) => {
+        const sentAt = Date.now();
+        for (const app of applications)
+          await sendMessages(
+            demoSandboxUrl,
+            { apiKey: app.apiKey, channel: app.channels[0]! },
+            DEMO_MESSAGES,
+            4,
+          );
+        const active = webhooks.filter((webhook) => webhook.active).map((webhook) => webhook.id);
+        for (const deadline = Date.now() + 180_000; ; await sleep(500)) {
+          const [row] = await reader.all<{ n: number | string }>(
+            "select count(*) as n from (select webhook_id from watch_logs " +
+              `where send_at >= ${sentAt} and webhook_id in (${active.map((id) => `'${id}'`).join(",")}) ` +
+              `group by webhook_id having count(*) >= ${DEMO_MESSAGES})`,
+          );
+          if (Number(row?.n) === active.length) break;
+          if (Date.now() > deadline)
+            throw new Error(`the watch holds the messages of ${row?.n} of ${active.length} demo webhooks`);
+        }
         // Each webhook is judged at its polls and the pass tells what settled: a summary waits two intervals at most.
         await sleep(3 * intervalSeconds * 1000);
         const rows = await reader.all<{ webhook_id: string; scope: string; detail: string }>(
