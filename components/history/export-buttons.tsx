@@ -5,8 +5,7 @@ import { useRef } from "react";
 import { apiFetch, isApiError } from "@/lib/browser/api";
 import { onUnauthorized } from "@/lib/browser/query-client";
 import { saveFile } from "@/lib/browser/save-file";
-import { watchAsOfInHeader, HISTORY_SOURCE_HEADER } from "@/lib/domain/history/answer-source";
-import { formatAge } from "@/lib/domain/watching/format-age";
+import { historySourceText, sourceInHeader, HISTORY_SOURCE_HEADER, type HistorySource } from "@/lib/domain/history/answer-source";
 import { historyExportPath } from "@/lib/domain/log-view";
 import type { LogViewState } from "@/lib/domain/search-params";
 
@@ -15,8 +14,8 @@ const LABELS: Record<Format, string> = { csv: "Export CSV", json: "Export JSON" 
 
 interface Saved {
   fileName: string;
-  /** When the watch's store answered; null when the hub was scanned. */
-  watchAsOf: string | null;
+  /** What the console's copy covered; null when the answer named none. */
+  source: HistorySource | null;
 }
 
 /**
@@ -34,7 +33,7 @@ export function ExportButtons({ webhookId, view }: { webhookId: string; view: Lo
       const fileName =
         response.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ?? `export.${format}`;
       saveFile(blob, fileName);
-      return { fileName, watchAsOf: watchAsOfInHeader(response.headers.get(HISTORY_SOURCE_HEADER)) };
+      return { fileName, source: sourceInHeader(response.headers.get(HISTORY_SOURCE_HEADER)) };
     },
     onError: onUnauthorized,
   });
@@ -70,17 +69,14 @@ export function ExportButtons({ webhookId, view }: { webhookId: string; view: Lo
   );
 }
 
-function savedText({ fileName, watchAsOf }: Saved): string {
-  const source = watchAsOf
-    ? `from the watch, as of ${formatAge(watchAsOf, Date.now())} ago`
-    : "scanned from the hub";
-  return `Saved ${fileName} (${source}).`;
+function savedText({ fileName, source }: Saved): string {
+  return source ? `Saved ${fileName} (${historySourceText(source, Date.now())}).` : `Saved ${fileName}.`;
 }
 
 function failureText(label: string, error: unknown): string {
   if (error instanceof DOMException && error.name === "AbortError")
     return `${label}: cancelled; nothing was saved.`;
   if (isApiError(error)) return `${label}: ${error.message}`;
-  // The body broke off: the scan failed after the first rows were sent.
+  // The body broke off: the database failed after the first rows were sent.
   return `${label}: the export stopped before its end, and nothing was saved. Try again.`;
 }

@@ -5,7 +5,9 @@ import { changesBetween, NOT_WATCHED, type WebhookChanges } from "@/lib/domain/h
 import { AppError, isAppError } from "@/lib/server/app-error";
 import { visitHistory, type HistoryCall } from "@/lib/server/history/answer";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import { watchStore } from "@/lib/server/watch/store";
+import { timeline } from "@/lib/server/history/questions";
+import { getWatch } from "@/lib/server/watch/watches";
+import { sharedStoreContext, unavailable } from "@/lib/server/watch/store";
 
 /** Reads newest first until the given delivery, then on to the first success older than it. */
 class LastSuccessVisitor {
@@ -32,8 +34,8 @@ class LastSuccessVisitor {
 }
 
 /**
- * The last successful delivery before a given one, from the watch's store when it holds them,
- * else through the scan (newest first, up to `cap` logs), stopping at the first success past it:
+ * The last successful delivery before a given one, from the console's copy of the webhook's
+ * history, read further back (newest first, up to `cap` logs) until the first success past it:
  * what the log dialog compares a failure with. `lastSuccess` null with `partial` null means the
  * history holds no success before it; `failedAt` is the given delivery's time.
  */
@@ -59,14 +61,14 @@ export async function lastSuccessBefore(
     throw new AppError(
       "not_found",
       newest
-        ? `Delivery ${logId} is not among ${newest} of this webhook (the scan's cap), so there is nothing to compare it with here.`
+        ? `Delivery ${logId} is not among ${newest} of this webhook (the cap), so there is nothing to compare it with here.`
         : `Delivery ${logId} is not in this webhook's history. Check the log ID.`,
     );
   }
   return {
     lastSuccess: null,
     failedAt,
-    partial: newest ? `No success among ${newest} (the scan's cap); an older one may exist.` : null,
+    partial: newest ? `No success among ${newest} (the cap); an older one may exist.` : null,
     source,
   };
 }
@@ -84,17 +86,19 @@ export async function webhookChanges(
   between: { from: string; to: string },
 ): Promise<WebhookChanges> {
   try {
-    const store = await watchStore();
-    const watch = await store.getWatch([appId], webhookId);
+    const ctx = await sharedStoreContext().catch((error: unknown) => {
+      throw unavailable(error);
+    });
+    const watch = await getWatch(ctx, [appId], webhookId);
     if (!watch) return NOT_WATCHED;
-    const events = await store.timeline(webhookId, {
+    const events = await timeline(ctx.db, webhookId, {
       from: Date.parse(between.from),
       to: Date.parse(between.to),
       limit: CHANGES_READ,
     });
     return changesBetween(events, watch.createdAt);
   } catch (error) {
-    if (isAppError(error) && error.code === "store_unavailable") {
+    if (!isAppError(error) || error.code === "store_unavailable") {
       return {
         known: false,
         why: "The watch's database is not answering, so the webhook's changes are not known right now.",

@@ -6,8 +6,8 @@ import { visitHistory, type HistoryCall } from "@/lib/server/history/answer";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 
 /**
- * What a support bundle needs from a webhook's history: from the watch's store when it holds it,
- * else through the scan (up to `cap` logs), stopping as soon as older logs cannot change it.
+ * What a support bundle needs from a webhook's history: from the console's copy, read further
+ * back (up to `cap` logs) only until older logs cannot change it.
  * `partial` says, for a person, where the reading stopped short; a hub failure midway is thrown:
  * a bundle is not made from a history it could not read. `focus`: which failures the bundle is
  * about (a failure issue's).
@@ -28,7 +28,7 @@ export async function readIncident(
   const incident = visitor.result();
   const partial =
     stop.reason === "cap"
-      ? `Only the newest ${stop.read.toLocaleString("en-US")} of ${stop.total.toLocaleString("en-US")} deliveries were read (the scan's cap): ` +
+      ? `Only the newest ${stop.read.toLocaleString("en-US")} of ${stop.total.toLocaleString("en-US")} deliveries were read (the cap): ` +
         "older failures of this streak, and the last success before it, may be missing."
       : null;
   return { incident, partial, source };

@@ -8,7 +8,7 @@ import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { getWebhook } from "@/lib/server/hub/client";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import type { ScanCall } from "@/lib/server/history/scan";
+import type { HistoryCall } from "@/lib/server/history/answer";
 import { webhookChanges } from "@/lib/server/handover/last-success";
 import { readIncident } from "@/lib/server/handover/read-incident";
 import { belongsToIssue } from "@/lib/server/watch/issue-logs";
@@ -23,7 +23,7 @@ import { watchStore } from "@/lib/server/watch/store";
  * bundle page's tab title reads it too).
  */
 export async function supportBundle(
-  call: ScanCall & { appId: string },
+  call: HistoryCall,
   webhookId: WebhookId,
   ask: BundleAsk,
   { now = Date.now(), readWebhook }: { now?: number; readWebhook?: () => Promise<Webhook> } = {},

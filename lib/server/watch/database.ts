@@ -40,6 +40,10 @@ function dialectOf(target: DatabaseTarget) {
   // SQLite's setting for WAL: a crash of the process loses nothing; a power loss may roll back the
   // last commits, each holding its logs with the cursor after them, so the watcher reads them again.
   database.pragma("synchronous = NORMAL");
+  // SQLite's own lower() folds A-Z only; Response contains folds every letter, as PostgreSQL's does.
+  database.function("lower", { deterministic: true }, (text: unknown) =>
+    typeof text === "string" ? text.toLowerCase() : text,
+  );
   return new SqliteDialect({ database });
 }
 

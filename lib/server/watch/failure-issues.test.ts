@@ -105,7 +105,7 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
       ),
       log(hook.id, 7, 404, "Cannot POST /hooks"),
     ];
-    expect(await stored(hook.id, logs)).toBe(7);
+    expect(await stored(hook.id, logs)).toHaveLength(7);
 
     const issues = await store.listIssues([appA]);
     expect(issues).toHaveLength(4);
@@ -288,7 +288,7 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     expect(await store.listIssues([appA])).toEqual([]);
     expect(await ctx.db.selectFrom("watch_logs").selectAll().execute()).toEqual([]);
 
-    expect(await stored(hook.id, good)).toBe(250);
+    expect(await stored(hook.id, good)).toHaveLength(250);
     expect(await stored(hook.id, good.slice(0, 100))).toBe(0);
     expect(await store.listIssues([appA])).toMatchObject([{ failures: 250 }]);
   });

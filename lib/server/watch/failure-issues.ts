@@ -212,31 +212,39 @@ async function successRunEnd(tx: WatchDb, webhookId: string, after: number, coun
  */
 export async function rebuildIssues(db: WatchDb, resolveAfter: number, now = Date.now()): Promise<void> {
   const webhooks = await db.selectFrom("watch_logs").select("webhook_id").distinct().execute();
-  for (const { webhook_id: webhookId } of webhooks) {
-    let after: { send_at: number; id: string } | null = null;
-    for (;;) {
-      const cursor: typeof after = after;
-      const batch: FreshLog[] = await db
-        .selectFrom("watch_logs")
-        .select(["id", "status", "status_code", "send_at", "body", "body_size"])
-        .where("webhook_id", "=", webhookId)
-        .$if(cursor !== null, (qb) =>
-          qb.where((eb) =>
-            eb.or([
-              eb("send_at", ">", cursor!.send_at),
-              eb.and([eb("send_at", "=", cursor!.send_at), eb("id", ">", cursor!.id)]),
-            ]),
-          ),
-        )
-        .orderBy("send_at")
-        .orderBy("id")
-        .limit(REBUILD_BATCH)
-        .execute();
-      if (batch.length === 0) break;
-      await recordFailures(db, webhookId, batch, resolveAfter, now);
-      if (batch.length < REBUILD_BATCH) break;
-      after = batch.at(-1)!;
-    }
+  for (const { webhook_id } of webhooks) await rebuildIssuesOf(db, webhook_id, resolveAfter, now);
+}
+
+/** One webhook's issues from its stored logs, oldest first (a copy that is now watched). */
+export async function rebuildIssuesOf(
+  db: WatchDb,
+  webhookId: string,
+  resolveAfter: number,
+  now = Date.now(),
+): Promise<void> {
+  let after: { send_at: number; id: string } | null = null;
+  for (;;) {
+    const cursor: typeof after = after;
+    const batch: FreshLog[] = await db
+      .selectFrom("watch_logs")
+      .select(["id", "status", "status_code", "send_at", "body", "body_size"])
+      .where("webhook_id", "=", webhookId)
+      .$if(cursor !== null, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb("send_at", ">", cursor!.send_at),
+            eb.and([eb("send_at", "=", cursor!.send_at), eb("id", ">", cursor!.id)]),
+          ]),
+        ),
+      )
+      .orderBy("send_at")
+      .orderBy("id")
+      .limit(REBUILD_BATCH)
+      .execute();
+    if (batch.length === 0) break;
+    await recordFailures(db, webhookId, batch, resolveAfter, now);
+    if (batch.length < REBUILD_BATCH) break;
+    after = batch.at(-1)!;
   }
 }
 

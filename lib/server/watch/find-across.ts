@@ -3,7 +3,7 @@ import type { FindTarget } from "@/lib/domain/history/find-input";
 import type { FoundDelivery } from "@/lib/domain/watch/find-across";
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import type { StoreContext } from "@/lib/server/watch/context";
-import { logOf } from "@/lib/server/watch/stored-logs";
+import { logOf } from "@/lib/server/history/questions";
 import type { WatchDatabase } from "@/lib/server/watch/schema";
 import { watchOf } from "@/lib/server/watch/watches";
 

@@ -62,6 +62,21 @@ export interface WatchDatabase extends FailureIssueTables, AlertEngineTables {
     poll_error_at: number | null;
     lease_owner: string | null;
     lease_until: Generated<number>;
+    /** When the copy was last brought up to date with the hub, by a poll or a question. */
+    copied_at: number | null;
+    /** The hub's count of the webhook's logs when its newest page was last read. */
+    hub_total: number | null;
+    /** The application whose key a question last brought the copy up to date with. */
+    copied_by: string | null;
+  };
+  /** The copies of webhooks nobody watches, made by questions: whose they are, and when last used. */
+  log_copies: {
+    webhook_id: string;
+    app_id: string;
+    endpoint: string;
+    event_type: string;
+    used_at: number;
+    created_at: number;
   };
   watch_logs: {
     webhook_id: string;
@@ -385,6 +400,38 @@ const logsByIdThroughKey: Migration = {
   },
 };
 
+/**
+ * Copies of unwatched webhooks' histories, made by the questions asked of them: they share the
+ * watched webhooks' tables (watch_state for the cursor and lease, watch_logs), and log_copies says
+ * whose each one is and when it was last used, so that it expires.
+ */
+const logCopies: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable("log_copies")
+      .addColumn("webhook_id", "text", (c) => c.primaryKey())
+      .addColumn("app_id", "text", (c) => c.notNull())
+      .addColumn("endpoint", "text", (c) => c.notNull())
+      .addColumn("event_type", "text", (c) => c.notNull())
+      .addColumn("used_at", "bigint", (c) => c.notNull())
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .execute();
+    await db.schema.alterTable("watch_state").addColumn("copied_at", "bigint").execute();
+    await db.schema.alterTable("watch_state").addColumn("hub_total", "bigint").execute();
+    await db.schema.alterTable("watch_state").addColumn("copied_by", "text").execute();
+    await db
+      .updateTable("watch_state")
+      .set({ copied_at: sql`polled_at` })
+      .execute();
+  },
+  async down(db: AnyDb) {
+    await db.schema.alterTable("watch_state").dropColumn("copied_by").execute();
+    await db.schema.alterTable("watch_state").dropColumn("hub_total").execute();
+    await db.schema.alterTable("watch_state").dropColumn("copied_at").execute();
+    await db.schema.dropTable("log_copies").execute();
+  },
+};
+
 /** The migrations, in code (no files to ship): Kysely's Migrator runs them in name order. */
 export const migrations: MigrationProvider = {
   getMigrations: async () => ({
@@ -398,6 +445,7 @@ export const migrations: MigrationProvider = {
     "0008_log_signatures": logSignatures,
     "0009_logs_by_id_through_key": logsByIdThroughKey,
     "0010_alert_application_names": alertApplicationsMigration,
+    "0012_log_copies": logCopies,
   }),
 };
 

@@ -2,11 +2,8 @@ import "server-only";
 import type { Webhook } from "@/lib/domain/hub-schemas";
 import type { FindTarget } from "@/lib/domain/history/find-input";
 import type { FoundDelivery } from "@/lib/domain/watch/find-across";
-import type { HealthSummary } from "@/lib/domain/history/health";
-import type { HistoryQuestion } from "@/lib/domain/history/question";
 import type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
 import { DEFAULT_RESOLVE_AFTER, type FailureIssue, type IssueAction } from "@/lib/domain/watch/failure-issue";
-import type { StoreCoverage, StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { sessionSecrets } from "@/lib/server/session/secrets";
@@ -16,11 +13,9 @@ import * as issues from "@/lib/server/watch/failure-issues";
 import { findAcross } from "@/lib/server/watch/find-across";
 import * as rows from "@/lib/server/watch/overview-rows";
 import { createSealer } from "@/lib/server/watch/seal";
-import * as logs from "@/lib/server/watch/stored-logs";
 import * as watches from "@/lib/server/watch/watches";
 
 export type { OverviewRow, Watch, WatcherHealth } from "@/lib/domain/watch/overview";
-export type { StoreCoverage, StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
 export type { FoundDelivery } from "@/lib/domain/watch/find-across";
 
 /**
@@ -89,53 +84,11 @@ export interface WatchStore {
     appIds: readonly string[],
   ): Promise<Array<{ appId: string; rejected: boolean; rejectedAt: string | null }>>;
 
-  // --- Stored logs of a watched webhook (newest first, as the hub lists them) -----------------
-
-  /** How much history the store holds for this webhook, and how fresh. */
-  coverage(webhookId: string): Promise<StoreCoverage>;
-
-  /**
-   * Delivery health of the logs matching a question, from the store: the summary a scan gives
-   * (the failing streak over every stored log with `followStreak`, else over those since `since`).
-   */
-  health(
-    webhookId: string,
-    question: HistoryQuestion,
-    options: { now: number; followStreak: boolean },
-  ): Promise<HealthSummary>;
-
-  /**
-   * The logs matching a question, newest first, one page of them and how many match in all.
-   * `contains` reads the stored (capped) body.
-   */
-  queryLogs(
-    webhookId: string,
-    question: HistoryQuestion,
-    page: { offset: number; limit: number },
-  ): Promise<{ rows: StoredLog[]; total: number }>;
-
-  /** Every log matching a question, newest first, in batches (for exports). */
-  streamLogs(webhookId: string, question: HistoryQuestion): AsyncIterable<StoredLog[]>;
-
-  /**
-   * Finds a log by its id or its message id (newest first when a message has several). `index`
-   * is its place, newest first, among the stored logs of the webhook that match `status` (null:
-   * all): what the log table needs to open its page.
-   */
-  findLog(
-    webhookId: string,
-    target: FindTarget,
-    status?: HistoryQuestion["status"],
-  ): Promise<{ log: StoredLog; index: number } | null>;
-
   /**
    * The newest stored delivery answering the target across every watch of these applications
    * (find-across.ts), with its watch; null when none holds it.
    */
   findAcross(appIds: readonly string[], target: FindTarget): Promise<FoundDelivery | null>;
-
-  /** Changes of `active` and jumps of `numberOfErrors`, newest first (within `range`, when given). */
-  timeline(webhookId: string, range?: TimelineRange): Promise<TimelineEvent[]>;
 
   // --- Overview and the watcher's health ------------------------------------------------------
 
@@ -179,7 +132,8 @@ export function unavailable(error: unknown): AppError {
   if (error instanceof AppError) return error;
   return new AppError(
     "store_unavailable",
-    "The watch's database is not answering, so watched webhooks cannot be shown from it right now. The live API still answers; try again in a moment.",
+    "The console's database is not answering, so what it keeps (watches, history questions, issues, alerts) cannot be read right now. " +
+      "The log table still reads the hub live; try again in a moment.",
     { cause: error },
   );
 }
@@ -207,23 +161,11 @@ function guarded(store: WatchStore): WatchStore {
     markKeyRejected: wrap(store.markKeyRejected),
     rejectedApplications: wrap(store.rejectedApplications),
     keyStates: wrap(store.keyStates),
-    coverage: wrap(store.coverage),
-    health: wrap(store.health),
-    queryLogs: wrap(store.queryLogs),
-    findLog: wrap(store.findLog),
     findAcross: wrap(store.findAcross),
-    timeline: wrap(store.timeline),
     overview: wrap(store.overview),
     watcherHealth: wrap(store.watcherHealth),
     listIssues: wrap(store.listIssues),
     changeIssue: wrap(store.changeIssue),
-    async *streamLogs(webhookId, question) {
-      try {
-        yield* store.streamLogs(webhookId, question);
-      } catch (error) {
-        throw unavailable(error);
-      }
-    },
   };
 }
 
@@ -240,13 +182,7 @@ export function storeOver(ctx: StoreContext): WatchStore {
     markKeyRejected: (appId, reason) => watches.markKeyRejected(ctx, appId, reason),
     rejectedApplications: () => watches.rejectedApplications(ctx),
     keyStates: (appIds) => watches.keyStates(ctx, appIds),
-    coverage: (webhookId) => logs.coverage(ctx, webhookId),
-    health: (webhookId, question, options) => logs.health(ctx, webhookId, question, options),
-    queryLogs: (webhookId, question, page) => logs.queryLogs(ctx, webhookId, question, page),
-    streamLogs: (webhookId, question) => logs.streamLogs(ctx, webhookId, question),
-    findLog: (webhookId, target, status) => logs.findLog(ctx, webhookId, target, status),
     findAcross: (appIds, target) => findAcross(ctx, appIds, target),
-    timeline: (webhookId, range) => logs.timeline(ctx, webhookId, range),
     overview: (appIds, now) => rows.overview(ctx, appIds, now),
     watcherHealth: (appIds, now) => rows.watcherHealth(ctx, appIds, now),
     listIssues: (appIds, filter) => issues.listIssues(ctx, appIds, filter),
@@ -307,4 +243,12 @@ export async function watchStore(): Promise<WatchStore> {
   } catch (error) {
     throw unavailable(error);
   }
+}
+
+/** Closes this process's store, if open: the next use opens it again (a fresh one, for `:memory:`). */
+export async function closeSharedStore(): Promise<void> {
+  const shared = ((globalThis as Record<symbol, unknown>)[SHARED] ??= {}) as Shared;
+  const context = shared.context;
+  shared.context = undefined;
+  await context?.then((ctx) => ctx.db.destroy()).catch(() => undefined);
 }

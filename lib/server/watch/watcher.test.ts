@@ -89,11 +89,15 @@ describe("the watcher (embedded database)", () => {
     await watch(ctx, webhook);
     start(ctx, { backfillCount: 200 });
     await storedEqual(ctx, webhook, () => hubIds(webhook, 200));
-    const coverage = await storeOver(ctx).coverage(webhook.id);
-    expect(coverage).toMatchObject({
-      backfilling: false,
-      storedLogs: 200,
-      completeFrom: webhook.logs[199]!.createdDate,
+    const state = await ctx.db
+      .selectFrom("watch_state")
+      .selectAll()
+      .where("webhook_id", "=", webhook.id)
+      .executeTakeFirstOrThrow();
+    expect(state).toMatchObject({
+      tail_offset: null,
+      stored_logs: 200,
+      complete_from: Date.parse(webhook.logs[199]!.createdDate),
     });
 
     hub.deliver(webhook, 30);

@@ -5,14 +5,14 @@ import pLimit from "p-limit";
 import { alertEngine } from "@/lib/server/alerts/engine";
 import { AppError, isAppError } from "@/lib/server/app-error";
 import { serverConfig, type WatchConfig } from "@/lib/server/config";
-import { sleepSeconds, withRetry } from "@/lib/server/history/retry";
-import { getWebhook, listWebhookLogs, type HubCall } from "@/lib/server/hub/client";
+import { KeyBudgets } from "@/lib/server/history/key-budget";
+import { hubReader } from "@/lib/server/history/reader";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import type { StoreContext } from "@/lib/server/watch/context";
+import { expireCopiesNow } from "@/lib/server/history/copy";
 import { claimDue, finishPoll, LeaseLost, prune, type Claimed } from "@/lib/server/watch/cursor";
 import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
-import { KeyBudgets } from "@/lib/server/watch/key-budget";
-import { PAGE_SIZE, pollWebhook, type HubReader, type PollResult } from "@/lib/server/watch/poll";
+import { pollWebhook, type PollResult } from "@/lib/server/watch/poll";
 import { sharedStoreContext } from "@/lib/server/watch/store";
 import { withDispatcher } from "@/lib/server/alerts/dispatch";
 import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watches";
@@ -73,39 +73,15 @@ export function createWatcher(
   settings: WatcherSettings,
   owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
 ): Watcher {
+  const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
   const leaseMs = settings.leaseSeconds * 1000;
   const tickMs = Math.min(1000, leaseMs / 4);
-  const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
   const callLimit = pLimit(settings.concurrency);
   const running = new Set<Promise<boolean>>();
   const stopper = new AbortController();
   let storeDown = false;
   let lastPrune = 0;
   const alerts = alertEngine(ctx, settings.intervalSeconds);
-
-  const reader = (claimed: Claimed, apiKey: string): HubReader => {
-    const webhookId = claimed.state.webhook_id as WebhookId;
-    const hubCall = (signal: AbortSignal): HubCall => ({ apiKey, signal, keep: false });
-    const call = <T>(read: (signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
-      withRetry(
-        async () => {
-          await budgets.take(claimed.appId, signal);
-          return callLimit(() => read(signal));
-        },
-        {
-          signal,
-          waitOut: async (seconds, waitSignal) => {
-            budgets.pause(claimed.appId, seconds);
-            await sleepSeconds(seconds, waitSignal);
-          },
-        },
-      );
-    return {
-      webhook: (signal) => call((s) => getWebhook(hubCall(s), webhookId), signal),
-      logs: (offset, signal) =>
-        call((s) => listWebhookLogs(hubCall(s), webhookId, { offset, limit: PAGE_SIZE }), signal),
-    };
-  };
 
   /** Polls one claimed webhook; true when its history is still filling. */
   const poll = async (claimed: Claimed): Promise<boolean> => {
@@ -132,7 +108,7 @@ export function createWatcher(
           parallelPages: settings.concurrency,
         },
         claimed,
-        reader(claimed, apiKey),
+        hubReader({ appId: claimed.appId, apiKey }, webhookId as WebhookId, budgets, callLimit),
         stopper.signal,
       );
       backfilling = result.backfilling;
@@ -179,6 +155,7 @@ export function createWatcher(
         lastPrune = Date.now();
         await prune(ctx, settings.retentionDays);
       }
+      await expireCopiesNow(ctx);
       await alerts.pass();
     } catch (error) {
       if (!storeDown) {

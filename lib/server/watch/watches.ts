@@ -5,7 +5,9 @@ import { AppError } from "@/lib/server/app-error";
 import { moveAlertsTo } from "@/lib/server/alerts/destinations";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { toIso, type StoreContext } from "@/lib/server/watch/context";
-import { removeIssues } from "@/lib/server/watch/failure-issues";
+import { rebuildIssuesOf, removeIssues } from "@/lib/server/watch/failure-issues";
+import { summarise } from "@/lib/server/watch/cursor";
+import { countScope } from "@/lib/server/history/questions";
 import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
 
 /** Watches and the sealed key of each watched application. */
@@ -111,6 +113,7 @@ export async function addWatches(
         .values({ webhook_id: webhook.id, next_poll_at: now })
         .onConflict((oc) => oc.column("webhook_id").doNothing())
         .execute();
+      if (!before.has(webhook.id)) await adoptCopy(ctx, tx, webhook.id, now);
     }
     await dropUnusedKeys(
       tx,
@@ -122,6 +125,38 @@ export async function addWatches(
     const byId = new Map(rows.map((row) => [row.webhook_id, watchOf(row)]));
     return ids.map((id) => byId.get(id)!);
   });
+}
+
+/**
+ * A webhook whose history questions had copied is now watched: the copy stays, and the watcher
+ * goes on from it (its backfill continues below what is copied) rather than reading it again;
+ * its issues and summary are built from what is copied.
+ */
+async function adoptCopy(ctx: StoreContext, tx: WatchDb, webhookId: string, now: number): Promise<void> {
+  const copied = await tx
+    .deleteFrom("log_copies")
+    .where("webhook_id", "=", webhookId)
+    .returning("webhook_id")
+    .executeTakeFirst();
+  if (!copied) return;
+  const state = await tx
+    .selectFrom("watch_state")
+    .select(["head_id", "complete_from", "history_complete"])
+    .where("webhook_id", "=", webhookId)
+    .executeTakeFirstOrThrow();
+  const complete = state.history_complete === 1;
+  const held = await countScope(tx, { webhookId, from: state.complete_from, complete }, null);
+  await rebuildIssuesOf(tx, webhookId, ctx.issueResolveAfter, now);
+  await tx
+    .updateTable("watch_state")
+    .set({
+      ...(await summarise(tx, webhookId)),
+      tail_offset: state.head_id === null ? 0 : complete ? null : held,
+      backfill_read: held,
+      next_poll_at: now,
+    })
+    .where("webhook_id", "=", webhookId)
+    .execute();
 }
 
 export async function renameWatch(

@@ -21,7 +21,7 @@ import {
   signedInCookie,
 } from "@/tests/support/route-requests";
 import { stubEnv } from "@/tests/support/env";
-import { resetHistoryForTests } from "@/lib/server/history/scan";
+import { closeSharedStore } from "@/lib/server/watch/store";
 import { validateServerConfig } from "@/lib/server/config";
 import * as bundleRoute from "@/app/api/webhooks/[webhookId]/bundle/route";
 
@@ -53,7 +53,7 @@ const LOGS: WebhookLog[] = Array.from({ length: 120 }, (_, i) => {
 let served = LOGS;
 
 beforeEach(async () => {
-  resetHistoryForTests();
+  await closeSharedStore();
   stubEnv({ WATCH_DB: ":memory:", WATCH_IN_CONSOLE: "0" });
   served = LOGS;
   const store = await watchStore();

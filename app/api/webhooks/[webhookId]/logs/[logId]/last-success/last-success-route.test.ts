@@ -8,7 +8,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { resetHistoryForTests } from "@/lib/server/history/scan";
+import { closeSharedStore } from "@/lib/server/watch/store";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { claimDue, recordWebhook } from "@/lib/server/watch/cursor";
 import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
@@ -52,7 +52,7 @@ function history(successAt: number | null): WebhookLog[] {
 
 let logs: WebhookLog[] = [];
 beforeEach(async () => {
-  resetHistoryForTests();
+  await closeSharedStore();
   const store = await watchStore();
   for (const watch of await store.listWatches([applicationId(KEY)])) {
     await store.removeWatch([applicationId(KEY)], watch.webhookId);

@@ -1,26 +1,51 @@
 import "server-only";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { FindTarget } from "@/lib/domain/history/find-input";
-import { bucketSizeFor, type HealthBucket, type HealthSummary } from "@/lib/domain/history/health";
+import {
+  bucketSizeFor,
+  type FailingStreak,
+  type HealthBucket,
+  type HealthSummary,
+} from "@/lib/domain/history/health";
 import type { HistoryQuestion } from "@/lib/domain/history/question";
-import type { StoreCoverage, StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
-import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import type { StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
+import { toIso } from "@/lib/server/watch/context";
+import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
 
-/** Questions over the stored logs of one watched webhook, newest first as the hub lists them. */
+/**
+ * The history questions, answered in SQL over the console's copy of a webhook's logs (newest
+ * first, as the hub lists them: by creation time, then id). Every question is asked of a scope:
+ * the part of the copy that holds every log (from `from` on, or all of it), so an answer never
+ * mixes in logs below a gap.
+ */
 
 type LogRow = WatchDatabase["watch_logs"];
 type Logs = ExpressionBuilder<WatchDatabase, "watch_logs">;
 
+/** The contiguous part of one webhook's copy. */
+export interface Scope {
+  webhookId: string;
+  /** Creation time from which every log is copied; null: every log the copy holds. */
+  from: number | null;
+  /** The copy reaches the webhook's first delivery. */
+  complete: boolean;
+}
+
 const STREAM_BATCH = 500;
 
-async function summaryOf(ctx: StoreContext, webhookId: string) {
-  const watch = await ctx.db
-    .selectFrom("watches")
-    .select(["endpoint", "event_type"])
-    .where("webhook_id", "=", webhookId)
+async function summaryOf(db: WatchDb, webhookId: string): Promise<StoredLog["webhook"]> {
+  const row = await db
+    .selectFrom("watch_state")
+    .leftJoin("watches", "watches.webhook_id", "watch_state.webhook_id")
+    .leftJoin("log_copies", "log_copies.webhook_id", "watch_state.webhook_id")
+    .select(["watches.endpoint", "watches.event_type", "log_copies.endpoint as copyEndpoint"])
+    .where("watch_state.webhook_id", "=", webhookId)
     .executeTakeFirst();
-  return { id: webhookId, endpoint: watch?.endpoint ?? "", eventType: watch?.event_type ?? "Message" };
+  return {
+    id: webhookId,
+    endpoint: row?.endpoint ?? row?.copyEndpoint ?? "",
+    eventType: row?.event_type ?? "Message",
+  };
 }
 
 export function logOf(row: LogRow, webhook: StoredLog["webhook"]): StoredLog {
@@ -50,9 +75,18 @@ function bodyContains(text: string) {
   return sql<SqlBool>`lower(body) like ${likePattern(text)} escape '\\'`;
 }
 
-function matching(webhookId: string, question: HistoryQuestion) {
+/** The scope's logs: one webhook's, created from the scope's start on. */
+function inScope(scope: Scope) {
+  return (eb: Logs) =>
+    eb.and([
+      eb("webhook_id", "=", scope.webhookId),
+      ...(scope.from === null ? [] : [eb("created_at", ">=", scope.from)]),
+    ]);
+}
+
+function matching(scope: Scope, question: HistoryQuestion) {
   return (eb: Logs) => {
-    const terms: Expression<SqlBool>[] = [eb("webhook_id", "=", webhookId)];
+    const terms: Expression<SqlBool>[] = [inScope(scope)(eb)];
     if (question.status) terms.push(eb("status", "=", question.status));
     const code = question.code;
     if (code?.kind === "exact") terms.push(eb("status_code", "=", code.code));
@@ -77,53 +111,30 @@ function matching(webhookId: string, question: HistoryQuestion) {
 }
 
 /**
- * Whether a stored log answering the question has its body cut (WATCH_BODY_CAP_BYTES) where that
- * matters: with `contains`, one whose kept part lacks the text, as it may hold it past the cut;
- * without, any (an export would write the cut body).
+ * How many logs answering the question have a body cut at the copy's cap (WATCH_BODY_CAP_BYTES)
+ * where that matters: with `contains`, those whose kept part lacks the text (it may lie past the
+ * cut); without, all of them (an export writes them cut).
  */
-export async function cutBodyAmong(
-  ctx: StoreContext,
-  webhookId: string,
-  question: HistoryQuestion,
-): Promise<boolean> {
-  const found = await ctx.db
-    .selectFrom("watch_logs")
-    .select("id")
-    .where(matching(webhookId, { ...question, contains: null }))
-    .where(sql<SqlBool>`body_size > octet_length(body)`)
-    .$if(question.contains !== null, (qb) => qb.where((eb) => eb.not(bodyContains(question.contains!))))
-    .limit(1)
-    .executeTakeFirst();
-  return found !== undefined;
-}
-
-/** Stored logs of the webhook created at or after `since` (all when null): what a scan to `since` reads. */
-export async function countStored(
-  ctx: StoreContext,
-  webhookId: string,
-  since: number | null,
-): Promise<number> {
-  const row = await ctx.db
+export async function cutBodies(db: WatchDb, scope: Scope, question: HistoryQuestion): Promise<number> {
+  const row = await db
     .selectFrom("watch_logs")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("webhook_id", "=", webhookId)
-    .$if(since !== null, (qb) => qb.where("created_at", ">=", since!))
+    .where(matching(scope, { ...question, contains: null }))
+    .where(sql<SqlBool>`body_size > octet_length(body)`)
+    .$if(question.contains !== null, (qb) => qb.where((eb) => eb.not(bodyContains(question.contains!))))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function coverage(ctx: StoreContext, webhookId: string): Promise<StoreCoverage> {
-  const state = await ctx.db
-    .selectFrom("watch_state")
-    .selectAll()
-    .where("webhook_id", "=", webhookId)
-    .executeTakeFirst();
-  return {
-    completeFrom: state && !state.history_complete ? isoOrNull(state.complete_from) : null,
-    backfilling: !state || state.tail_offset !== null,
-    asOf: isoOrNull(state?.polled_at ?? null),
-    storedLogs: state?.stored_logs ?? 0,
-  };
+/** Logs of the scope created at or after `since` (all when null): what a question over them reads. */
+export async function countScope(db: WatchDb, scope: Scope, since: number | null): Promise<number> {
+  const row = await db
+    .selectFrom("watch_logs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where(inScope(scope))
+    .$if(since !== null, (qb) => qb.where("created_at", ">=", since!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Listing order (newest first, as the hub lists): after `row` means older than it. */
@@ -156,38 +167,35 @@ function byCount(rows: Array<{ status_code: number; n: number | string | bigint 
 }
 
 /**
- * The logs matching a question in listing order. A log is sent before it is created (see
- * isPastWindow), so those sent since `since` were all created since then: saying so lets the
- * listing index both find and order them, instead of sorting every log of the window.
+ * The logs matching a question in listing order. A log is sent before it is created, so those
+ * sent since `since` were all created since then: saying so lets the listing index both find and
+ * order them, instead of sorting every log of the window.
  */
-function listed(ctx: StoreContext, webhookId: string, question: HistoryQuestion) {
-  return ctx.db
+function listed(db: WatchDb, scope: Scope, question: HistoryQuestion) {
+  return db
     .selectFrom("watch_logs")
-    .where(matching(webhookId, question))
+    .where(matching(scope, question))
     .$if(question.since !== null, (qb) => qb.where("created_at", ">=", question.since!))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc");
 }
 
 /**
- * Delivery health of the logs matching a question, as the scan builds it (HealthBuilder and
- * StreakBuilder in lib/domain/history/health.ts): buckets over [since, until or now], counts,
- * the newest success and failure, failures by code; and the webhook's current failing streak,
- * over every stored log (`followStreak`) or, like a scan that stops at the question's start,
- * over the logs created since then.
+ * Delivery health of the logs matching a question: buckets over [since, until or now], counts,
+ * the newest success and failure, failures by code, and the webhook's current failing streak.
  */
 export async function health(
-  ctx: StoreContext,
-  webhookId: string,
+  db: WatchDb,
+  scope: Scope,
   question: HistoryQuestion,
-  options: { now: number; followStreak: boolean },
+  now: number,
 ): Promise<HealthSummary> {
-  const where = matching(webhookId, question);
-  const to = question.until ?? options.now;
+  const where = matching(scope, question);
+  const to = question.until ?? now;
   const oldest =
     question.since ??
     (
-      await ctx.db
+      await db
         .selectFrom("watch_logs")
         .select((eb) => eb.fn.min("send_at").as("first"))
         .where(where)
@@ -202,15 +210,15 @@ export async function health(
   const slot = sql<number>`(send_at - ${sql.lit(first)}) / ${sql.lit(Math.max(bucketMs, 1))}`;
   // One pass over the window: the buckets and the failures by code are both sums of these counts.
   const [counts, lastSuccess, lastFailure, failingStreak] = await Promise.all([
-    ctx.db
+    db
       .selectFrom("watch_logs")
       .select([slot.as("slot"), "status", "status_code", (eb) => eb.fn.countAll<number>().as("n")])
       .where(where)
       .groupBy([slot, "status", "status_code"])
       .execute(),
-    newest(ctx, webhookId, question, "Success"),
-    newest(ctx, webhookId, question, "Failed"),
-    streakOf(ctx, webhookId, options.followStreak ? null : question.since),
+    newest(db, scope, question, "Success"),
+    newest(db, scope, question, "Failed"),
+    streak(db, scope),
   ]);
   const count = bucketMs === 0 ? 0 : Math.floor((to - first) / bucketMs) + 1;
   const buckets: HealthBucket[] = Array.from({ length: count }, (_, i) => ({
@@ -250,30 +258,25 @@ export async function health(
 }
 
 /**
- * The failures in a row since the newest success among the stored logs created at or after
- * `since` (all of them when null). `atLeast` when no success ends it and the store does not reach
- * back to the webhook's first log (or a scan stopping at `since` would not have read to it).
+ * The webhook's current failing streak: the failures in a row since its newest success, when its
+ * newest delivery failed. `atLeast` when no success ends it within the scope and the scope does
+ * not reach the webhook's first delivery: it began earlier, and `length` is a lower bound. The one
+ * place the streak is computed: Delivery health, the overview's row and the alert rules read it.
  */
-async function streakOf(
-  ctx: StoreContext,
-  webhookId: string,
-  since: number | null,
-): Promise<HealthSummary["failingStreak"]> {
-  const scope = (eb: Logs) =>
-    eb.and([eb("webhook_id", "=", webhookId), ...(since === null ? [] : [eb("created_at", ">=", since)])]);
-  const success = await ctx.db
+export async function streak(db: WatchDb, scope: Scope): Promise<FailingStreak | null> {
+  const success = await db
     .selectFrom("watch_logs")
     .select(["created_at", "id"])
-    .where(scope)
+    .where(inScope(scope))
     .where("status", "=", "Success")
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
   const failures = (eb: Logs) =>
-    eb.and([scope(eb), eb("status", "!=", "Success"), ...(success ? [newerThan(success)(eb)] : [])]);
-  const [oldest, codes, state, before] = await Promise.all([
-    ctx.db
+    eb.and([inScope(scope)(eb), eb("status", "!=", "Success"), ...(success ? [newerThan(success)(eb)] : [])]);
+  const [oldest, codes] = await Promise.all([
+    db
       .selectFrom("watch_logs")
       .select("send_at")
       .where(failures)
@@ -281,81 +284,62 @@ async function streakOf(
       .orderBy("id")
       .limit(1)
       .executeTakeFirst(),
-    ctx.db
+    db
       .selectFrom("watch_logs")
       .select(["status_code", (eb) => eb.fn.countAll<number>().as("n")])
       .where(failures)
       .groupBy("status_code")
       .execute(),
-    ctx.db
-      .selectFrom("watch_state")
-      .select("history_complete")
-      .where("webhook_id", "=", webhookId)
-      .executeTakeFirst(),
-    since === null
-      ? undefined
-      : ctx.db
-          .selectFrom("watch_logs")
-          .select("id")
-          .where("webhook_id", "=", webhookId)
-          .where("created_at", "<", since)
-          .limit(1)
-          .executeTakeFirst(),
   ]);
   if (!oldest) return null;
   const streakCodes = byCount(codes);
-  const readToStart = state?.history_complete === 1 && before === undefined;
   return {
     since: toIso(oldest.send_at),
     length: streakCodes.reduce((sum, code) => sum + code.count, 0),
-    atLeast: !success && !readToStart,
+    atLeast: !success && !scope.complete,
     codes: streakCodes,
   };
 }
 
-function newest(
-  ctx: StoreContext,
-  webhookId: string,
-  question: HistoryQuestion,
-  status: "Success" | "Failed",
-) {
-  return listed(ctx, webhookId, question)
+/** The newest success, or the newest failure, among the logs answering the question. */
+export function newest(db: WatchDb, scope: Scope, question: HistoryQuestion, status: "Success" | "Failed") {
+  return listed(db, scope, question)
     .select(["id", "send_at", "status_code"])
     .where("status", status === "Success" ? "=" : "!=", "Success")
     .limit(1)
     .executeTakeFirst();
 }
 
+/** A page of the logs matching a question, newest first, and how many match in all. */
 export async function queryLogs(
-  ctx: StoreContext,
-  webhookId: string,
+  db: WatchDb,
+  scope: Scope,
   question: HistoryQuestion,
   page: { offset: number; limit: number },
 ): Promise<{ rows: StoredLog[]; total: number }> {
-  const where = matching(webhookId, question);
   const [webhook, rows, total] = await Promise.all([
-    summaryOf(ctx, webhookId),
-    listed(ctx, webhookId, question).selectAll().limit(page.limit).offset(page.offset).execute(),
-    ctx.db
+    summaryOf(db, scope.webhookId),
+    listed(db, scope, question).selectAll().limit(page.limit).offset(page.offset).execute(),
+    db
       .selectFrom("watch_logs")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where(where)
+      .where(matching(scope, question))
       .executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map((row) => logOf(row, webhook)), total: Number(total.n) };
 }
 
-/** Batches follow the listing order by keyset (created_at, id), so a long export never re-reads. */
+/** Every log matching a question, newest first, in batches by keyset, so a long export never re-reads. */
 export async function* streamLogs(
-  ctx: StoreContext,
-  webhookId: string,
+  db: WatchDb,
+  scope: Scope,
   question: HistoryQuestion,
 ): AsyncIterable<StoredLog[]> {
-  const webhook = await summaryOf(ctx, webhookId);
+  const webhook = await summaryOf(db, scope.webhookId);
   let after: { created_at: number; id: string } | null = null;
   for (;;) {
     const cursor: typeof after = after;
-    const rows: LogRow[] = await listed(ctx, webhookId, question)
+    const rows: LogRow[] = await listed(db, scope, question)
       .selectAll()
       .$if(cursor !== null, (qb) => qb.where(olderThan(cursor!)))
       .limit(STREAM_BATCH)
@@ -367,17 +351,22 @@ export async function* streamLogs(
   }
 }
 
+/**
+ * A log by its id or its message id (the newest when a message has several), and its place,
+ * newest first, among the scope's logs that match `status` (null: all): what the log table needs
+ * to open its page.
+ */
 export async function findLog(
-  ctx: StoreContext,
-  webhookId: string,
+  db: WatchDb,
+  scope: Scope,
   target: FindTarget,
   status: HistoryQuestion["status"] = null,
 ): Promise<{ log: StoredLog; index: number } | null> {
   const id = target.id.toLowerCase();
-  const row = await ctx.db
+  const row = await db
     .selectFrom("watch_logs")
     .selectAll()
-    .where("webhook_id", "=", webhookId)
+    .where(inScope(scope))
     .where((eb) =>
       target.kind === "log" ? eb("id", "=", id) : eb.or([eb("id", "=", id), eb("message_id", "=", id)]),
     )
@@ -388,11 +377,11 @@ export async function findLog(
     .executeTakeFirst();
   if (!row) return null;
   const [webhook, before] = await Promise.all([
-    summaryOf(ctx, webhookId),
-    ctx.db
+    summaryOf(db, scope.webhookId),
+    db
       .selectFrom("watch_logs")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("webhook_id", "=", webhookId)
+      .where(inScope(scope))
       .$if(status !== null, (qb) => qb.where("status", "=", status!))
       .where(newerThan(row))
       .executeTakeFirstOrThrow(),
@@ -400,12 +389,13 @@ export async function findLog(
   return { log: logOf(row, webhook), index: Number(before.n) };
 }
 
+/** Changes of `active` and jumps of `numberOfErrors` a watch saw, newest first (within `range`). */
 export async function timeline(
-  ctx: StoreContext,
+  db: WatchDb,
   webhookId: string,
   { from = null, to = null, limit = 100 }: TimelineRange = {},
 ): Promise<TimelineEvent[]> {
-  const rows = await ctx.db
+  const rows = await db
     .selectFrom("watch_timeline")
     .selectAll()
     .where("webhook_id", "=", webhookId)

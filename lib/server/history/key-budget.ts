@@ -54,3 +54,14 @@ export class KeyBudgets {
     return this.buckets.get(key)?.pausedUntil ?? 0;
   }
 }
+
+const SHARED = Symbol.for("hub-console.question-key-budgets");
+
+/**
+ * The budgets of the questions this process answers (HISTORY_KEY_REQUESTS_PER_MINUTE): a person
+ * waits on them, so they allow more than the watcher's background polls, which keep their own.
+ */
+export function questionKeyBudgets(perMinute: number): KeyBudgets {
+  const shared = globalThis as Record<symbol, KeyBudgets | undefined>;
+  return (shared[SHARED] ??= new KeyBudgets(perMinute));
+}
