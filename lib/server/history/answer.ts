@@ -151,8 +151,14 @@ export async function findDelivery(
   target: FindTarget,
   cap: number,
 ): Promise<FindAnswer> {
-  let copy = await copyFor(call, webhookId, { since: Date.now(), cap });
+  const askedAt = Date.now();
+  let copy = await copyFor(call, webhookId, { since: askedAt, cap });
   let found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+  if (!found && copy.asOf < askedAt) {
+    // It may be newer than the copy: a person found it in the live table.
+    copy = await copyFor(call, webhookId, { since: askedAt, cap }, { refresh: true });
+    found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+  }
   if (!found && !copy.complete) {
     copy = await copyFor(
       call,
@@ -209,6 +215,16 @@ export async function openExport(
   };
 }
 
+/** Hands the copy's logs to the visitor, newest first; true once it needs no more. */
+async function visitCopy(copy: Copy, visitor: LogVisitor): Promise<boolean> {
+  return asked(async () => {
+    for await (const batch of questions.streamLogs(copy.ctx.db, scopeOf(copy), EMPTY_QUESTION)) {
+      if (batch.some((log) => !visitor.add(log))) return true;
+    }
+    return false;
+  });
+}
+
 /** Takes a webhook's logs one at a time, newest first; false once nothing older can change its answer. */
 export interface LogVisitor {
   add(log: WebhookLog): boolean;
@@ -235,15 +251,16 @@ export async function visitHistory<V extends LogVisitor>(
   cap: number,
   start: () => V,
 ): Promise<VisitedHistory<V>> {
-  let copy = await copyFor(call, webhookId, { since: Date.now(), cap });
-  const visitor = start();
-  let done = false;
-  await asked(async () => {
-    for await (const batch of questions.streamLogs(copy.ctx.db, scopeOf(copy), EMPTY_QUESTION)) {
-      done = batch.some((log) => !visitor.add(log));
-      if (done) break;
-    }
-  });
+  const askedAt = Date.now();
+  let copy = await copyFor(call, webhookId, { since: askedAt, cap });
+  let visitor = start();
+  let done = await visitCopy(copy, visitor);
+  if (visitor.shown() === null && copy.asOf < askedAt) {
+    // The delivery it looks for may be newer than the copy: a person saw it in the live table.
+    copy = await copyFor(call, webhookId, { since: askedAt, cap }, { refresh: true });
+    visitor = start();
+    done = await visitCopy(copy, visitor);
+  }
   if (!done && !copy.complete) {
     copy = await copyFor(
       call,

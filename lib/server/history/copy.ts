@@ -64,6 +64,8 @@ export interface CopyOptions {
   onProgress?: (progress: ScanProgressLine) => void;
   /** Read on (within the cap) until this is true of a log read from the hub, newest first. */
   until?: (log: WebhookLog) => boolean;
+  /** Read the hub's newest page even when the copy is current (it lacks a delivery a person saw). */
+  refresh?: boolean;
 }
 
 /** How long a copy a question has just brought up to date answers the next ones without a hub call. */
@@ -197,7 +199,7 @@ export async function copyFor(
     const row = await copyRow(ctx, id).catch((error: unknown) => {
       throw unavailable(error);
     });
-    if (row && !options.until && current(row, call, Date.now()) && (await reaches(ctx, id, row, reach))) {
+    if (row && !options.until && !options.refresh && current(row, call, Date.now()) && (await reaches(ctx, id, row, reach))) {
       await touch(ctx, id, call.appId, row);
       return copyOf(ctx, id, row, null);
     }
@@ -340,7 +342,7 @@ async function read(
 
   const state = { ...before };
   const fresh = before.head_id === null;
-  if (!fresh && current(before, call, startedAt)) {
+  if (!fresh && !options.refresh && current(before, call, startedAt)) {
     // This key's question brought the copy up to date a moment ago.
     await touch(ctx, webhookId, call.appId, before);
   } else {

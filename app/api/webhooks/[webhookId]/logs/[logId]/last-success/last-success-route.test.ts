@@ -17,6 +17,7 @@ import { sendJson } from "@/tests/support/fake-upstream";
 import { ctx, errorOf, KEY, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { storeLogs } from "@/tests/support/watch-databases";
+import { stubEnv } from "@/tests/support/env";
 import * as route from "@/app/api/webhooks/[webhookId]/logs/[logId]/last-success/route";
 
 const fake = fakeUpstreamPerTest({
@@ -87,26 +88,27 @@ describe("the last success before a delivery", () => {
       lastSuccess: expect.objectContaining({ id: id(120), statusCode: 200 }),
       partial: null,
       changes: { known: false, why: expect.stringMatching(/^This webhook is not watched, so its changes/) },
-      source: { from: "scan", why: "this webhook is not watched by this application." },
+      source: expect.objectContaining({ watched: false, complete: false }),
     });
-    // 3 pages of 50 reach log 120; none of the rest is read.
-    expect(fake.current.requests.length).toBeLessThanOrEqual(3);
+    // The newest page, then the pages below it until log 120: a few at once, never all 200 logs.
+    expect(fake.current.requests.length).toBeLessThanOrEqual(1 + 4);
   });
 
   it("is none when the history has no success before it, and says when the cap cut the reading short", async () => {
     logs = history(1);
     expect(await (await lastSuccess(id(100))).json()).toEqual({
       lastSuccess: null,
-      partial: expect.stringMatching(/^No success among the newest 150 of 200 deliveries \(the scan's cap\)/),
+      partial: expect.stringMatching(/^No success among the newest 1\d\d of 200 deliveries \(the cap\)/),
       changes: null,
-      source: expect.objectContaining({ from: "scan" }),
+      source: expect.objectContaining({ watched: false }),
     });
+    await closeSharedStore();
     logs = history(1).slice(0, 120);
     expect(await (await lastSuccess(id(100))).json()).toEqual({
       lastSuccess: null,
       partial: null,
       changes: null,
-      source: expect.objectContaining({ from: "scan" }),
+      source: expect.objectContaining({ watched: false, complete: true }),
     });
   });
 
@@ -150,7 +152,7 @@ describe("the last success before a delivery", () => {
     logs = history(120);
     const missing = await lastSuccess(id(999));
     expect(missing.status).toBe(404);
-    expect((await errorOf(missing)).message).toMatch(/is not among the newest 150 of 200 deliveries/);
+    expect((await errorOf(missing)).message).toMatch(/is not among the newest 1\d\d of 200 deliveries/);
     const bad = await lastSuccess("not-a-uuid");
     expect(bad.status).toBe(400);
     expect(fake.current.requests.length).toBe(0);
@@ -163,7 +165,7 @@ describe("the last success before a delivery", () => {
       await storeLogs(await sharedStoreContext(), WEBHOOK, stored, Date.now(), { history_complete: 1 });
     }
 
-    it("is read from the watch's store, with no call to the hub, beyond the scan's cap too", async () => {
+    it("is read from the watch's copy, with no call to the hub, beyond the cap too", async () => {
       logs = history(180);
       await watchedWith(logs);
       const response = await lastSuccess(id(3));
@@ -171,30 +173,33 @@ describe("the last success before a delivery", () => {
       const answer = (await response.json()) as LastSuccessAnswer;
       expect(answer.lastSuccess).toMatchObject({ id: id(180), statusCode: 200 });
       expect(answer.partial).toBeNull();
-      expect(answer.source).toEqual({ from: "watch", asOf: expect.any(String) });
+      expect(answer.source).toMatchObject({ watched: true, complete: true, logs: 200 });
       expect(fake.current.requests.length).toBe(0);
 
       const none = (await (await lastSuccess(id(190))).json()) as LastSuccessAnswer;
-      expect(none).toMatchObject({ lastSuccess: null, partial: null, source: { from: "watch" } });
+      expect(none).toMatchObject({ lastSuccess: null, partial: null, source: { watched: true } });
       expect(fake.current.requests.length).toBe(0);
     });
 
-    it("is scanned from the hub when the store cut the success's body, or does not hold the delivery yet", async () => {
+    it("says it is not exact when the copy cut the success's body", async () => {
+      stubEnv({ WATCH_BODY_CAP_BYTES: "1024" });
+      await closeSharedStore();
       logs = history(120);
       logs[120] = { ...logs[120]!, responseBody: JSON.stringify({ ok: true, pad: "x".repeat(10_000) }) };
-      await watchedWith(logs.slice(2));
+      await watchedWith(logs);
       const cut = (await (await lastSuccess(id(3))).json()) as LastSuccessAnswer;
-      expect(cut.lastSuccess?.responseBody).toBe(logs[120]!.responseBody);
-      expect(cut.source).toEqual({ from: "scan", why: expect.stringMatching(/longer than the watch keeps/) });
-      expect(fake.current.requests.length).toBeGreaterThan(0);
+      expect(cut.lastSuccess?.responseBody).toBe(logs[120]!.responseBody.slice(0, 1024));
+      expect(cut.source).toMatchObject({ watched: true, cutBodies: 1 });
+      expect(fake.current.requests.length).toBe(0);
+    });
 
+    it("reads the hub's newest page when the copy does not hold the delivery yet", async () => {
       logs = history(120);
+      await watchedWith(logs.slice(2));
       const newer = (await (await lastSuccess(id(0))).json()) as LastSuccessAnswer;
       expect(newer.lastSuccess).toMatchObject({ id: id(120) });
-      expect(newer.source).toEqual({
-        from: "scan",
-        why: expect.stringMatching(/does not hold this delivery yet/),
-      });
+      expect(newer.source).toMatchObject({ watched: true, logs: 200 });
+      expect(fake.current.requests.length).toBe(1);
     });
   });
 });
