@@ -1,7 +1,7 @@
 "use client";
 
 import { historySourceText, type HistorySource } from "@/lib/domain/history/answer-source";
-import { formatUtc } from "@/lib/domain/format-time";
+import { formatExactUtc, timeStyleAt } from "@/lib/domain/format-time";
 import { useClock } from "@/components/overview/use-clock";
 
 /**
@@ -12,7 +12,7 @@ export function HistorySourceLine({ source }: { source: HistorySource }) {
   const now = useClock(5000);
   return (
     <p className="text-xs text-zinc-600 dark:text-zinc-400">
-      <time dateTime={source.asOf} title={formatUtc(source.asOf)}>
+      <time dateTime={source.asOf} title={formatExactUtc(source.asOf, timeStyleAt(now))}>
         {/* Before mount there is no clock: the age counts from the answer's own time. */}
         {historySourceText(source, now || Date.parse(source.asOf))}
       </time>

@@ -72,9 +72,11 @@ test.describe("whole history", () => {
         `${expected.attempts.toLocaleString("en")} (${expected.failed.toLocaleString("en")} failed)`,
       );
       expect(expected.streak).toBeGreaterThan(0);
-      // The day is named when the streak began before today: "Failing since 27 Nov 23:39".
+      // The day is named when the streak began before today: "Failing since 27 Nov, 23:39".
       expect(text).toMatch(
-        new RegExp(`Failing since (\\d{1,2} \\w{3} )?\\d\\d:\\d\\d — ${expected.streak} attempts in a row`),
+        new RegExp(
+          `Failing since (\\d{1,2} \\w{3,4}( \\d{4})?, )?\\d\\d:\\d\\d — ${expected.streak} attempts in a row`,
+        ),
       );
       // How long ago, with the exact UTC time on hover, as the table's times.
       const lastFailure = health.locator("div:has(> dt:text-is('Last failure')) > dd time");
