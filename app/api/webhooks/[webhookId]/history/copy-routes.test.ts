@@ -184,7 +184,7 @@ describe("a watched webhook's history", () => {
     expect(result.matches).toBe(expected.length);
   });
 
-  it("Find (and so a ?log= link): from the copy; a miss says it looked through every delivery", async () => {
+  it("Find (and so a ?log= link): from the copy; a miss reads the hub's newest page once, then says it looked through every delivery", async () => {
     const cookie = await signedInCookie(KEY);
     const found = await findRoute.GET(get(`/find?q=${LOGS[250]!.messageId}`, cookie), params(WEBHOOK));
     expect(await found.json()).toMatchObject({
@@ -198,7 +198,8 @@ describe("a watched webhook's history", () => {
     expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(
       /No delivery with log or message ID .* in the 300 deliveries of this webhook/,
     );
-    expect(logCalls()).toBe(0);
+    // The delivery may be newer than the watcher's last poll: the newest page is read, once.
+    expect(logCalls()).toBe(1);
   });
 
   it("export: the file from the copy, saying what it covered", async () => {
