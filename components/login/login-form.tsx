@@ -6,6 +6,7 @@ import { useHydrated } from "@/lib/browser/use-hydrated";
 import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Notice } from "@/components/ui/notice";
 import { API_KEY_HINT, signInSchema } from "@/lib/domain/inputs/api-key";
+import { safeNextPath } from "@/lib/domain/safe-next";
 
 type Pending = "key" | "demo" | null;
 
@@ -26,8 +27,9 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
         method: "POST",
         body: kind === "key" ? { apiKey } : undefined,
       });
-      // A full page load: nothing cached for another key survives a sign-in.
-      window.location.assign(next);
+      // A full page load: nothing cached for another key survives a sign-in. Checked here too, by
+      // the server's rule, so the form never leaves the console whatever it was given.
+      window.location.assign(safeNextPath(next));
     } catch (caught) {
       setPending(null);
       if (caught instanceof ApiError && caught.status === 400 && caught.fields?.apiKey) {
