@@ -38,18 +38,6 @@ export interface HandOverPlan {
   quietHours: Array<HandedWebhook & { quietHours: QuietHours }>;
 }
 
-/** True when the plan carries nothing at all. */
-export function isEmptyPlan(plan: HandOverPlan): boolean {
-  return (
-    plan.watches.length === 0 &&
-    plan.destinations.length === 0 &&
-    !plan.rules.defaults &&
-    plan.rules.webhooks.length === 0 &&
-    plan.snoozes.length === 0 &&
-    plan.quietHours.length === 0
-  );
-}
-
 function names(webhooks: readonly HandedWebhook[]): string {
   return webhooks.map((webhook) => `"${webhook.name}"`).join(", ");
 }
