@@ -1,6 +1,7 @@
 import "server-only";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { sharedStoreContext } from "@/lib/server/watch/store";
+import { Outage } from "@/lib/server/shared-state/outage";
 
 /**
  * Sign-outs in the console's own database (table `revoked_sessions`, migration 0011), for
@@ -17,14 +18,23 @@ const PAUSE_AFTER_FAILURE_MS = 2000;
 type Log = Pick<Console, "info" | "error">;
 
 export class DatabaseRevocations {
-  private state: "up" | "down" = "up";
-  private pausedUntil = 0;
-  private readonly onRecovery = new Set<() => void>();
+  private readonly outage: Outage;
 
   constructor(
     private readonly context: () => Promise<StoreContext> = sharedStoreContext,
-    private readonly log: Log = console,
-  ) {}
+    log: Log = console,
+  ) {
+    this.outage = new Outage(
+      log,
+      {
+        recovered: "[console] The console's database answers again: sign-outs are shared again.",
+        down: (reason) =>
+          `[console] The console's database did not answer about sign-outs (${reason}). Until it does, sign-outs are ` +
+          "enforced on the instance that recorded them (they are written once it answers). Retrying in the background.",
+      },
+      PAUSE_AFTER_FAILURE_MS,
+    );
+  }
 
   async put(sessionId: string, until: number): Promise<boolean> {
     const written = await this.run(async ({ db }) => {
@@ -52,43 +62,22 @@ export class DatabaseRevocations {
   }
 
   whenRecovered(listener: () => void): void {
-    this.onRecovery.add(listener);
+    this.outage.whenRecovered(listener);
   }
 
-  /** Runs one call; undefined when the database is paused, failed or did not answer in time. */
-  private async run<T>(work: (ctx: StoreContext) => Promise<T>): Promise<T | undefined> {
-    if (Date.now() < this.pausedUntil) return undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-      timer.unref();
+  /** Runs one call with a timeout; undefined when the database is paused, failed or did not answer in time. */
+  private run<T>(work: (ctx: StoreContext) => Promise<T>): Promise<T | undefined> {
+    return this.outage.run(async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+        timer.unref();
+      });
+      try {
+        return await Promise.race([this.context().then(work), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     });
-    try {
-      const result = await Promise.race([this.context().then(work), timeout]);
-      this.markUp();
-      return result;
-    } catch (error) {
-      this.pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
-      this.markDown(error instanceof Error ? error.message : String(error));
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private markUp(): void {
-    if (this.state === "up") return;
-    this.state = "up";
-    this.log.info("[console] The console's database answers again: sign-outs are shared again.");
-    for (const listener of this.onRecovery) listener();
-  }
-
-  private markDown(reason: string): void {
-    if (this.state === "down") return;
-    this.state = "down";
-    this.log.error(
-      `[console] The console's database did not answer about sign-outs (${reason}). Until it does, sign-outs are ` +
-        "enforced on the instance that recorded them (they are written once it answers). Retrying in the background.",
-    );
   }
 }
