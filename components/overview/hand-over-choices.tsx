@@ -2,7 +2,7 @@
 
 import { useId, type FormEvent } from "react";
 import { DESTINATION_KIND_NAMES } from "@/lib/domain/alerts/destinations";
-import { formatLocal } from "@/lib/domain/format-time";
+import { VIEWER, formatTimestamp } from "@/lib/domain/format-time";
 import { KEEP_DESTINATIONS_LABEL } from "@/lib/domain/inputs/hand-over";
 import { handOverLines, type HandOverPlan } from "@/lib/domain/watching/hand-over";
 
@@ -44,7 +44,7 @@ export function HandOverChoices({
         {title}
       </p>
       <ul className="list-disc space-y-1 pl-5">
-        {handOverLines(plan, (iso) => formatLocal(iso)).map((line) => (
+        {handOverLines(plan, (iso) => formatTimestamp(iso, VIEWER)).map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>
@@ -61,7 +61,7 @@ export function HandOverChoices({
             <input type="checkbox" name="keep" value={destination.id} defaultChecked className="mt-1" />
             <span>
               <span className="font-medium">{destination.label}</span>
-              {` — ${DESTINATION_KIND_NAMES[destination.kind]} to ${destination.target}, added ${formatLocal(destination.createdAt)}`}
+              {` — ${DESTINATION_KIND_NAMES[destination.kind]} to ${destination.target}, added ${formatTimestamp(destination.createdAt, VIEWER)}`}
             </span>
           </label>
         ))}
