@@ -3,6 +3,7 @@
  * the `/_sandbox/*` admin routes (a bearer token when SANDBOX_ADMIN_TOKEN is set, else loopback only).
  */
 import type { IncomingMessage } from "node:http";
+import { isLoopbackAddress } from "../domain/loopback-address";
 import { HttpError } from "./http";
 import { isWellFormedApiKey, secretsEqual } from "./keys";
 import type { Store } from "./store";
@@ -32,17 +33,10 @@ export function authenticate(req: IncomingMessage, store: Store): string {
   return applicationId;
 }
 
-export function isLoopback(address: string | undefined): boolean {
-  return (
-    address !== undefined &&
-    (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."))
-  );
-}
-
 /** Throws unless the caller may use the admin routes. */
 export function requireAdmin(req: IncomingMessage, adminToken: string | undefined): void {
   if (adminToken === undefined) {
-    if (isLoopback(req.socket.remoteAddress)) return;
+    if (isLoopbackAddress(req.socket.remoteAddress)) return;
     throw new HttpError(
       403,
       "admin_loopback_only",
