@@ -193,7 +193,8 @@ export function callsOn(
   return { webhook, logs };
 }
 
-const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+/** Every call the proxy counted. */
+export const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** Messages sent through the hub's API, `concurrency` at a time: each adds a log to every webhook of the application. */
 export async function sendMessages(

@@ -1,0 +1,90 @@
+/**
+ * /metrics at scale (issue 37; the row is built in metrics-figures.ts): a console over a store of
+ * 200 watches and 1 M logs ÷ one over 10 and 10 k, each scraped in turns as Prometheus does,
+ * from this machine without a token, and the hub calls both made meanwhile, counted at the
+ * node:http hop in front of the sandbox. Stores are filled by watch-store.ts, as for the overview.
+ */
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { startConsoleProcess, type Server } from "../support/server-process";
+import { metricsFigure, type ScrapeSide } from "./metrics-figures";
+import type { Figure } from "./report";
+import { rotationOrder } from "./stats";
+import { baseEnv, proxyCalls, runWatchStore, total, type StoreTarget, type WatchEnv } from "./watching";
+
+async function scrape(url: string, headers: Record<string, string> = {}) {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const body = await response.text();
+  return { status: response.status, body, totalMs: performance.now() - started };
+}
+
+export async function measureMetrics(options: {
+  env: WatchEnv;
+  apiKey: string;
+  /** A counting proxy in front of the sandbox: the consoles' hub. */
+  proxyUrl: string;
+  ports: [number, number];
+  sides: { small: { webhooks: number; logs: number }; large: { webhooks: number; logs: number } };
+  samples: number;
+}): Promise<Figure> {
+  const { env } = options;
+  const names = ["small", "large"] as const;
+  const consoles: Array<{ server: Server; name: (typeof names)[number] }> = [];
+  try {
+    const measured = {} as Record<(typeof names)[number], ScrapeSide>;
+    for (const [i, name] of names.entries()) {
+      const side = options.sides[name];
+      const store: StoreTarget = { kind: "sqlite", path: path.join(env.tmp, `metrics-${name}.sqlite`) };
+      const webhooks = Array.from({ length: side.webhooks }, (_, n) => ({
+        id: randomUUID(),
+        endpoint: `https://hooks.example.com/customer/${n + 1}`,
+      }));
+      env.log(`metrics: filling a store with ${side.webhooks} watches and ${side.logs} logs`);
+      await runWatchStore(env, store, "fill", {
+        apiKey: options.apiKey,
+        webhooks,
+        logsPerWebhook: side.logs / side.webhooks,
+        spacingMs: 60_000,
+      });
+      // No METRICS_TOKEN: it answers this machine, as a Prometheus beside it scrapes.
+      const server = await startConsoleProcess({
+        port: options.ports[i]!,
+        hubBaseUrl: options.proxyUrl,
+        sessionSecret: env.sessionSecret,
+        name: `console over the ${name} metrics store`,
+        env: { ...baseEnv(env, store), HUB_SANDBOX: "1", WATCH_IN_CONSOLE: "0", METRICS_TOKEN: "" },
+      });
+      consoles.push({ server, name });
+      const url = `${server.url}/metrics`;
+      const first = await scrape(url);
+      const watched = `hubconsole_watcher_watched_webhooks ${side.webhooks}\n`;
+      if (first.status !== 200 || !first.body.includes(watched))
+        throw new Error(
+          `the ${name} console's /metrics answered ${first.status} without "${watched.trim()}"`,
+        );
+      const proxied = await scrape(url, { "x-forwarded-for": "203.0.113.7" });
+      if (proxied.status !== 403)
+        throw new Error(`the ${name} console's /metrics answered ${proxied.status} to a caller from outside`);
+      for (let n = 0; n < 5; n++) await scrape(url);
+      measured[name] = {
+        ...side,
+        totalMs: [],
+        series: first.body.split("\n").filter((line) => line !== "" && !line.startsWith("#")).length,
+      };
+    }
+    const before = await proxyCalls(options.proxyUrl);
+    env.log(`metrics: ${options.samples} scrapes per side, in turns`);
+    for (const index of rotationOrder(2, options.samples)) {
+      const c = consoles[index]!;
+      const answer = await scrape(`${c.server.url}/metrics`);
+      if (answer.status !== 200)
+        throw new Error(`the ${c.name} console's /metrics answered ${answer.status}`);
+      measured[c.name].totalMs.push(answer.totalMs);
+    }
+    const upstreamCalls = total(await proxyCalls(options.proxyUrl)) - total(before);
+    return metricsFigure({ ...measured, upstreamCalls });
+  } finally {
+    await Promise.all(consoles.map((c) => c.server.stop()));
+  }
+}
