@@ -4,13 +4,11 @@
  * from this machine without a token, and the hub calls both made meanwhile, counted at the
  * node:http hop in front of the sandbox. Stores are filled by watch-store.ts, as for the overview.
  */
-import { randomUUID } from "node:crypto";
-import path from "node:path";
-import { startConsoleProcess, type Server } from "../support/server-process";
+import type { Server } from "../support/server-process";
 import { metricsFigure, type ScrapeSide } from "./metrics-figures";
 import type { Figure } from "./report";
 import { rotationOrder } from "./stats";
-import { baseEnv, proxyCalls, runWatchStore, total, type StoreTarget, type WatchEnv } from "./watching";
+import { consoleOverFilledStore, proxyCalls, total, type StoreScaleOptions } from "./watching";
 
 async function scrape(url: string, headers: Record<string, string> = {}) {
   const started = performance.now();
@@ -19,15 +17,7 @@ async function scrape(url: string, headers: Record<string, string> = {}) {
   return { status: response.status, body, totalMs: performance.now() - started };
 }
 
-export async function measureMetrics(options: {
-  env: WatchEnv;
-  apiKey: string;
-  /** A counting proxy in front of the sandbox: the consoles' hub. */
-  proxyUrl: string;
-  ports: [number, number];
-  sides: { small: { webhooks: number; logs: number }; large: { webhooks: number; logs: number } };
-  samples: number;
-}): Promise<Figure> {
+export async function measureMetrics(options: StoreScaleOptions): Promise<Figure> {
   const { env } = options;
   const names = ["small", "large"] as const;
   const consoles: Array<{ server: Server; name: (typeof names)[number] }> = [];
@@ -35,26 +25,14 @@ export async function measureMetrics(options: {
     const measured = {} as Record<(typeof names)[number], ScrapeSide>;
     for (const [i, name] of names.entries()) {
       const side = options.sides[name];
-      const store: StoreTarget = { kind: "sqlite", path: path.join(env.tmp, `metrics-${name}.sqlite`) };
-      const webhooks = Array.from({ length: side.webhooks }, (_, n) => ({
-        id: randomUUID(),
-        endpoint: `https://hooks.example.com/customer/${n + 1}`,
-      }));
-      env.log(`metrics: filling a store with ${side.webhooks} watches and ${side.logs} logs`);
-      await runWatchStore(env, store, "fill", {
-        apiKey: options.apiKey,
-        webhooks,
-        logsPerWebhook: side.logs / side.webhooks,
-        spacingMs: 60_000,
-      });
       // No METRICS_TOKEN: it answers this machine, as a Prometheus beside it scrapes.
-      const server = await startConsoleProcess({
-        port: options.ports[i]!,
-        hubBaseUrl: options.proxyUrl,
-        sessionSecret: env.sessionSecret,
-        name: `console over the ${name} metrics store`,
-        env: { ...baseEnv(env, store), HUB_SANDBOX: "1", WATCH_IN_CONSOLE: "0", METRICS_TOKEN: "" },
-      });
+      const { server } = await consoleOverFilledStore(
+        options,
+        i,
+        side,
+        { file: `metrics-${name}`, server: `console over the ${name} metrics store` },
+        { METRICS_TOKEN: "" },
+      );
       consoles.push({ server, name });
       const url = `${server.url}/metrics`;
       const first = await scrape(url);

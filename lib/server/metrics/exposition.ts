@@ -75,11 +75,6 @@ export async function metricsText(
       "24h: since the start of the clock hour 24 hours before the current one); absent without attempts.",
     [...WEBHOOK, "window"],
   );
-  const attemptCount = gauge(
-    "webhook_attempts",
-    "Delivery attempts in the window, by outcome (success or failed), from the store's hourly counts.",
-    [...WEBHOOK, "window", "outcome"],
-  );
   const failuresCount = gauge(
     "webhook_failures",
     "Failed delivery attempts in the window, by the endpoint's status code (0: no answer).",
@@ -105,8 +100,14 @@ export async function metricsText(
     "1 when the hub says the webhook is active at the last poll, else 0; absent before the first.",
     WEBHOOK,
   );
+  const labelsOf = new Map(
+    webhooks.map((w) => [
+      w.webhookId,
+      { application: names.get(w.appId)!, webhook_id: w.webhookId, watch: w.watch },
+    ]),
+  );
   for (const w of webhooks) {
-    const labels = { application: names.get(w.appId)!, webhook_id: w.webhookId, watch: w.watch };
+    const labels = labelsOf.get(w.webhookId)!;
     failing.set(labels, w.streakSince === null ? 0 : 1);
     streakLength.set(labels, w.streakSince === null ? 0 : w.streakLength);
     if (w.streakSince !== null) streakStart.set(labels, seconds(w.streakSince));
@@ -115,19 +116,11 @@ export async function metricsText(
     if (w.numberOfErrors !== null) numberOfErrors.set(labels, w.numberOfErrors);
     if (w.active !== null) active.set(labels, w.active);
   }
-  const labelsOf = new Map(
-    webhooks.map((w) => [
-      w.webhookId,
-      { application: names.get(w.appId)!, webhook_id: w.webhookId, watch: w.watch },
-    ]),
-  );
   for (const row of attempts) {
     const labels = labelsOf.get(row.webhookId)!;
     for (const { label: window } of WINDOWS) {
       const success = row.success[window];
       const failed = row.failed[window];
-      attemptCount.set({ ...labels, window, outcome: "success" }, success);
-      attemptCount.set({ ...labels, window, outcome: "failed" }, failed);
       if (success + failed > 0) successRatio.set({ ...labels, window }, success / (success + failed));
     }
   }

@@ -10,14 +10,14 @@ import type { StoreContext } from "@/lib/server/watch/context";
  * `watches`.
  */
 
-/** The windows counts are read over: from the start of the clock hour `hours` before the current one, until now. */
+/** The windows counts are read over: from the start of the clock hour `hours` before the current one until now (the store counts per clock hour). */
 export const WINDOWS = [
   { label: "1h", hours: 1 },
   { label: "24h", hours: 24 },
 ] as const;
 export type WindowLabel = (typeof WINDOWS)[number]["label"];
 
-export function windowStart(hours: number, now: number): number {
+function windowStart(hours: number, now: number): number {
   return Math.floor(now / HOUR_MS) * HOUR_MS - hours * HOUR_MS;
 }
 
@@ -85,17 +85,23 @@ const countsOf = (row: Record<string, unknown>, column: string): WindowCounts =>
   "24h": Number(row[`${column}_24h`] ?? 0),
 });
 
-/** Attempts per watched webhook in each window, from the hourly counts. */
+/**
+ * Attempts per watched webhook in each window, from the hourly counts. Led by `watches`, so each
+ * webhook's hours are one range of the (webhook_id, hour) key, whatever the retention keeps.
+ */
 export async function attemptsByWebhook(
   ctx: StoreContext,
   now: number,
 ): Promise<Array<{ webhookId: string; success: WindowCounts; failed: WindowCounts }>> {
   const rows = await ctx.db
-    .selectFrom("watch_log_hours")
-    .innerJoin("watches", "watches.webhook_id", "watch_log_hours.webhook_id")
-    .select(["watch_log_hours.webhook_id", ...windowSums("success", now), ...windowSums("failed", now)])
-    .where("watch_log_hours.hour", ">=", windowStart(24, now))
-    .groupBy("watch_log_hours.webhook_id")
+    .selectFrom("watches")
+    .innerJoin("watch_log_hours", (join) =>
+      join
+        .onRef("watch_log_hours.webhook_id", "=", "watches.webhook_id")
+        .on("watch_log_hours.hour", ">=", windowStart(24, now)),
+    )
+    .select(["watches.webhook_id", ...windowSums("success", now), ...windowSums("failed", now)])
+    .groupBy("watches.webhook_id")
     .execute();
   return rows.map((row) => ({
     webhookId: row.webhook_id,
@@ -110,11 +116,14 @@ export async function failuresByCode(
   now: number,
 ): Promise<Array<{ webhookId: string; statusCode: number; failed: WindowCounts }>> {
   const rows = await ctx.db
-    .selectFrom("watch_log_codes")
-    .innerJoin("watches", "watches.webhook_id", "watch_log_codes.webhook_id")
-    .select(["watch_log_codes.webhook_id", "watch_log_codes.status_code", ...windowSums("failed", now)])
-    .where("watch_log_codes.hour", ">=", windowStart(24, now))
-    .groupBy(["watch_log_codes.webhook_id", "watch_log_codes.status_code"])
+    .selectFrom("watches")
+    .innerJoin("watch_log_codes", (join) =>
+      join
+        .onRef("watch_log_codes.webhook_id", "=", "watches.webhook_id")
+        .on("watch_log_codes.hour", ">=", windowStart(24, now)),
+    )
+    .select(["watches.webhook_id", "watch_log_codes.status_code", ...windowSums("failed", now)])
+    .groupBy(["watches.webhook_id", "watch_log_codes.status_code"])
     .execute();
   return rows.map((row) => ({
     webhookId: row.webhook_id,
