@@ -226,6 +226,7 @@ async function main(): Promise<void> {
     memoryConsole: consolePort + 3,
     overviewSmall: consolePort + 4,
     overviewLarge: consolePort + 5,
+    metricsFewLogs: consolePort + 6,
     sandbox: sandboxPort,
     bareProxy: Number(process.env.BENCH_BARE_PROXY_PORT ?? sandboxPort + 1),
     delayProxy: sandboxPort + 2,
@@ -509,16 +510,19 @@ async function main(): Promise<void> {
         logs: HEALTH_LOGS,
       }),
     ]);
-    await part("metrics", ["metrics scrape"], async () => [
-      await measureMetrics({
-        env: watchEnv,
-        apiKey: app.apiKey,
-        proxyUrl: bareProxy.url,
-        ports: [ports.overviewSmall, ports.overviewLarge],
-        sides: OVERVIEW_SIDES,
-        samples: PLAN.watch.metricsSamples,
-      }),
-    ]);
+    await part("metrics", ["metrics scrape", "metrics scrape (reference)"], () =>
+      measureMetrics(
+        {
+          env: watchEnv,
+          apiKey: app.apiKey,
+          proxyUrl: bareProxy.url,
+          ports: [ports.overviewSmall, ports.overviewLarge],
+          sides: OVERVIEW_SIDES,
+          samples: PLAN.watch.metricsSamples,
+        },
+        ports.metricsFewLogs,
+      ),
+    );
     await part(
       "watcher",
       [

@@ -296,13 +296,13 @@ export interface StoreScaleOptions {
 }
 
 /**
- * A console (`WATCH_IN_CONSOLE=0`) on `options.ports[index]` over a new SQLite store `<file>.sqlite`
+ * A console (`WATCH_IN_CONSOLE=0`) on `port` over a new SQLite store `<file>.sqlite`
  * filled with `side`'s watches and logs (one a minute, newest now, one in four failed), its
  * environment `extraEnv` on top; answers it, the watches and the fill's seconds.
  */
 export async function consoleOverFilledStore(
   options: StoreScaleOptions,
-  index: number,
+  port: number,
   side: { webhooks: number; logs: number },
   names: { file: string; server: string },
   extraEnv: Record<string, string> = {},
@@ -322,7 +322,7 @@ export async function consoleOverFilledStore(
   });
   env.log(`${names.server}: filled in ${seconds.toFixed(1)} s`);
   const server = await startConsoleProcess({
-    port: options.ports[index]!,
+    port,
     hubBaseUrl: options.proxyUrl,
     sessionSecret: env.sessionSecret,
     name: names.server,
@@ -343,10 +343,15 @@ export async function measureOverview(options: StoreScaleOptions): Promise<Figur
   let fillSeconds = 0;
   try {
     for (const [i, name] of names.entries()) {
-      const { server, webhooks, seconds } = await consoleOverFilledStore(options, i, options.sides[name], {
-        file: `overview-${name}`,
-        server: `console over the ${name} watch store`,
-      });
+      const { server, webhooks, seconds } = await consoleOverFilledStore(
+        options,
+        options.ports[i]!,
+        options.sides[name],
+        {
+          file: `overview-${name}`,
+          server: `console over the ${name} watch store`,
+        },
+      );
       if (name === "large") fillSeconds = seconds;
       consoles.push({
         server,
