@@ -23,6 +23,8 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // The console writes times in the viewer's locale: the specs are one viewer (`26 Nov 2026, 00:18:51 UTC`).
+    locale: "en-GB",
     // Recording every test's trace costs about a fifth of the run; CI records the retry of a failure.
     trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     // A click or a navigation that cannot happen fails on its own, not after the whole test's time.

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { DESTINATION_KIND_NAMES, type DeliveryState } from "@/lib/domain/alerts/destinations";
-import { LocalTime } from "@/components/logs/local-time";
+import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { alertKeys, fetchDeliveries } from "@/components/alerts/alerts-api";
 
@@ -62,7 +62,7 @@ export function DeliveryLog() {
               {deliveries.data.map((delivery) => (
                 <tr key={delivery.id} className="align-top">
                   <td className="py-1.5 pr-3 whitespace-nowrap">
-                    <LocalTime iso={delivery.createdAt} relative />
+                    <LocalTime iso={delivery.createdAt} form="relative" />
                   </td>
                   <td className="py-1.5 pr-3">
                     {delivery.destinationLabel}

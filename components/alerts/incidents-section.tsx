@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { codeText } from "@/lib/domain/alerts/message";
 import type { IncidentView } from "@/lib/domain/alerts/incidents";
-import { LocalTime } from "@/components/logs/local-time";
+import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { incidentsQueryOptions } from "@/components/alerts/incidents-query";
 import { NotifyControl } from "@/components/alerts/notify-control";
@@ -54,11 +54,11 @@ function IncidentTable({
                 ) : null}
               </td>
               <td className="py-1.5 pr-3 whitespace-nowrap">
-                <LocalTime iso={incident.since ?? incident.openedAt} relative />
+                <LocalTime iso={incident.since ?? incident.openedAt} form="relative" />
               </td>
               {resolved ? (
                 <td className="py-1.5 whitespace-nowrap">
-                  {incident.resolvedAt ? <LocalTime iso={incident.resolvedAt} relative /> : null}
+                  {incident.resolvedAt ? <LocalTime iso={incident.resolvedAt} form="relative" /> : null}
                 </td>
               ) : null}
             </tr>

@@ -1,3 +1,4 @@
+import { countOf } from "@/lib/domain/format-count";
 import type { SupportBundle } from "@/lib/domain/handover/bundle";
 import { BundleDownloads, type BundleFile } from "@/components/handover/bundle-downloads";
 
@@ -22,7 +23,7 @@ export function BundlePreview({
         <p>{bundle.comparison?.summary ?? "No failure in this window."}</p>
         {bundle.changes ? <p className="text-sm">{bundle.changes.sentence}</p> : null}
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
-          {bundle.window.text}: {bundle.counts.attempts} attempts, {bundle.counts.failed} failed
+          {bundle.window.text}: {countOf(bundle.counts.attempts, "attempt")}, {bundle.counts.failed} failed
           {bundle.counts.otherFailed > 0 ? `, ${bundle.counts.otherFailed} failed for other causes` : ""}.
         </p>
         {bundle.partial ? <p className="text-sm">{bundle.partial}</p> : null}

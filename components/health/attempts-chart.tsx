@@ -3,6 +3,7 @@
 import { scaleBand, scaleLinear } from "d3-scale";
 import { useId } from "react";
 import type { HealthBucket } from "@/lib/domain/history/health";
+import type { TimeStyle } from "@/lib/domain/format-time";
 import { formatBucketLabel, formatBucketRange } from "@/lib/domain/health-text";
 
 const WIDTH = 640;
@@ -18,12 +19,15 @@ export function AttemptsChart({
   buckets,
   bucketMs,
   summary,
+  style,
   onPickBucket,
 }: {
   buckets: HealthBucket[];
   bucketMs: number;
   /** The chart's text alternative. */
   summary: string;
+  /** How its times are written (format-time.ts). */
+  style: TimeStyle;
   onPickBucket: (bucket: HealthBucket) => void;
 }) {
   const hatch = useId();
@@ -101,7 +105,7 @@ export function AttemptsChart({
               data-bucket={bucket.start}
             >
               <title>
-                {`${formatBucketRange(bucket.start, bucketMs)}: ${bucket.success} succeeded, ${bucket.failed} failed`}
+                {`${formatBucketRange(bucket.start, bucketMs, style)}: ${bucket.success} succeeded, ${bucket.failed} failed`}
               </title>
               <rect
                 x={left}
@@ -138,7 +142,7 @@ export function AttemptsChart({
               fill="currentColor"
               aria-hidden="true"
             >
-              {formatBucketLabel(bucket.start, bucketMs)}
+              {formatBucketLabel(bucket.start, bucketMs, style)}
             </text>
           ) : null,
         )}

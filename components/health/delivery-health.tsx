@@ -4,14 +4,8 @@ import { useState } from "react";
 import { useNow } from "@/lib/browser/use-now";
 import { useScan } from "@/lib/browser/use-scan";
 import { useWatchChange } from "@/components/watch/use-watch-change";
-import { formatAgo, formatUtc } from "@/lib/domain/format-time";
-import {
-  chartSummary,
-  formatBucketRange,
-  streakCodesText,
-  streakSinceText,
-  streakText,
-} from "@/lib/domain/health-text";
+import { timeStyleAt } from "@/lib/domain/format-time";
+import { chartSummary, formatBucketRange, streakCodesText, streakText } from "@/lib/domain/health-text";
 import {
   DEFAULT_HEALTH_WINDOW,
   HEALTH_WINDOWS,
@@ -26,6 +20,7 @@ import { AttemptsChart } from "@/components/health/attempts-chart";
 import { HistorySourceLine } from "@/components/history/history-source";
 import { ScanProgress } from "@/components/history/scan-progress";
 import { DescriptionItem } from "@/components/ui/description-item";
+import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { formatCount } from "@/lib/domain/format-count";
 
@@ -126,6 +121,7 @@ function HealthBody({
   read: number;
   onFilter: (filter: HealthFilter) => void;
 }) {
+  const style = timeStyleAt(useNow());
   if (summary.attempts === 0) {
     return (
       <div className="space-y-2">
@@ -152,17 +148,26 @@ function HealthBody({
             {formatCount(summary.attempts)} ({formatCount(summary.failed)} failed)
           </DescriptionItem>
           <DescriptionItem label="Last success">
-            {summary.lastSuccess ? <Ago iso={summary.lastSuccess.at} /> : "none in this window"}
+            {summary.lastSuccess ? (
+              <LocalTime iso={summary.lastSuccess.at} form="relative" />
+            ) : (
+              "none in this window"
+            )}
           </DescriptionItem>
           <DescriptionItem label="Last failure">
-            {summary.lastFailure ? <Ago iso={summary.lastFailure.at} /> : "none in this window"}
+            {summary.lastFailure ? (
+              <LocalTime iso={summary.lastFailure.at} form="relative" />
+            ) : (
+              "none in this window"
+            )}
           </DescriptionItem>
         </dl>
         {summary.failingStreak ? <FailingSince streak={summary.failingStreak} /> : null}
         <AttemptsChart
           buckets={summary.buckets}
           bucketMs={summary.bucketMs}
-          summary={chartSummary(summary)}
+          summary={chartSummary(summary, style)}
+          style={style}
           onPickBucket={pickBucket}
         />
         <details className="text-sm">
@@ -181,7 +186,7 @@ function HealthBody({
             <tbody>
               {summary.buckets.map((bucket) => (
                 <tr key={bucket.start}>
-                  <td>{formatBucketRange(bucket.start, summary.bucketMs)}</td>
+                  <td>{formatBucketRange(bucket.start, summary.bucketMs, style)}</td>
                   <td>{bucket.success}</td>
                   <td>{bucket.failed}</td>
                   <td>
@@ -239,15 +244,12 @@ function HealthBody({
  * in the viewer's zone, with the date whenever it is not today.
  */
 function FailingSince({ streak, withCodes = false }: { streak: FailingStreak; withCodes?: boolean }) {
-  const now = useNow();
   return (
     <div className="space-y-1">
       <p className="text-sm">
-        <strong>Failing since</strong>{" "}
-        <time dateTime={streak.since} title={formatUtc(streak.since)}>
-          {streakSinceText(streak, now)}
-        </time>{" "}
-        — {streakText(streak)}
+        {/* "before" when the read stopped (its cap) before reaching the streak's start. */}
+        <strong>Failing since</strong> {streak.atLeast ? "before " : ""}
+        <LocalTime iso={streak.since} form="short" /> — {streakText(streak)}
       </p>
       {withCodes ? <StreakCodes streak={streak} /> : null}
     </div>
@@ -260,18 +262,5 @@ function StreakCodes({ streak }: { streak: FailingStreak }) {
     <p className="text-sm">
       <span className="font-medium">In the current streak:</span> {streakCodesText(streak)}
     </p>
-  );
-}
-
-/**
- * How long ago, with the exact UTC time on hover, as the table's times. Not the viewer's local
- * time: the first Intl date format a page builds costs ~20 ms of main thread (~90 ms on a slow
- * phone), in the render that shows this region.
- */
-function Ago({ iso }: { iso: string }) {
-  return (
-    <time dateTime={iso} title={formatUtc(iso)}>
-      {formatAgo(iso)}
-    </time>
   );
 }

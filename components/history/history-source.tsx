@@ -1,7 +1,7 @@
 "use client";
 
 import { historySourceText, type HistorySource } from "@/lib/domain/history/answer-source";
-import { formatUtc } from "@/lib/domain/format-time";
+import { formatExactUtc, timeStyleAt } from "@/lib/domain/format-time";
 import { useClock } from "@/components/overview/use-clock";
 
 /**
@@ -14,7 +14,7 @@ export function HistorySourceLine({ source }: { source: HistorySource }) {
   return (
     <p className="text-xs text-zinc-600 dark:text-zinc-400">
       {asOf ? (
-        <time dateTime={asOf} title={formatUtc(asOf)}>
+        <time dateTime={asOf} title={formatExactUtc(asOf, timeStyleAt(now))}>
           {/* Before mount there is no clock: the age counts from the answer's own time. */}
           {historySourceText(source, now || Date.parse(asOf))}
         </time>

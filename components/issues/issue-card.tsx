@@ -6,7 +6,7 @@ import { formatCount } from "@/lib/domain/format-count";
 import { bundleHref, webhookViewHref } from "@/lib/domain/log-view";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { FailureIssue, IssueState } from "@/lib/domain/watch/failure-issue";
-import { LocalTime } from "@/components/logs/local-time";
+import { LocalTime } from "@/components/ui/local-time";
 import { IssueActions } from "@/components/issues/issue-actions";
 
 const STATE_STYLE: Record<IssueState, string> = {
@@ -37,7 +37,7 @@ function History({ issue }: { issue: FailureIssue }) {
   const by = change ? (
     <>
       {" "}
-      by <span className="font-medium">{change.name}</span>, <LocalTime iso={change.at} relative />
+      by <span className="font-medium">{change.name}</span>, <LocalTime iso={change.at} form="relative" />
       {change.note ? <>: &ldquo;{change.note}&rdquo;</> : null}
     </>
   ) : null;
@@ -47,7 +47,7 @@ function History({ issue }: { issue: FailureIssue }) {
     return (
       <p>
         Resolved by itself: {issue.resolveAfter} successful deliveries in a row, the last{" "}
-        <LocalTime iso={issue.resolved.at} relative />.
+        <LocalTime iso={issue.resolved.at} form="relative" />.
       </p>
     );
   }
@@ -55,7 +55,7 @@ function History({ issue }: { issue: FailureIssue }) {
   if (issue.reopenedAt) {
     return (
       <p>
-        Reopened <LocalTime iso={issue.reopenedAt} relative />
+        Reopened <LocalTime iso={issue.reopenedAt} form="relative" />
         {change && Date.parse(change.at) >= Date.parse(issue.reopenedAt)
           ? by
           : ": it failed again after it was resolved"}
@@ -108,7 +108,7 @@ export function IssueCard({
           first <LocalTime iso={issue.firstFailure.at} />,
         </span>{" "}
         <span>
-          last <LocalTime iso={issue.lastFailure.at} relative />
+          last <LocalTime iso={issue.lastFailure.at} form="relative" />
         </span>
       </p>
       <dl className="space-y-1">

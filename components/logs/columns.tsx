@@ -4,7 +4,7 @@ import { createColumnHelper } from "@tanstack/react-table";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { previewBody } from "@/lib/domain/format-body";
 import { reasonPhrase, statusCodeLabel } from "@/lib/domain/reason-phrase";
-import { LocalTime } from "@/components/logs/local-time";
+import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
 
 const column = createColumnHelper<WebhookLog>();
@@ -37,7 +37,7 @@ export function buildLogColumns({ onOpen, retryReasonId }: ColumnActions) {
     column.accessor("sendAt", {
       header: "Sent at",
       cell: (info) => (
-        <LocalTime iso={info.getValue()} relative className="text-xs whitespace-nowrap tabular-nums" />
+        <LocalTime iso={info.getValue()} form="relative" className="text-xs whitespace-nowrap tabular-nums" />
       ),
     }),
     column.accessor("messageId", {

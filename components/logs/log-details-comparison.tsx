@@ -17,8 +17,8 @@ import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { statusCodeLabel } from "@/lib/domain/reason-phrase";
 import { statusMeaning } from "@/lib/domain/status-meaning";
-import { formatLocal } from "@/lib/domain/format-time";
-import { LocalTime } from "@/components/logs/local-time";
+import { formatTimestamp, timeStyleAt } from "@/lib/domain/format-time";
+import { LocalTime } from "@/components/ui/local-time";
 import { HistorySourceLine } from "@/components/history/history-source";
 
 /* "What changed since it last worked", in a failed delivery's details: the last success beside it. */
@@ -105,7 +105,8 @@ function Compared({ failed, answer }: { failed: WebhookLog; answer: LastSuccessA
 /** The webhook's own changes between the two, from the watch's timeline; or why they are not known. */
 function Changes({ changes, successAt }: { changes: WebhookChanges; successAt: string }) {
   const headingId = useId();
-  const sentence = changesSentence(changes, successAt, (iso) => formatLocal(iso));
+  const style = timeStyleAt(useNow());
+  const sentence = changesSentence(changes, successAt, (iso) => formatTimestamp(iso, style));
   return (
     <section aria-labelledby={headingId} className="space-y-1">
       <h4 id={headingId} className="text-sm font-medium">

@@ -3,9 +3,10 @@
 import { useId, useMemo, useRef, useState, type ReactNode } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { formatBody, formatBytes } from "@/lib/domain/format-body";
-import { formatUtc } from "@/lib/domain/format-time";
+import { useNow } from "@/lib/browser/use-now";
+import { formatExactUtc, formatTimestamp, timeStyleAt } from "@/lib/domain/format-time";
 import { statusMeaning } from "@/lib/domain/status-meaning";
-import { LocalTime } from "@/components/logs/local-time";
+import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
@@ -26,11 +27,15 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** The viewer's time, and under it the exact UTC time to match against the endpoint's logs (unless the viewer's zone is UTC). */
 function Timestamp({ iso }: { iso: string }) {
+  const style = timeStyleAt(useNow());
+  const utc = formatExactUtc(iso, style);
+  const local = formatTimestamp(iso, style, true);
   return (
     <>
       <LocalTime iso={iso} />
-      <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">{formatUtc(iso)}</span>
+      {utc === local ? null : <span className="block text-xs text-zinc-600 dark:text-zinc-400">{utc}</span>}
     </>
   );
 }

@@ -1,11 +1,17 @@
 import Link from "next/link";
 import type { ApplicationSummary } from "@/lib/domain/applications";
 import { formatCount } from "@/lib/domain/format-count";
-import { formatUtc } from "@/lib/domain/format-time";
+import {
+  FIRST_RENDER,
+  formatExactUtc,
+  formatRelative,
+  formatShortTime,
+  VIEWER,
+} from "@/lib/domain/format-time";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { OverviewRow } from "@/lib/domain/watch/overview";
-import { formatAge, formatClock } from "@/lib/domain/watching/format-age";
+import { formatAge } from "@/lib/domain/watching/format-age";
 import { Sparkline } from "@/components/overview/sparkline";
 
 const MUTED = "text-xs text-zinc-600 dark:text-zinc-400";
@@ -17,20 +23,21 @@ interface Clock {
   local: boolean;
 }
 
-function When({ iso, clock }: { iso: string; clock: Clock }) {
-  const text = clock.local
-    ? formatClock(iso, clock.now)
-    : `${formatClock(iso, clock.now, { timeZone: "UTC" })} UTC`;
+/** A moment in the short form; with `relative`, how long ago when under a day. */
+function When({ iso, clock, relative = false }: { iso: string; clock: Clock; relative?: boolean }) {
+  const style = clock.local ? VIEWER : FIRST_RENDER;
+  const text = (relative && formatRelative(iso, clock.now)) || formatShortTime(iso, clock.now, style);
   return (
-    <time dateTime={iso} title={formatUtc(iso)}>
+    <time dateTime={iso} title={formatExactUtc(iso, style)}>
       {text}
     </time>
   );
 }
 
-function Ago({ iso, clock }: { iso: string; clock: Clock }) {
+/** How fresh the row is: `12 s ago`. */
+function Age({ iso, clock }: { iso: string; clock: Clock }) {
   return (
-    <time dateTime={iso} title={formatUtc(iso)}>
+    <time dateTime={iso} title={formatExactUtc(iso, clock.local ? VIEWER : FIRST_RENDER)}>
       {`${formatAge(iso, clock.now)} ago`}
     </time>
   );
@@ -99,7 +106,7 @@ function LastFailure({ row, clock }: { row: OverviewRow; clock: Clock }) {
   const meaning = statusMeaning(failure.statusCode);
   return (
     <>
-      <span className="font-medium">{meaning.title}</span> · <Ago iso={failure.at} clock={clock} />
+      <span className="font-medium">{meaning.title}</span> · <When iso={failure.at} clock={clock} relative />
       <span className={`block max-w-xs ${MUTED}`}>{meaning.cause}</span>
     </>
   );
@@ -191,7 +198,7 @@ export function OverviewTable({
               </td>
               <td data-label="Last success">
                 {row.lastSuccess ? (
-                  <Ago iso={row.lastSuccess.at} clock={clock} />
+                  <When iso={row.lastSuccess.at} clock={clock} relative />
                 ) : (
                   <span className={MUTED}>None stored</span>
                 )}
@@ -204,7 +211,7 @@ export function OverviewTable({
               </td>
               <td className="whitespace-nowrap" data-label="As of">
                 {row.asOf ? (
-                  <Ago iso={row.asOf} clock={clock} />
+                  <Age iso={row.asOf} clock={clock} />
                 ) : (
                   <span className={MUTED}>Not read yet</span>
                 )}

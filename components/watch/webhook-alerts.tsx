@@ -10,24 +10,12 @@ import { firstErrors } from "@/lib/domain/inputs/field-errors";
 import { RULE_LABELS, webhookAlertSettingsSchema, type SnoozeInput } from "@/lib/domain/inputs/alert-rules";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { Field } from "@/components/ui/field";
+import { LocalTime } from "@/components/ui/local-time";
 import { RuleControls, ruleFromForm, ruleTitle } from "@/components/alerts/rule-fields";
 import { apiFieldErrors } from "@/components/alerts/rules-form";
 import { changeWebhookAlerts, fetchWebhookAlerts, ruleKeys } from "@/components/alerts/alerts-api";
 
 const PREFIX = "rules.";
-
-/** "14:05", or "Thu 26 Nov, 14:05" when not today, in the browser's zone. */
-function snoozeEnd(iso: string): string {
-  if (iso === UNTIL_TURNED_ON) return "you turn alerts back on";
-  const at = new Date(iso);
-  const sameDay = at.toDateString() === new Date().toDateString();
-  return new Intl.DateTimeFormat(undefined, {
-    ...(sameDay ? {} : { weekday: "short", day: "numeric", month: "short" }),
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(at);
-}
 
 function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -123,7 +111,12 @@ function Snooze({
     return (
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <span className="font-medium text-amber-900 dark:text-amber-200">
-          Snoozed until {snoozeEnd(snoozedUntil)}
+          Snoozed until{" "}
+          {snoozedUntil === UNTIL_TURNED_ON ? (
+            "you turn alerts back on"
+          ) : (
+            <LocalTime iso={snoozedUntil} form="short" />
+          )}
         </span>
         <button
           type="button"

@@ -53,6 +53,20 @@ describe("statusMeaning", () => {
   });
 });
 
+describe("where the words point", () => {
+  // A delivery's details put the response body first on a phone and after the outcome on a wider
+  // screen: the words name a part by its heading, never by where it sits.
+  const CODES = [0, -1, 42, 1000, ...Array.from({ length: 500 }, (_, i) => 100 + i)];
+  it.each(CODES)("%i: neither its cause nor its next step says above, below, left or right", (code) => {
+    const { cause, nextStep } = statusMeaning(code);
+    expect(`${cause} ${nextStep}`).not.toMatch(/\b(above|below|left|right|beneath|underneath)\b/i);
+  });
+
+  it("500 points at the delivery's Response body by its heading", () => {
+    expect(statusMeaning(500).nextStep).toContain('the delivery\'s "Response body" may show the error');
+  });
+});
+
 describe("statusCodeLabel", () => {
   it("reads 0 as No connection", () => {
     expect(statusCodeLabel(0)).toBe("No connection");

@@ -50,7 +50,7 @@ const SPECIFIC: Record<number, Explanation> = {
   500: {
     cause: "Internal error of the customer server while processing the payload.",
     nextStep:
-      'Look in the endpoint server\'s own logs around the time in "Sent at"; the response body below may show the error. ' +
+      'Look in the endpoint server\'s own logs around the time in "Sent at"; the delivery\'s "Response body" may show the error. ' +
       "Fix the handler, then send a test message to confirm.",
     fromSpec: true,
   },

@@ -1,5 +1,7 @@
 import "server-only";
-import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/handover/redact";
+import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/redact";
+import { DEFAULT_MAX_DESTINATIONS } from "@/lib/domain/alerts/destinations";
+import { SANDBOX_INBOX_PATH } from "@/lib/domain/alerts/sandbox-inbox";
 import { DEFAULT_RESOLVE_AFTER } from "@/lib/domain/watch/failure-issue";
 
 /**
@@ -33,7 +35,7 @@ export interface ServerConfig {
   history: HistoryConfig;
   watch: WatchConfig;
   alerts: AlertsConfig;
-  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles. */
+  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles and alerts. */
   redactPatterns: string[];
   /** METRICS_TOKEN: the bearer token GET /metrics asks for; null = it answers callers on this machine only. */
   metricsToken: string | null;
@@ -175,6 +177,15 @@ export interface AlertsConfig {
   timeoutMs: number;
   /** ALERTS_ATTEMPTS: attempts per delivery, the first and its retries (default 4). */
   attempts: number;
+  /** ALERTS_MAX_DESTINATIONS: destinations one application may have (default 20). */
+  maxDestinations: number;
+  /** SMTP_ALLOW_PLAINTEXT_AUTH=1: SMTP_URL's credentials may be sent to a relay that offers no STARTTLS. */
+  smtpAllowPlaintextAuth: boolean;
+  /**
+   * The sandbox's alert inbox (`<HUB_BASE_URL>/_sandbox/inbox`) when the launcher started the
+   * sandbox (HUB_SANDBOX=1): alerts may go there though it is http:// on loopback; null otherwise.
+   */
+  sandboxInbox: string | null;
 }
 
 /** The value is never repeated in the message: it may hold a password. */
@@ -191,6 +202,15 @@ function readSmtpUrl(): string | null {
   return raw;
 }
 
+/** HUB_SANDBOX=1: set by the launcher when it started the sandbox the console talks to. */
+const readSandboxMode = () => process.env.HUB_SANDBOX === "1";
+
+/** The sandbox's alert inbox under HUB_BASE_URL, when the launcher started that sandbox. */
+function readSandboxInbox(): string | null {
+  const hubBaseUrl = readHubBaseUrl();
+  return readSandboxMode() && hubBaseUrl ? `${new URL(hubBaseUrl).origin}${SANDBOX_INBOX_PATH}` : null;
+}
+
 function readAlertsConfig(): AlertsConfig {
   return {
     allowPrivate: flag("ALERTS_ALLOW_PRIVATE"),
@@ -198,6 +218,9 @@ function readAlertsConfig(): AlertsConfig {
     emailFrom: process.env.ALERTS_EMAIL_FROM?.trim() || "Webhook Console <alerts@localhost>",
     timeoutMs: positiveInt("ALERTS_TIMEOUT_MS", 10_000, 120_000),
     attempts: positiveInt("ALERTS_ATTEMPTS", 4, 10),
+    maxDestinations: positiveInt("ALERTS_MAX_DESTINATIONS", DEFAULT_MAX_DESTINATIONS, 1000),
+    smtpAllowPlaintextAuth: flag("SMTP_ALLOW_PLAINTEXT_AUTH"),
+    sandboxInbox: readSandboxInbox(),
   };
 }
 
@@ -349,7 +372,7 @@ let cached: ServerConfig | undefined;
 export function serverConfig(): ServerConfig {
   cached ??= {
     hubBaseUrl: readHubBaseUrl(),
-    sandboxMode: process.env.HUB_SANDBOX === "1",
+    sandboxMode: readSandboxMode(),
     hubTimeoutMs: positiveInt("HUB_TIMEOUT_MS", 10_000),
     sessionTtlSeconds: positiveInt("SESSION_TTL_SECONDS", 28_800),
     sandboxAdminToken: process.env.SANDBOX_ADMIN_TOKEN?.trim() || null,
@@ -384,6 +407,11 @@ export function validateServerConfig(): { warnings: string[] } {
   if (process.env.NODE_ENV === "production" && !config.cookieSecure) {
     warnings.push(
       "SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http. Use it only on a trusted network; serve the console over HTTPS instead.",
+    );
+  }
+  if (config.alerts.smtpAllowPlaintextAuth && config.alerts.smtpUrl?.startsWith("smtp:")) {
+    warnings.push(
+      "SMTP_ALLOW_PLAINTEXT_AUTH=1: SMTP_URL's user name and password are sent in clear to a relay that offers no STARTTLS (or to anyone who strips it on the way). Use it only on a trusted network; prefer smtps://.",
     );
   }
   if (config.alerts.allowPrivate) {

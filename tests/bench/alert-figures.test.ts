@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { alertLatencyFigure, latencyGoalMs, outageFigure, outboxInstancesFigure } from "./alert-figures";
+import {
+  alertLatencyFigure,
+  fairnessFigure,
+  latencyGoalMs,
+  outageFigure,
+  outboxInstancesFigure,
+} from "./alert-figures";
 
 describe("outboxInstancesFigure", () => {
   const input = {
@@ -58,6 +64,33 @@ describe("alertLatencyFigure", () => {
     expect(missed.measured).toMatch(/19 of 20 incidents alerted/);
     const none = alertLatencyFigure({ intervalSeconds: 10, latenciesMs: [null, null], alerts: 0 });
     expect(none).toMatchObject({ holds: "no", measured: "no alert arrived for 2 incidents" });
+  });
+});
+
+describe("fairnessFigure", () => {
+  const input = {
+    intervalSeconds: 10,
+    latenciesMs: Array.from({ length: 20 }, (_, i) => 5000 + i * 500),
+    alerts: 20,
+    slowDestinations: 100,
+    slow: { fewestUnsettled: 63, mostInFlight: 4 },
+  };
+
+  it("is the latency row of the others, while the slow application's deliveries waited or were in flight", () => {
+    const figure = fairnessFigure(input);
+    expect(figure.figure).toBe(
+      "alert latency with one application's 100 slow destinations, 20 incidents of others, poll interval 10 s",
+    );
+    expect(figure.holds).toBe("yes");
+    expect(figure.details.ratio).toBeCloseTo(14_025 / 16_000);
+    expect(figure.measured).toMatch(
+      /^0\.88 \(p95 14\.0 s ÷ 16\.0 s\).*at least 63 deliveries waiting or in flight, at most 4 in flight$/,
+    );
+  });
+
+  it("does not hold when the others wait past the goal, or the slow one's load ended before the measure did", () => {
+    expect(fairnessFigure({ ...input, intervalSeconds: 5 }).holds).toBe("no");
+    expect(fairnessFigure({ ...input, slow: { fewestUnsettled: 0, mostInFlight: 4 } }).holds).toBe("no");
   });
 });
 

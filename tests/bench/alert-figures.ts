@@ -97,6 +97,35 @@ export function alertLatencyFigure(input: {
   };
 }
 
+/**
+ * Fairness: the alert latency of applications with a healthy destination each, while one other
+ * application's alert is being sent to `slowDestinations` receivers that never answer. Holds when
+ * the latency row would, and the slow application's deliveries were waiting or in flight the
+ * whole time (its load lasted the measure).
+ */
+export function fairnessFigure(input: {
+  intervalSeconds: number;
+  latenciesMs: ReadonlyArray<number | null>;
+  alerts: number;
+  slowDestinations: number;
+  /** The slow application's deliveries sampled while the others were timed: fewest unsettled, most in flight. */
+  slow: { fewestUnsettled: number; mostInFlight: number };
+}): Figure {
+  const latency = alertLatencyFigure(input);
+  const { fewestUnsettled, mostInFlight } = input.slow;
+  return {
+    ...latency,
+    figure:
+      `alert latency with one application's ${formatCount(input.slowDestinations)} slow destinations, ` +
+      `${formatCount(input.latenciesMs.length)} incidents of others, poll interval ${input.intervalSeconds} s`,
+    measured:
+      `${latency.measured}; meanwhile the slow application had at least ${fewestUnsettled} deliveries ` +
+      `waiting or in flight, at most ${mostInFlight} in flight`,
+    holds: latency.holds === "yes" && fewestUnsettled > 0 ? "yes" : "no",
+    details: { ...latency.details, slowDestinations: input.slowDestinations, slow: input.slow },
+  };
+}
+
 /** What one destination received during a hub outage over many watched webhooks. */
 export interface OutageReceived {
   /** Alerts that tell something is failing (firing or summary), within the window observed. */

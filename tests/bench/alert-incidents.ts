@@ -9,13 +9,21 @@
  *   the poll at every phase.
  * - Outage: many webhooks of one application, then the hub failing on /v1 (fault injection);
  *   what each of two destinations received.
+ * - Fairness: the latency of the first, while another application's alert is being sent to 100
+ *   receivers that never answer.
  */
 import path from "node:path";
 import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
 import { createApplication, createChannel, createWebhook, type CreatedWebhook } from "../support/hub";
 import type { ServerProcess } from "../support/server-process";
 import { startReceiver, type TestReceiver } from "../sandbox/support/receiver";
-import { alertLatencyFigure, latencyGoalMs, outageFigure, type OutageReceived } from "./alert-figures";
+import {
+  alertLatencyFigure,
+  fairnessFigure,
+  latencyGoalMs,
+  outageFigure,
+  type OutageReceived,
+} from "./alert-figures";
 import type { Figure } from "./report";
 import {
   runStoreScript,
@@ -147,6 +155,61 @@ async function withWatcher<T>(
   }
 }
 
+/** A webhook of an application of its own, healthy so far, whose streak a test starts. */
+interface LatencyApp {
+  apiKey: string;
+  channel: { id: string; kind: string };
+  webhook: CreatedWebhook;
+}
+
+/** `count` applications of one webhook each, pointed at the sandbox's receiver that answers 200. */
+async function latencyApps(sandboxUrl: string, count: number, name: string): Promise<LatencyApp[]> {
+  const apps: LatencyApp[] = [];
+  for (let i = 0; i < count; i++) {
+    const app = await createApplication(sandboxUrl, `${name} ${i + 1}`);
+    const channel = await createChannel(sandboxUrl, app.id, "sms");
+    const webhook = await createWebhook(sandboxUrl, app.id, `${sandboxUrl}/_sandbox/receivers/ok`);
+    // A success first: the streak starts from a healthy webhook.
+    await sendMessages(sandboxUrl, { apiKey: app.apiKey, channel }, 1, 1);
+    apps.push({ apiKey: app.apiKey, channel, webhook });
+  }
+  return apps;
+}
+
+/** Points the webhook at the failing receiver and sends a streak; answers the hub's time of its last failure. */
+async function startStreak(sandboxUrl: string, app: LatencyApp): Promise<number> {
+  await patchWebhook(sandboxUrl, app.webhook.id, `${sandboxUrl}/_sandbox/receivers/error`);
+  await sendMessages(sandboxUrl, app, STREAK, 1);
+  return failedAt(sandboxUrl, app.apiKey, app.webhook.id, STREAK);
+}
+
+/**
+ * Starts each app's streak, spread over one interval so they meet the poll at every phase, and
+ * answers each firing alert's latency from its last failure (null when none came in time).
+ */
+async function timeIncidents(
+  sandboxUrl: string,
+  apps: LatencyApp[],
+  intervalSeconds: number,
+  timed: TimedReceiver,
+): Promise<Array<number | null>> {
+  const spacingMs = (intervalSeconds * 1000) / apps.length;
+  const lastFailedAt = await Promise.all(
+    apps.map(async (app, i) => {
+      await sleep(i * spacingMs);
+      return startStreak(sandboxUrl, app);
+    }),
+  );
+  const firingOf = (id: string) =>
+    timed.alerts().find((alert) => alert.data.kind === "firing" && alert.data.webhook?.id === id);
+  const deadline = Math.max(...lastFailedAt) + 3 * latencyGoalMs(intervalSeconds);
+  while (Date.now() < deadline && !apps.every((app) => firingOf(app.webhook.id))) await sleep(100);
+  return apps.map((app, i) => {
+    const alert = firingOf(app.webhook.id);
+    return alert ? alert.at - lastFailedAt[i]! : null;
+  });
+}
+
 export async function measureAlertLatency(options: {
   env: WatchEnv;
   sandboxUrl: string;
@@ -156,17 +219,7 @@ export async function measureAlertLatency(options: {
   const { env, sandboxUrl, intervalSeconds } = options;
   const timed = await timedReceiver();
   try {
-    const ok = `${sandboxUrl}/_sandbox/receivers/ok`;
-    const apps: Array<{ apiKey: string; channel: { id: string; kind: string }; webhook: CreatedWebhook }> =
-      [];
-    for (let i = 0; i < options.incidents; i++) {
-      const app = await createApplication(sandboxUrl, `alert latency ${i + 1}`);
-      const channel = await createChannel(sandboxUrl, app.id, "sms");
-      const webhook = await createWebhook(sandboxUrl, app.id, ok);
-      // A success first: the streak starts from a healthy webhook.
-      await sendMessages(sandboxUrl, { apiKey: app.apiKey, channel }, 1, 1);
-      apps.push({ apiKey: app.apiKey, channel, webhook });
-    }
+    const apps = await latencyApps(sandboxUrl, options.incidents, "alert latency");
     env.log(
       `alert latency: ${options.incidents} webhooks of their own applications, interval ${intervalSeconds} s`,
     );
@@ -179,29 +232,108 @@ export async function measureAlertLatency(options: {
         webhooks: [app.webhook],
         destinations: [{ label: "on-call", url: `${timed.receiver.url}/hook` }],
       })),
-      async () => {
-        const spacingMs = (intervalSeconds * 1000) / apps.length;
-        const fifthFailedAt = await Promise.all(
-          apps.map(async (app, i) => {
-            await sleep(i * spacingMs);
-            await patchWebhook(sandboxUrl, app.webhook.id, `${sandboxUrl}/_sandbox/receivers/error`);
-            await sendMessages(sandboxUrl, app, STREAK, 1);
-            return failedAt(sandboxUrl, app.apiKey, app.webhook.id, STREAK);
-          }),
-        );
-        const firingOf = (id: string) =>
-          timed.alerts().find((alert) => alert.data.kind === "firing" && alert.data.webhook?.id === id);
-        const deadline = Math.max(...fifthFailedAt) + 3 * latencyGoalMs(intervalSeconds);
-        while (Date.now() < deadline && !apps.every((app) => firingOf(app.webhook.id))) await sleep(100);
-        return apps.map((app, i) => {
-          const alert = firingOf(app.webhook.id);
-          return alert ? alert.at - fifthFailedAt[i]! : null;
-        });
-      },
+      () => timeIncidents(sandboxUrl, apps, intervalSeconds, timed),
     );
     return [alertLatencyFigure({ intervalSeconds, latenciesMs, alerts: timed.alerts().length })];
   } finally {
     await timed.receiver.close();
+  }
+}
+
+/** The slow application's deliveries, by the label its destinations share. */
+const SLOW_ROWS = "from alert_deliveries where destination_label like 'slow %'";
+
+/**
+ * Fairness: one application whose alert goes to `slowDestinations` receivers that never answer
+ * (each attempt held to ALERTS_TIMEOUT_MS, 10 s), firing first; then the alert latency of the
+ * others, each an application of its own with one healthy destination, while the slow one's
+ * deliveries are in flight.
+ */
+export async function measureFairness(options: {
+  env: WatchEnv;
+  sandboxUrl: string;
+  intervalSeconds: number;
+  incidents: number;
+  slowDestinations: number;
+}): Promise<Figure[]> {
+  const { env, sandboxUrl, intervalSeconds, slowDestinations } = options;
+  const timed = await timedReceiver();
+  const slow = await startReceiver(() => ({ status: 204, delayMs: 600_000 }));
+  try {
+    const [noisy] = await latencyApps(sandboxUrl, 1, "slow receivers");
+    const apps = await latencyApps(sandboxUrl, options.incidents, "alert fairness");
+    env.log(
+      `alert fairness: one application with ${slowDestinations} destinations that never answer, ` +
+        `${options.incidents} others, interval ${intervalSeconds} s`,
+    );
+    return await withWatcher(
+      env,
+      "alert-fairness",
+      { sandboxUrl, intervalSeconds, webhooks: apps.length + 1 },
+      [
+        {
+          apiKey: noisy!.apiKey,
+          webhooks: [noisy!.webhook],
+          destinations: Array.from({ length: slowDestinations }, (_, i) => ({
+            label: `slow ${i + 1}`,
+            url: `${slow.url}/hook/${i + 1}`,
+          })),
+        },
+        ...apps.map((app) => ({
+          apiKey: app.apiKey,
+          webhooks: [app.webhook],
+          destinations: [{ label: "on-call", url: `${timed.receiver.url}/hook` }],
+        })),
+      ],
+      async (reader) => {
+        await startStreak(sandboxUrl, noisy!);
+        const counts = async () => {
+          const [row] = await reader.all<Record<"rows" | "sending" | "unsettled", number | string | null>>(
+            "select count(*) as rows, sum(case when state = 'sending' then 1 else 0 end) as sending, " +
+              `sum(case when state in ('pending', 'sending') then 1 else 0 end) as unsettled ${SLOW_ROWS}`,
+          );
+          return {
+            rows: Number(row?.rows),
+            sending: Number(row?.sending ?? 0),
+            unsettled: Number(row?.unsettled ?? 0),
+          };
+        };
+        for (const deadline = Date.now() + 6 * latencyGoalMs(intervalSeconds); ; await sleep(250)) {
+          const { rows, sending } = await counts();
+          if (rows >= slowDestinations && sending > 0) break;
+          if (Date.now() > deadline)
+            throw new Error(
+              `the slow application's alert was not being sent (${rows} rows, ${sending} sending)`,
+            );
+        }
+        // While the others are timed: the slow application's deliveries still to send, and in flight.
+        const samples: Array<{ sending: number; unsettled: number }> = [];
+        let timing = true;
+        const sampling = (async () => {
+          while (timing) {
+            samples.push(await counts());
+            await sleep(250);
+          }
+        })();
+        const latenciesMs = await timeIncidents(sandboxUrl, apps, intervalSeconds, timed);
+        timing = false;
+        await sampling;
+        return [
+          fairnessFigure({
+            intervalSeconds,
+            latenciesMs,
+            alerts: timed.alerts().length,
+            slowDestinations,
+            slow: {
+              fewestUnsettled: Math.min(...samples.map((sample) => sample.unsettled)),
+              mostInFlight: Math.max(...samples.map((sample) => sample.sending)),
+            },
+          }),
+        ];
+      },
+    );
+  } finally {
+    await Promise.all([timed.receiver.close(), slow.close()]);
   }
 }
 

@@ -84,7 +84,7 @@ import { watchWithAutoRefresh } from "./viewers";
 import { measureInstances, measureOverview, measureWatcher, type WatcherFixture } from "./watching";
 import { measureMetrics } from "./metrics";
 import { measureOutboxInstances } from "./alert-outbox";
-import { measureAlertLatency, measureOutage } from "./alert-incidents";
+import { measureAlertLatency, measureFairness, measureOutage } from "./alert-incidents";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 
@@ -160,6 +160,7 @@ const SECTIONS = [
   "instances",
   "outbox",
   "alerts",
+  "fairness",
   "handover",
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -204,6 +205,8 @@ const INSTANCES = { webhooks: 20, intervalSeconds: 10, leaseSeconds: 10, interva
 const OUTBOX_INCIDENTS = 20;
 /** Incidents timed from the hub's log to the receiver, and the watched webhooks one hub outage fails. */
 const ALERTS = { incidents: 20, outageWebhooks: 200 };
+/** The fairness row: one application's alert going to this many receivers that never answer. */
+const SLOW_DESTINATIONS = 100;
 
 const startedAt = new Date();
 const t0 = performance.now();
@@ -577,6 +580,21 @@ async function main(): Promise<void> {
           sandboxUrl: sandbox.url,
           intervalSeconds: PLAN.alertIntervalSeconds,
           webhooks: ALERTS.outageWebhooks,
+        }),
+    );
+    await part(
+      "fairness",
+      [
+        `alert latency with one application's ${SLOW_DESTINATIONS} slow destinations, ` +
+          `${ALERTS.incidents} incidents of others, poll interval ${PLAN.alertIntervalSeconds} s`,
+      ],
+      () =>
+        measureFairness({
+          env: watchEnv,
+          sandboxUrl: sandbox.url,
+          intervalSeconds: PLAN.alertIntervalSeconds,
+          incidents: ALERTS.incidents,
+          slowDestinations: SLOW_DESTINATIONS,
         }),
     );
     await part(

@@ -6,7 +6,7 @@ import { SANDBOX_URL } from "./fixtures/sandbox";
  * Alert destinations on the Alerts page, against the sandbox's alert inbox (the console runs with
  * ALERTS_ALLOW_PRIVATE=1, so it may call the sandbox on loopback): a signed webhook and a Slack
  * destination each receive "Send test alert", the inbox verifies the signature, and the delivery
- * log shows each; a receiver refusing the signature shows as Failed (401), and Remove asks first; one answering 503 is
+ * log shows each; a receiver refusing the signature shows as Failed (401), and it is removed; one answering 503 is
  * answered for after its first attempt, and the log then shows the dispatcher's retries with
  * backoff until it gives up. Each test has its own
  * sandbox application, so the demo's alerts are not disturbed.
@@ -110,7 +110,7 @@ test.describe("alert destinations", () => {
     expect(slackItem?.title).toMatch(/^Test alert: /);
   });
 
-  test("a receiver that refuses the signature shows as Failed (401); a bad address or a name taken is refused by its label and nothing is added", async ({
+  test("a receiver that refuses the signature shows as Failed (401); a name taken is refused by its label and nothing is added", async ({
     page,
     request,
     sandbox,
@@ -122,15 +122,8 @@ test.describe("alert destinations", () => {
     await alerts.goto();
     const label = `Wrong secret ${Date.now()}`;
 
-    const form = await alerts.add("Signed JSON webhook", {
-      Name: "Typo",
-      "Webhook URL": "alerts.example.com/hook",
-    });
-    await expect(form.getByText("Webhook URL: enter a whole https:// address")).toBeVisible();
-    await expect(alerts.destination("Typo")).toHaveCount(0);
-
     // No secret given: the console makes its own, which the inbox does not know.
-    await alerts.add("Signed JSON webhook", {
+    const form = await alerts.add("Signed JSON webhook", {
       Name: label,
       "Webhook URL": `${SANDBOX_URL}/_sandbox/inbox/webhook`,
     });
@@ -153,19 +146,9 @@ test.describe("alert destinations", () => {
     const { items } = await inbox(request);
     expect(items.find((item) => item.title.includes(label))?.verified).toBe(false);
 
-    // Remove asks first, on the safe answer: Escape and Cancel keep it, and focus returns to Remove.
+    // Removed after its question (how the question behaves: components/alerts/destination-list.test.tsx).
     const remove = alerts.destination(label).getByRole("button", { name: "Remove", exact: true });
     const question = alerts.destination(label).getByRole("group", { name: `Remove "${label}"?` });
-    await remove.click();
-    await expect(question).toBeVisible();
-    await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
-    await page.keyboard.press("Escape");
-    await expect(question).toHaveCount(0);
-    await expect(remove).toBeFocused();
-    await remove.click();
-    await question.getByRole("button", { name: "Cancel" }).click();
-    await expect(question).toHaveCount(0);
-    await expect(alerts.destination(label)).toBeVisible();
     await remove.click();
     await question.getByRole("button", { name: "Remove destination" }).click();
     await expect(alerts.destination(label)).toHaveCount(0);

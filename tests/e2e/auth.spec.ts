@@ -29,14 +29,6 @@ test.describe("signing in and out", () => {
     await context.close();
   });
 
-  test("an empty key is refused in the browser", async ({ page, loginPage }) => {
-    await loginPage.goto();
-    await loginPage.signIn.click();
-    await expect(page.getByText("Enter your API key.")).toBeVisible();
-    await expect(loginPage.apiKey).toHaveAttribute("aria-invalid", "true");
-    await expect(page).toHaveURL(/\/login$/);
-  });
-
   test("a signed-out visit goes to /login and comes back to the same view after signing in", async ({
     page,
     sandbox,

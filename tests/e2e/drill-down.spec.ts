@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures/test";
+import { FULL_TIME } from "./fixtures/pages";
 
 test.describe("a delivery's details", () => {
   test.beforeEach(async ({ signInWithDemoKey }) => {
@@ -27,7 +28,7 @@ test.describe("a delivery's details", () => {
     await expect(dialog.getByRole("region", { name: "Response body" }).locator("pre")).toContainText(
       '"error": "unauthorized"',
     );
-    await expect(dialog.getByText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{3})? UTC/).first()).toBeVisible();
+    await expect(dialog.getByText(FULL_TIME).first()).toBeVisible();
     await expect(dialog.getByText(webhook.endpoint)).toBeVisible();
     const retry = dialog.getByRole("button", { name: "Retry" });
     await expect(retry).toBeDisabled();

@@ -10,10 +10,24 @@ test.describe("errors a person meets", () => {
     await expect(page).toHaveURL(/\/webhooks$/);
   });
 
-  test("an address that is not a webhook ID", async ({ page, signInWithDemoKey }) => {
+  test("an address whose webhook ID is no ID says so, and what one looks like, on the page and in the API", async ({
+    page,
+    signInWithDemoKey,
+  }) => {
     await signInWithDemoKey();
-    await page.goto("/webhooks/not-a-uuid");
-    await expect(page.getByRole("heading", { name: "Webhook not found" })).toBeVisible();
+    const words =
+      "Webhook ID: not a valid webhook ID, which is a UUID such as 3f2b6c1e-8d4a-4f0b-9c2d-1a2b3c4d5e6f. " +
+      "Check the link, or copy it again from the console.";
+    for (const path of ["/webhooks/not-a-uuid", "/webhooks/12345/bundle"]) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByRole("heading", { name: "Not a valid webhook ID" })).toBeVisible();
+      await expect(page.getByText(words)).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Webhook not found" })).toHaveCount(0);
+    }
+    const answer = await page.request.get("/api/webhooks/not-a-uuid");
+    expect(answer.status()).toBe(400);
+    expect(await answer.json()).toMatchObject({ error: { message: words, fields: { webhookId: [words] } } });
   });
 
   test("a rotated key ends the session on the next page load", async ({

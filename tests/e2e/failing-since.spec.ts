@@ -21,7 +21,7 @@ const dayIn = (time: number) =>
     day: "2-digit",
   }).format(time);
 
-/** How the region should word a moment in ZONE: `04:17` today, `24 Nov 04:17` another day, with the year if not this one. */
+/** How the region should word a moment in ZONE (en-GB): `04:17` today, `24 Nov, 04:17` another day, with the year if not this one. */
 function moment(iso: string, now: number): string {
   const time = Date.parse(iso);
   const parts = Object.fromEntries(
@@ -32,7 +32,6 @@ function moment(iso: string, now: number): string {
       day: "numeric",
       hour: "2-digit",
       minute: "2-digit",
-      hourCycle: "h23",
     })
       .formatToParts(time)
       .map((part) => [part.type, part.value]),
@@ -40,7 +39,7 @@ function moment(iso: string, now: number): string {
   const clock = `${parts.hour}:${parts.minute}`;
   if (dayIn(time) === dayIn(now)) return clock;
   const year = dayIn(time).slice(0, 4) === dayIn(now).slice(0, 4) ? "" : ` ${parts.year}`;
-  return `${parts.day} ${parts.month}${year} ${clock}`;
+  return `${parts.day} ${parts.month}${year}, ${clock}`;
 }
 
 /** The webhook's current failing streak, from its whole history (newest first), as the region words it. */

@@ -72,9 +72,11 @@ test.describe("whole history", () => {
         `${expected.attempts.toLocaleString("en")} (${expected.failed.toLocaleString("en")} failed)`,
       );
       expect(expected.streak).toBeGreaterThan(0);
-      // The day is named when the streak began before today: "Failing since 27 Nov 23:39".
+      // The day is named when the streak began before today: "Failing since 27 Nov, 23:39".
       expect(text).toMatch(
-        new RegExp(`Failing since (\\d{1,2} \\w{3} )?\\d\\d:\\d\\d — ${expected.streak} attempts in a row`),
+        new RegExp(
+          `Failing since (\\d{1,2} \\w{3,4}( \\d{4})?, )?\\d\\d:\\d\\d — ${expected.streak} attempts in a row`,
+        ),
       );
       // How long ago, with the exact UTC time on hover, as the table's times.
       const lastFailure = health.locator("div:has(> dt:text-is('Last failure')) > dd time");
@@ -254,5 +256,21 @@ test.describe("whole history", () => {
     expect(Math.abs(json.length - expected.length)).toBeLessThanOrEqual(5);
     for (const log of json) expect([log.status, log.statusCode]).toEqual(["Failed", 500]);
     expect(Math.abs(rows.length - json.length)).toBeLessThanOrEqual(5);
+
+    // For a customer: the same rows, redacted, in a file that says so.
+    await page.getByRole("checkbox", { name: "For a customer (redacted)" }).check();
+    const [customerDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export JSON" }).click(),
+    ]);
+    expect(customerDownload.suggestedFilename()).toMatch(/-redacted\.json$/);
+    await expect(page.getByRole("status").filter({ hasText: /^Saved / })).toContainText(
+      "redacted for a customer",
+    );
+    const redacted = JSON.parse(
+      Buffer.concat(await (await customerDownload.createReadStream()).toArray()).toString("utf8"),
+    ) as SandboxLog[];
+    expect(Math.abs(redacted.length - json.length)).toBeLessThanOrEqual(5);
+    expect(JSON.stringify(redacted)).not.toContain(apiKey);
   });
 });

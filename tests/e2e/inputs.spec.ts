@@ -1,7 +1,7 @@
 /**
- * What people type: webhook and log IDs in any case and with spaces, caps stated in the hint
- * and refused whole (never cut), and messages that name the field by its label and say what to
- * do, in the browser and in the API's answers.
+ * What people type: webhook and log IDs in any case and with spaces, and caps stated in the hint
+ * and refused whole (never cut). How the sign-in and Add destination forms word their refusals
+ * is their component tests' (components/login, components/alerts); the API's, its route tests'.
  */
 import { expect, test } from "./fixtures/test";
 
@@ -96,52 +96,6 @@ test.describe("caps are stated and refused, never cut", () => {
     await expect(find.getByRole("alert")).toHaveText(
       /^Find a delivery: shorten it to 2,048 characters or fewer \(it has 2,\d{3}\)\.$/,
     );
-  });
-
-  test("a destination's name over 80 characters is kept as typed and refused by the field", async ({
-    page,
-    signInWithDemoKey,
-  }) => {
-    await signInWithDemoKey();
-    await page.goto("/alerts");
-    const form = page.getByRole("form", { name: "Add destination" });
-    const name = form.getByLabel("Name", { exact: true });
-    await expect(name).toHaveAccessibleDescription(/Up to 80 characters\./);
-    await name.fill("n".repeat(81));
-    await expect(name).toHaveValue("n".repeat(81));
-    await form.getByRole("button", { name: "Add destination" }).click();
-    await expect(name).toHaveAccessibleDescription(
-      /^Name: shorten it to 80 characters or fewer \(it has 81\)\./,
-    );
-  });
-});
-
-test.describe("messages name the field by its label and say what to do", () => {
-  test("sign-in, in the form and in the API's answer", async ({ page, loginPage }) => {
-    await loginPage.goto();
-    await loginPage.signInWith("short");
-    await expect(loginPage.apiKey).toHaveAccessibleDescription(
-      /^API key: enter at least 8 characters: paste the whole key\./,
-    );
-    await expect(page).toHaveURL(/\/login/);
-
-    const origin = new URL(page.url()).origin;
-    const response = await page.request.post("/api/session", {
-      data: { apiKey: "short" },
-      headers: { origin },
-    });
-    expect(response.status()).toBe(400);
-    const { error } = (await response.json()) as { error: { message: string } };
-    expect(error.message).toBe("API key: enter at least 8 characters: paste the whole key.");
-  });
-
-  test("a key the hub rejects (HTTP 401), on sign-in", async ({ page, loginPage }) => {
-    await loginPage.goto();
-    await loginPage.signInWith("mh_not_a_real_key_0123456789abcdef");
-    await expect(loginPage.apiKey).toHaveAccessibleDescription(
-      /^API key: the Messaging Hub rejected this key \(HTTP 401\).*Paste the application's current key\./,
-    );
-    await expect(page).toHaveURL(/\/login$/);
   });
 });
 

@@ -1,2 +1,2 @@
-// Stands in for the `server-only` package in unit tests (see vitest.config.ts).
+// Stands in for the `server-only` package in unit tests (see vitest.config.mts).
 export {};

@@ -4,7 +4,7 @@ import { apiKeyInput, NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
 import { applicationIdInput } from "@/lib/domain/inputs/application";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
-import { webhookIdSchema } from "@/lib/server/hub/path-params";
+import { webhookIdParamSchema, webhookIdSchema } from "@/lib/server/hub/path-params";
 
 const NAME = "Watch name";
 
@@ -36,7 +36,7 @@ export const renameWatchSchema = z.strictObject({
   name: watchNameInput.check(notBlank(NAME, "give the watch a name, e.g. the customer's.")),
 });
 
-export const watchParamsSchema = z.strictObject({ webhookId: webhookIdSchema });
+export const watchParamsSchema = z.strictObject({ webhookId: webhookIdParamSchema });
 
 /** A new key handed over for an application whose stored key the hub rejects. */
 export const handOverSchema = z.strictObject({

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { logIdInput } from "@/lib/domain/inputs/uuid";
-import { webhookIdSchema } from "@/lib/server/hub/path-params";
+import { logIdParam } from "@/lib/domain/inputs/uuid";
+import { webhookIdParamSchema } from "@/lib/server/hub/path-params";
 
 /** Path parameters of `/api/webhooks/{webhookId}/…`. Strict: a UUID, nothing else reaches the hub. */
-export const webhookParamsSchema = z.strictObject({ webhookId: webhookIdSchema });
+export const webhookParamsSchema = z.strictObject({ webhookId: webhookIdParamSchema });
 
-export const webhookLogParamsSchema = z.strictObject({ webhookId: webhookIdSchema, logId: logIdInput });
+export const webhookLogParamsSchema = z.strictObject({ webhookId: webhookIdParamSchema, logId: logIdParam });

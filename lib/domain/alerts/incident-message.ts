@@ -3,9 +3,16 @@
  * many webhooks at once. Pure: the idempotency key comes from the incident's id and the kind, so
  * every instance that builds the same alert builds the same key. The cause and the customer's
  * fix are the status code's diagnosis (status-meaning.ts), or the rule's own when it has no code.
+ * Each message is redacted as it is built (`redactMessage`), with the operator's patterns.
  */
 import type { Breach, CodeCount } from "@/lib/domain/alerts/evaluate";
-import type { AlertMessage, AlertSample, AlertSummaryItem, AlertWebhook } from "@/lib/domain/alerts/message";
+import {
+  redactMessage,
+  type AlertMessage,
+  type AlertSample,
+  type AlertSummaryItem,
+  type AlertWebhook,
+} from "@/lib/domain/alerts/message";
 import { RULE_NAMES, type IncidentRule } from "@/lib/domain/alerts/incidents";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 
@@ -21,9 +28,10 @@ export interface IncidentFacts {
   openedAt: number;
 }
 
-/** Where the console is, for the links back. */
-export interface ConsoleLinks {
+/** Where the console is, for the links back, and the operator's REDACT_PATTERNS, masked in every alert. */
+export interface MessageContext {
   origin: string;
+  redactPatterns?: readonly string[];
 }
 
 const MINUTE = 60_000;
@@ -91,7 +99,7 @@ function diagnosis(rule: IncidentRule, codes: readonly CodeCount[]) {
   return { likelyCause: RULE_DIAGNOSIS[rule].cause, customerFix: RULE_DIAGNOSIS[rule].fix };
 }
 
-function links(links: ConsoleLinks, appId: string, webhookId: string | null) {
+function links(links: MessageContext, appId: string, webhookId: string | null) {
   const app = `app=${encodeURIComponent(appId)}`;
   return {
     console: `${links.origin}/overview?${app}`,
@@ -105,7 +113,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 function incidentMessage(
   incident: IncidentFacts,
   kind: "firing" | "resolved" | "summary",
-  origin: ConsoleLinks,
+  origin: MessageContext,
   now: number,
 ) {
   const { breach } = incident;
@@ -128,37 +136,43 @@ function incidentMessage(
 export function firingMessage(
   incident: IncidentFacts,
   samples: AlertSample[],
-  origin: ConsoleLinks,
+  context: MessageContext,
   now: number,
 ): AlertMessage {
-  return {
-    ...incidentMessage(incident, "firing", origin, now),
-    webhooks: [],
-    samples,
-    ...diagnosis(incident.rule, incident.breach.codes),
-  };
+  return redactMessage(
+    {
+      ...incidentMessage(incident, "firing", context, now),
+      webhooks: [],
+      samples,
+      ...diagnosis(incident.rule, incident.breach.codes),
+    },
+    { patterns: context.redactPatterns },
+  );
 }
 
 /** The notice that an incident cleared: "recovered after 37 failures, 42 minutes". */
 export function resolvedMessage(
   incident: IncidentFacts,
   failuresDuring: number,
-  origin: ConsoleLinks,
+  context: MessageContext,
   now: number,
   webhooks: AlertSummaryItem[] = [],
 ): AlertMessage {
   const since = incident.breach.since ?? incident.openedAt;
-  const base = incidentMessage(incident, "resolved", origin, now);
-  return {
-    ...base,
-    webhooks,
-    counts: { ...base.counts, failures: failuresDuring },
-    samples: [],
-    headline: `${recoveryText(failuresDuring, now - since)} (${incident.breach.headline})`,
-    likelyCause: "Nothing is failing now: the rule no longer holds.",
-    customerFix:
-      "Nothing to fix now. Deliveries that failed meanwhile are not sent again: the hub has no retry.",
-  };
+  const base = incidentMessage(incident, "resolved", context, now);
+  return redactMessage(
+    {
+      ...base,
+      webhooks,
+      counts: { ...base.counts, failures: failuresDuring },
+      samples: [],
+      headline: `${recoveryText(failuresDuring, now - since)} (${incident.breach.headline})`,
+      likelyCause: "Nothing is failing now: the rule no longer holds.",
+      customerFix:
+        "Nothing to fix now. Deliveries that failed meanwhile are not sent again: the hub has no retry.",
+    },
+    { patterns: context.redactPatterns },
+  );
 }
 
 /** The one alert for many webhooks failing at once, worst first inside; `hubFailing` when none of them can be read. */
@@ -166,18 +180,21 @@ export function summaryMessage(
   incident: IncidentFacts,
   webhooks: AlertSummaryItem[],
   hubFailing: boolean,
-  origin: ConsoleLinks,
+  context: MessageContext,
   now: number,
 ): AlertMessage {
-  return {
-    ...incidentMessage(incident, "summary", origin, now),
-    webhooks,
-    samples: [],
-    ...diagnosis(hubFailing ? "watchUnreadable" : "summary", incident.breach.codes),
-  };
+  return redactMessage(
+    {
+      ...incidentMessage(incident, "summary", context, now),
+      webhooks,
+      samples: [],
+      ...diagnosis(hubFailing ? "watchUnreadable" : "summary", incident.breach.codes),
+    },
+    { patterns: context.redactPatterns },
+  );
 }
 
 /** A summary item's link to its webhook's page. */
-export function webhookLink(origin: ConsoleLinks, appId: string, webhookId: string): string {
+export function webhookLink(origin: MessageContext, appId: string, webhookId: string): string {
   return links(origin, appId, webhookId).webhook!;
 }

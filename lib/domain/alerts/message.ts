@@ -3,8 +3,11 @@
  * webhook of which application, the counts, codes and samples behind it, since when, the likely
  * cause, what the customer must fix, and links back to the console. The renderers
  * (render-slack.ts, render-json.ts, render-email.ts) turn it into each destination's shape; the
- * JSON one is documented in docs/alerts.md.
+ * JSON one is documented in docs/alerts.md. Every message is redacted as it is built
+ * (`redactMessage`), so what the outbox stores and every destination receives is masked.
  */
+import { countOf, formatCount } from "@/lib/domain/format-count";
+import { createRedactor, type RedactorOptions } from "@/lib/domain/redact";
 
 /** firing: a rule's incident starts; resolved: it cleared; summary: many webhooks at once; test: "Send test alert". */
 export const ALERT_KINDS = ["firing", "resolved", "summary", "test"] as const;
@@ -17,7 +20,7 @@ export interface AlertWebhook {
   endpoint: string;
 }
 
-/** One failed delivery behind the alert, its response body capped (SAMPLE_BODY_MAX). */
+/** One failed delivery behind the alert; its response body is cut to SAMPLE_BODY_MAX once redacted. */
 export interface AlertSample {
   logId: string;
   statusCode: number;
@@ -88,6 +91,39 @@ export function codeText(code: number): string {
   return code === 0 ? "0 (no connection)" : String(code);
 }
 
+/**
+ * The message as it may leave the console: every text in it through the one redaction
+ * (lib/domain/redact.ts), endpoints with their credentials and query values masked too (also
+ * where a name repeats one: a watch is named after its endpoint unless someone names it), and
+ * sample bodies cut after it (a secret cut in half would no longer be found). Ids, times and the
+ * links back to the console are its own and stay.
+ */
+export function redactMessage(message: AlertMessage, options: RedactorOptions = {}): AlertMessage {
+  const redactor = createRedactor(options);
+  const endpoints = [message.webhook, ...message.webhooks.map((item) => item.webhook)]
+    .flatMap((hook) => (hook ? [hook.endpoint] : []))
+    .sort((a, b) => b.length - a.length)
+    .map((endpoint) => [endpoint, redactor.redactUrl(endpoint)] as const);
+  const text = (value: string) =>
+    redactor.redact(endpoints.reduce((out, [endpoint, masked]) => out.replaceAll(endpoint, masked), value));
+  const webhook = (hook: AlertWebhook): AlertWebhook => ({
+    ...hook,
+    name: text(hook.name),
+    endpoint: redactor.redactUrl(hook.endpoint),
+  });
+  return {
+    ...message,
+    rule: { ...message.rule, name: text(message.rule.name) },
+    application: { ...message.application, name: text(message.application.name) },
+    webhook: message.webhook && webhook(message.webhook),
+    webhooks: message.webhooks.map((item) => ({ ...item, webhook: webhook(item.webhook) })),
+    samples: message.samples.map((sample) => ({ ...sample, body: sampleBody(text(sample.body)) })),
+    headline: text(message.headline),
+    likelyCause: text(message.likelyCause),
+    customerFix: text(message.customerFix),
+  };
+}
+
 /** The facts of an alert as label/value pairs, in the order every destination shows them. */
 export function alertFacts(message: AlertMessage): Array<[string, string]> {
   const rows: Array<[string, string]> = [["Application", message.application.name]];
@@ -96,7 +132,10 @@ export function alertFacts(message: AlertMessage): Array<[string, string]> {
   }
   if (message.since) rows.push(["Since", message.since]);
   if (message.kind !== "test") {
-    rows.push(["Failures", `${message.counts.failures} of ${message.counts.attempts} attempts`]);
+    rows.push([
+      "Failures",
+      `${formatCount(message.counts.failures)} of ${countOf(message.counts.attempts, "attempt")}`,
+    ]);
   }
   if (message.codes.length > 0) {
     rows.push(["Codes", message.codes.map(({ code, count }) => `${codeText(code)} ×${count}`).join(", ")]);
@@ -119,22 +158,27 @@ export function testAlert(input: {
   application: { id: string; name: string };
   destinationLabel: string;
   consoleUrl: string;
+  /** REDACT_PATTERNS, masked as in every alert. */
+  redactPatterns?: readonly string[];
 }): AlertMessage {
-  return {
-    idempotencyKey: input.idempotencyKey,
-    kind: "test",
-    at: input.at.toISOString(),
-    rule: { id: "test", name: "Send test alert" },
-    application: input.application,
-    webhook: null,
-    webhooks: [],
-    counts: { failures: 0, attempts: 0 },
-    codes: [],
-    samples: [],
-    since: null,
-    headline: `"${input.destinationLabel}" receives the console's alerts`,
-    likelyCause: "Nothing is failing: a person pressed Send test alert in the console.",
-    customerFix: "Nothing to fix. Real alerts arrive here in this same shape.",
-    links: { console: input.consoleUrl, webhook: null },
-  };
+  return redactMessage(
+    {
+      idempotencyKey: input.idempotencyKey,
+      kind: "test",
+      at: input.at.toISOString(),
+      rule: { id: "test", name: "Send test alert" },
+      application: input.application,
+      webhook: null,
+      webhooks: [],
+      counts: { failures: 0, attempts: 0 },
+      codes: [],
+      samples: [],
+      since: null,
+      headline: `"${input.destinationLabel}" receives the console's alerts`,
+      likelyCause: "Nothing is failing: a person pressed Send test alert in the console.",
+      customerFix: "Nothing to fix. Real alerts arrive here in this same shape.",
+      links: { console: input.consoleUrl, webhook: null },
+    },
+    { patterns: input.redactPatterns },
+  );
 }

@@ -1,3 +1,4 @@
+import { countOf } from "@/lib/domain/format-count";
 import { alertFacts, alertTitle, codeText, type AlertMessage } from "@/lib/domain/alerts/message";
 import { escapeHtml } from "@/lib/domain/handover/render-html";
 
@@ -19,7 +20,9 @@ export function renderEmail(message: AlertMessage): AlertEmail {
     title,
     "",
     ...rows.map(([label, value]) => `${label}: ${value}`),
-    ...message.webhooks.map((item) => `- ${item.webhook.name}: ${item.failures} failures (${item.link})`),
+    ...message.webhooks.map(
+      (item) => `- ${item.webhook.name}: ${countOf(item.failures, "failure")} (${item.link})`,
+    ),
     ...message.samples.flatMap((sample) => [
       "",
       `${codeText(sample.statusCode)} at ${sample.sentAt}:`,
@@ -41,7 +44,7 @@ export function renderEmail(message: AlertMessage): AlertEmail {
       ? `<ul>${message.webhooks
           .map(
             (item) =>
-              `<li><a href="${escapeHtml(item.link)}">${escapeHtml(item.webhook.name)}</a>: ${item.failures} failures</li>`,
+              `<li><a href="${escapeHtml(item.link)}">${escapeHtml(item.webhook.name)}</a>: ${countOf(item.failures, "failure")}</li>`,
           )
           .join("")}</ul>`
       : "",

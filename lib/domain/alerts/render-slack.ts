@@ -1,3 +1,4 @@
+import { countOf } from "@/lib/domain/format-count";
 import { alertFacts, alertTitle, codeText, type AlertMessage } from "@/lib/domain/alerts/message";
 
 /**
@@ -47,7 +48,7 @@ export function renderSlack(message: AlertMessage): SlackPayload {
   for (const item of message.webhooks.slice(0, 10)) {
     blocks.push(
       section(
-        `• <${item.link}|${slackEscape(item.webhook.name)}>: ${item.failures} failures` +
+        `• <${item.link}|${slackEscape(item.webhook.name)}>: ${countOf(item.failures, "failure")}` +
           (item.lastStatusCode === null ? "" : `, last ${codeText(item.lastStatusCode)}`),
       ),
     );

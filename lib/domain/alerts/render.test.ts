@@ -100,6 +100,29 @@ describe("Slack", () => {
   });
 });
 
+describe("counts", () => {
+  it("say one in the singular in every destination", () => {
+    const one = firing({
+      counts: { failures: 1, attempts: 1 },
+      webhooks: [
+        {
+          webhook: { id: "w", name: "Acme", endpoint: "https://acme.example" },
+          failures: 1,
+          lastStatusCode: 500,
+          link: "https://console.example/w",
+        },
+      ],
+    });
+    const slack = JSON.stringify(renderSlack(one));
+    const email = renderEmail(one);
+    for (const text of [slack, email.text, email.html]) {
+      expect(text).toContain("1 of 1 attempt");
+      expect(text).toContain("1 failure");
+      expect(text).not.toMatch(/\b1 (?:attempts|failures)\b/);
+    }
+  });
+});
+
 describe("email", () => {
   it("says the same in text and HTML, with the hostile name and body shown as text", () => {
     const email = renderEmail(firing());

@@ -5,8 +5,9 @@ import { SAMPLE_BODY_MAX_CHARS, buildBundle, type SupportBundle } from "@/lib/do
 import { bundleRequestOf, parseBundleRequest } from "@/lib/domain/handover/bundle-request";
 import { changesBetween, NOT_WATCHED } from "@/lib/domain/handover/webhook-changes";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
-import { RedactionError } from "@/lib/domain/handover/redact";
-import { codeSpan, fenced, renderMarkdown } from "@/lib/domain/handover/render-markdown";
+import { RedactionError } from "@/lib/domain/redact";
+import { marked } from "marked";
+import { codeSpan, escapeMarkdown, fenced, renderMarkdown } from "@/lib/domain/handover/render-markdown";
 import { escapeHtml, renderHtml } from "@/lib/domain/handover/render-html";
 import { renderBundle } from "@/lib/domain/handover/render";
 
@@ -150,7 +151,7 @@ describe("buildBundle", () => {
     expect(bundle.streak).toMatchObject({ length: 2, atLeast: false, recovered: false });
     expect(bundle.streak!.startedText).toBe("2026-11-25 10:30:00 (Europe/Berlin)");
     expect(bundle.comparison!.summary).toBe(
-      "Worked until 09:50 today with 200; this delivery then failed: 500 with 'database connection lost'.",
+      "Worked until 2026-11-25 09:50:00 (Europe/Berlin) with 200; this delivery then failed: 500 with 'database connection lost'.",
     );
     expect(bundle.fixes[0]).toMatch(/^HTTP 401 Unauthorized: /);
   });
@@ -175,7 +176,7 @@ describe("buildBundle", () => {
 
   it("says 'at least' when the reading stopped before the streak's start", () => {
     const bundle = bundleOf([log(1, 5, 500, "x"), log(2, 10, 500, "x")], { partial: "cap" });
-    expect(bundle.streak!.text).toMatch(/^At least 2 failed attempts in a row since/);
+    expect(bundle.streak!.text).toMatch(/^At least 2 failed attempts in a row from /);
     expect(bundle.comparison!.summary).toMatch(/^No success in the history; 500 with 'x'/);
   });
 
@@ -290,9 +291,9 @@ describe("a failure issue's bundle", () => {
     expect(md).toContain("**failed for other causes:** 1");
     expect(md).toContain("`[x](https://evil.test) <img src=x> [redacted]`");
     expect(md).toContain(
-      "**The webhook's own changes:** The webhook changed 1 time between them\\: it was deactivated\\.",
+      "**The webhook's own changes:** The webhook changed 1 time between them: it was deactivated.",
     );
-    expect(md).toContain("- 2026\\-11\\-25 09\\:30\\:00 \\(UTC\\)\\: Deactivated \\(active true → false\\)");
+    expect(md).toContain("- 2026-11-25 09:30:00 (UTC): Deactivated (active true → false)");
     const html = renderHtml(bundle);
     expect(html).toContain("<h2");
     expect(html).toContain("&lt;img src=x&gt;");
@@ -348,6 +349,91 @@ describe("renderers with hostile bodies", () => {
 
   it("JSON is the bundle itself", () => {
     expect(JSON.parse(renderBundle(bundle, "json"))).toEqual(JSON.parse(JSON.stringify(bundle)));
+  });
+});
+
+/** The Markdown with its fenced blocks and code spans taken out: the text Markdown reads as markup. */
+function outsideCode(md: string): string {
+  return md.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, "").replace(/(`+)[^`]*?\1/g, "");
+}
+
+describe("the bundle as the customer reads it, later", () => {
+  // One failure five minutes before NOW, a success 70 minutes before: "today" to the console.
+  const bundle = buildBundle({
+    webhook: { ...webhook, numberOfErrors: 1 },
+    incident: collect([log(1, 5, 500, '{"error":"database connection lost"}'), log(2, 70, 200, "ok")])
+      .incident,
+    timeZone: "Europe/Berlin",
+    now: NOW,
+    partial: null,
+    redaction: {},
+  });
+  const md = renderMarkdown(bundle);
+  const html = renderHtml(bundle);
+  const json = renderBundle(bundle, "json");
+
+  it("dates every time absolutely, in the zone asked and naming it, never 'today' or 'yesterday'", () => {
+    for (const text of [md, html, json]) expect(text).not.toMatch(/\b(?:today|yesterday|ago)\b/i);
+    expect(md).toContain(
+      "Worked until 2026-11-25 09:50:00 (Europe/Berlin) with 200; this delivery then failed: 500 with `database connection lost`.",
+    );
+    expect(md).toContain(
+      "1 failed attempt in a row from 2026-11-25 10:55:00 (Europe/Berlin), over 0 s; still failing at the latest attempt.",
+    );
+    expect(md).toContain(
+      "- **Window:** 2026-11-25 10:00:00 (Europe/Berlin) to 2026-11-25 11:00:00 (Europe/Berlin)",
+    );
+    expect(md).toContain(
+      "Generated 2026-11-25 11:00:00 (Europe/Berlin) by the Messaging Hub Webhook Console.",
+    );
+    expect(html).toContain("Generated 2026-11-25 11:00:00 (Europe/Berlin) by");
+  });
+
+  it("writes a count of one in the singular", () => {
+    for (const text of [md, html]) {
+      expect(text).toContain("1 error counted by the hub");
+      expect(text).toContain("1 failed attempt in a row");
+      expect(text).not.toMatch(/\b1 (?:errors|failures|attempts|failed attempts)\b/);
+    }
+  });
+
+  it("puts no backslash where Markdown needs none: dates, times, colons, dots, dashes, brackets", () => {
+    expect(outsideCode(md)).not.toMatch(/\\[-:.()!#+'"&|{}/]/);
+  });
+
+  it.each([
+    ["2026-11-25 10:00:00 (UTC): it worked.", "2026-11-25 10:00:00 (UTC): it worked."],
+    [
+      "a *b* _c_ `d` [e](f) ![g](h) <i> ~j~ &amp; \\",
+      "a \\*b\\* \\_c\\_ \\`d\\` \\[e\\](f) !\\[g\\](h) \\<i> \\~j\\~ \\&amp; \\\\",
+    ],
+    ["# not a heading", "\\# not a heading"],
+    ["> not a quote", "\\> not a quote"],
+    ["- not a list", "\\- not a list"],
+    ["12. not a list", "12\\. not a list"],
+    ["3 - 2 = 1, 10:00 + 5 min", "3 - 2 = 1, 10:00 + 5 min"],
+    ["two\nlines", "two lines"],
+  ])("escapeMarkdown(%j) is %j", (text, expected) => {
+    expect(escapeMarkdown(text)).toBe(expected);
+  });
+
+  it("leaves a hostile body, event type and issue text inert once the Markdown is rendered", () => {
+    const hostile = buildBundle({
+      webhook: { ...webhook, eventType: "<img src=x onerror=alert(1)> [x](https://evil.test)" },
+      incident: collect([log(1, 5, 500, HOSTILE), log(2, 70, 200, HOSTILE)]).incident,
+      timeZone: "UTC",
+      now: NOW,
+      partial: null,
+      redaction: {},
+    });
+    const rendered = marked.parse(renderMarkdown(hostile), { async: false, gfm: true });
+    const tags = new Set([...rendered.matchAll(/<([a-z][a-z0-9]*)/gi)].map((m) => m[1]!.toLowerCase()));
+    expect(
+      [...tags].filter((tag) => !"h1 h2 h3 p ul ol li strong code pre".split(" ").includes(tag)),
+    ).toEqual([]);
+    expect(rendered.match(/<h1/g)).toHaveLength(1);
+    expect(rendered).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(rendered).toContain("[click me](https://evil.test)");
   });
 });
 

@@ -2,13 +2,15 @@
  * A support bundle: what a customer (or a colleague) needs to fix a failing webhook, in one
  * redacted, render-ready object. The renderers (render-markdown, render-html, and JSON as is)
  * only lay it out: every text from the hub is redacted here, once, before any of them sees it.
+ * It is read later, elsewhere: every time in it is absolute, in the zone asked, with the zone.
  */
+import { countOf } from "@/lib/domain/format-count";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import { compareWithLastSuccess, type ComparedLog, type Comparison } from "@/lib/domain/handover/compare";
 import type { Incident } from "@/lib/domain/handover/incident";
-import { createRedactor, type MaskedCount, type RedactorOptions } from "@/lib/domain/handover/redact";
-import { exactTime, spanWords, timeWords } from "@/lib/domain/handover/time-words";
+import { createRedactor, type MaskedCount, type RedactorOptions } from "@/lib/domain/redact";
+import { exactTime, spanWords } from "@/lib/domain/handover/time-words";
 import { changesSentence, changeText, type WebhookChanges } from "@/lib/domain/handover/webhook-changes";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 
@@ -33,6 +35,7 @@ export interface BundleLog {
 export interface SupportBundle {
   title: string;
   generatedAt: string;
+  generatedText: string;
   timeZone: string;
   webhook: { id: string; endpoint: string; eventType: string; active: boolean; numberOfErrors: number };
   window: { from: string; to: string; text: string };
@@ -123,14 +126,14 @@ export function buildBundle({
     responseBody: bodyOf(log),
   });
   const at = (iso: string) => exactTime(Date.parse(iso), timeZone);
-  const endpoint = redactor.redact(webhook.endpoint);
+  const endpoint = redactor.redactUrl(webhook.endpoint);
   const eventType = redactor.redact(webhook.eventType);
 
   const wholeComparison = incident.newestFailure
     ? compareWithLastSuccess(
         compared(incident.newestFailure),
         incident.lastSuccess ? compared(incident.lastSuccess) : null,
-        { now, timeZone },
+        { now, timeZone, absolute: true },
       )
     : null;
   // Bodies too large to diff go in as raw bodies, cut like the samples.
@@ -172,8 +175,7 @@ export function buildBundle({
     ? (() => {
         const { length, start, end, recovered } = incident.streak;
         const atLeast = incident.lastSuccess === null && partial !== null;
-        const startedAt = Date.parse(start.sendAt);
-        const span = spanWords(Date.parse(end.sendAt) - startedAt);
+        const span = spanWords(Date.parse(end.sendAt) - Date.parse(start.sendAt));
         return {
           length,
           atLeast,
@@ -183,9 +185,9 @@ export function buildBundle({
           lastText: at(end.sendAt),
           recovered,
           text:
-            `${atLeast ? "At least " : ""}${length} failed ${length === 1 ? "attempt" : "attempts"} in a row ` +
-            `since ${timeWords(startedAt, now, timeZone)} (${span})` +
-            (recovered ? ", then deliveries succeeded again." : ", still failing at the latest attempt."),
+            `${atLeast ? "At least " : ""}${countOf(length, "failed attempt")} in a row ` +
+            `from ${at(start.sendAt)}, over ${span}` +
+            (recovered ? "; then deliveries succeeded again." : "; still failing at the latest attempt."),
         };
       })()
     : null;
@@ -195,10 +197,11 @@ export function buildBundle({
   );
 
   const issueMeaning = issue ? statusMeaning(issue.statusCode) : null;
-  const issueFailures = issue ? `${issue.failures} ${issue.failures === 1 ? "failure" : "failures"}` : "";
+  const issueFailures = issue ? countOf(issue.failures, "failure") : "";
   return {
     title: `Support bundle: ${endpoint}${issueMeaning ? `, ${issueMeaning.title}` : ""}`,
     generatedAt: new Date(now).toISOString(),
+    generatedText: exactTime(now, timeZone),
     timeZone,
     webhook: {
       id: webhook.id,

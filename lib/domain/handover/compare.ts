@@ -4,7 +4,7 @@
  */
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { isVolatileKey, isVolatileValue, withoutVolatile } from "@/lib/domain/handover/volatile";
-import { spanWords, timeWords } from "@/lib/domain/handover/time-words";
+import { exactTime, spanWords, timeWords } from "@/lib/domain/handover/time-words";
 
 /** Bodies longer than this (either one) are not diffed; the raw bodies are offered instead. */
 export const DIFF_MAX_CHARS = 64_000;
@@ -88,31 +88,34 @@ function codeText(statusCode: number): string {
 export interface SummaryOptions {
   now: number;
   timeZone: string;
+  /**
+   * Times said exactly, with the zone (`2026-11-25 09:12:00 (UTC)`), for a document read later (a
+   * support bundle); by default relative to `now` (`09:12 today`), for the console.
+   */
+  absolute?: boolean;
   /** How the body's words are quoted: `'…'` by default; Markdown puts them in a code span. */
   quote?: (reason: string) => string;
 }
 
-/** The one-sentence summary, times in `timeZone` relative to `now`. */
+/** The one-sentence summary, times in `timeZone`. */
 export function comparisonSummary(
   failed: ComparedLog,
   lastSuccess: ComparedLog | null,
-  { now, timeZone, quote = (reason) => `'${reason}'` }: SummaryOptions,
+  { now, timeZone, absolute = false, quote = (reason) => `'${reason}'` }: SummaryOptions,
 ): string {
   const reason = bodyReason(failed.responseBody);
   const code = codeText(failed.statusCode);
   const withReason = reason ? `${code} with ${quote(reason)}` : code;
-  const failedAt = Date.parse(failed.sendAt);
-  if (!lastSuccess) {
-    return `No success in the history; ${withReason} at ${timeWords(failedAt, now, timeZone)}.`;
-  }
-  const workedAt = timeWords(Date.parse(lastSuccess.sendAt), now, timeZone);
-  return `Worked until ${workedAt} with ${lastSuccess.statusCode}; this delivery then failed: ${withReason}.`;
+  const when = (iso: string) =>
+    absolute ? exactTime(Date.parse(iso), timeZone) : timeWords(Date.parse(iso), now, timeZone);
+  if (!lastSuccess) return `No success in the history; ${withReason} at ${when(failed.sendAt)}.`;
+  return `Worked until ${when(lastSuccess.sendAt)} with ${lastSuccess.statusCode}; this delivery then failed: ${withReason}.`;
 }
 
 export function compareWithLastSuccess(
   failed: ComparedLog,
   lastSuccess: ComparedLog | null,
-  options: { now: number; timeZone: string },
+  options: Omit<SummaryOptions, "quote">,
 ): Comparison {
   const gapMs = lastSuccess ? Date.parse(failed.sendAt) - Date.parse(lastSuccess.sendAt) : null;
   return {

@@ -6,6 +6,7 @@
  */
 import { rawBodies, type SupportBundle } from "@/lib/domain/handover/bundle";
 import type { Comparison } from "@/lib/domain/handover/compare";
+import { countOf } from "@/lib/domain/format-count";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -102,7 +103,7 @@ export function renderHtml(bundle: SupportBundle): string {
     row(
       "Webhook",
       `${code(bundle.webhook.id)} (${escapeHtml(bundle.webhook.eventType)}, ` +
-        `${bundle.webhook.active ? "active" : "inactive"}, ${bundle.webhook.numberOfErrors} errors counted by the hub)`,
+        `${bundle.webhook.active ? "active" : "inactive"}, ${countOf(bundle.webhook.numberOfErrors, "error")} counted by the hub)`,
     ),
     row("Window", escapeHtml(bundle.window.text)),
     row(
@@ -191,7 +192,7 @@ export function renderHtml(bundle: SupportBundle): string {
     bundle.masked.length === 0
       ? "<p>Nothing needed masking.</p>"
       : `<ul>${bundle.masked.map((m) => `<li>${escapeHtml(m.kind)}: ${m.count}</li>`).join("")}</ul>`,
-    `<p style="${S.muted}">Generated ${escapeHtml(bundle.generatedAt)} by the Messaging Hub Webhook Console.</p>`,
+    `<p style="${S.muted}">Generated ${escapeHtml(bundle.generatedText)} by the Messaging Hub Webhook Console.</p>`,
   );
 
   return [

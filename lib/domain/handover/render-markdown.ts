@@ -1,11 +1,12 @@
 /**
- * The bundle as Markdown, for tickets and chat. Text from the hub can never become markup: bodies
- * sit in fenced blocks whose fence is longer than any backtick run in them, and short texts
- * (endpoint, the body's own words) in code spans built the same way; the console's own sentences
- * are escaped.
+ * The bundle as Markdown, for tickets and chat, readable as plain text too. Text from the hub can
+ * never become markup: bodies sit in fenced blocks whose fence is longer than any backtick run in
+ * them, and short texts (endpoint, the body's own words) in code spans built the same way. The
+ * console's own sentences are escaped only where Markdown would read a character as markup.
  */
 import { rawBodies, type SupportBundle } from "@/lib/domain/handover/bundle";
 import { comparisonSummary, type Comparison } from "@/lib/domain/handover/compare";
+import { countOf } from "@/lib/domain/format-count";
 
 function longestBacktickRun(text: string): number {
   let longest = 0;
@@ -27,9 +28,18 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${oneLine}${pad}${fence}`;
 }
 
-/** Backslash-escapes every ASCII punctuation mark, so plain text stays plain. */
+/**
+ * One line of plain text that Markdown shows as written, with a backslash only where a character
+ * would start markup: emphasis, code, links, images, raw HTML, strike-through, an entity, and at
+ * the start of a line a heading, quote or list. Dates, times, colons and dashes inside a sentence
+ * stay as they are.
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~:&"']/g, "\\$&").replace(/\r?\n/g, " ");
+  return text
+    .replace(/\r?\n/g, " ")
+    .replace(/[\\`*_[\]<~]|&(?=#?\w+;)/g, "\\$&")
+    .replace(/^(\s*)([#>]|[-+=](?=\s|$))/, "$1\\$2")
+    .replace(/^(\s*\d+)([.)])(?=\s|$)/, "$1\\$2");
 }
 
 function diffText(comparison: Comparison): string {
@@ -70,7 +80,7 @@ export function renderMarkdown(bundle: SupportBundle): string {
   out.push(`# Support bundle: ${codeSpan(bundle.webhook.endpoint)}${issueTitle}`, "");
   out.push(
     `- **Webhook:** ${codeSpan(bundle.webhook.id)} (${codeSpan(bundle.webhook.eventType)}, ` +
-      `${bundle.webhook.active ? "active" : "inactive"}, ${bundle.webhook.numberOfErrors} errors counted by the hub)`,
+      `${bundle.webhook.active ? "active" : "inactive"}, ${countOf(bundle.webhook.numberOfErrors, "error")} counted by the hub)`,
     `- **Window:** ${escapeMarkdown(bundle.window.text)}`,
     `- **Attempts:** ${bundle.counts.attempts}, **succeeded:** ${bundle.counts.succeeded}, **failed:** ${bundle.counts.failed}` +
       (bundle.counts.otherFailed > 0 ? `, **failed for other causes:** ${bundle.counts.otherFailed}` : ""),
@@ -96,6 +106,7 @@ export function renderMarkdown(bundle: SupportBundle): string {
     const summary = comparisonSummary(comparison.failed, comparison.lastSuccess, {
       now,
       timeZone: bundle.timeZone,
+      absolute: true,
       quote: codeSpan,
     });
     out.push(summary, "");
@@ -165,6 +176,6 @@ export function renderMarkdown(bundle: SupportBundle): string {
   out.push("## Masked before sharing", "");
   if (bundle.masked.length === 0) out.push("Nothing needed masking.");
   for (const masked of bundle.masked) out.push(`- ${escapeMarkdown(masked.kind)}: ${masked.count}`);
-  out.push("", `Generated ${escapeMarkdown(bundle.generatedAt)} by the Messaging Hub Webhook Console.`, "");
+  out.push("", `Generated ${escapeMarkdown(bundle.generatedText)} by the Messaging Hub Webhook Console.`, "");
   return out.join("\n");
 }

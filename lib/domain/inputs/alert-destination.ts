@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
-import { uuidInput } from "@/lib/domain/inputs/uuid";
+import { uuidParam } from "@/lib/domain/inputs/uuid";
 
 /**
  * "Add destination" on the Alerts page and `POST /api/alerts/destinations`: one schema per kind,
@@ -90,4 +90,6 @@ export function destinationFieldLabel(kind: AddDestination["kind"], field: "url"
   return DESTINATION_LABELS[field];
 }
 
-export const destinationParamsSchema = z.strictObject({ destinationId: uuidInput("Destination") });
+export const destinationParamsSchema = z.strictObject({
+  destinationId: uuidParam("Destination ID", "destination ID"),
+});

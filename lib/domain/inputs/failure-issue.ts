@@ -2,7 +2,7 @@ import { z } from "zod/mini";
 import { ISSUE_ACTIONS } from "@/lib/domain/watch/failure-issue";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
-import { uuidInput, webhookIdInput } from "@/lib/domain/inputs/uuid";
+import { uuidParam, webhookIdInput } from "@/lib/domain/inputs/uuid";
 
 /** The labels of the issue form's fields, as a person sees them (and as every error names them). */
 export const ISSUE_LABELS = { name: "Your name", note: "Note", action: "Action" } as const;
@@ -27,7 +27,7 @@ export const issueNoteInput = textInput(ISSUE_LABELS.note, "enter text.").check(
 /** `GET /api/issues?webhookId=`: every issue of the session's applications, or one webhook's. */
 export const issuesQuerySchema = z.strictObject({ webhookId: z.optional(webhookIdInput) });
 
-export const issueParamsSchema = z.strictObject({ issueId: uuidInput("Issue") });
+export const issueParamsSchema = z.strictObject({ issueId: uuidParam("Issue ID", "failure issue ID") });
 
 /**
  * `POST /api/issues/{issueId}` `{ action, name, note }`: a person's change of an issue. Every

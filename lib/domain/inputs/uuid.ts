@@ -26,6 +26,28 @@ export function uuidInput(label: string) {
 export const webhookIdInput = uuidInput("Webhook ID");
 export const logIdInput = uuidInput("Log ID");
 
+/** What a page or an API error says of an address whose ID is no ID: what it is not, and what one looks like. */
+export function notAnIdMessage(label: string, noun: string): string {
+  return fieldMessage(
+    label,
+    `not a valid ${noun}, which is a UUID such as ${EXAMPLE}. Check the link, or copy it again from the console.`,
+  );
+}
+
+/**
+ * An ID in an address (a path segment of a page or of the API), taken in any case and with spaces
+ * around it as `uuidInput` takes it. Nobody typed it into a field: what is wrong is the link.
+ */
+export function uuidParam(label: string, noun: string) {
+  const message = notAnIdMessage(label, noun);
+  return z
+    .string({ error: message })
+    .check(z.trim(), z.toLowerCase(), z.refine<string>(isUuidShape, { error: message }));
+}
+
+export const webhookIdParam = uuidParam("Webhook ID", "webhook ID");
+export const logIdParam = uuidParam("Log ID", "log ID");
+
 /** A pasted console or dashboard link stands for the first UUID in it. */
 function idOfLink(raw: unknown): unknown {
   if (typeof raw !== "string") return raw;

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "kysely";
 import { rankCodes, type CodeCount, type WebhookFacts } from "@/lib/domain/alerts/evaluate";
-import { sampleBody, SAMPLES_MAX, type AlertSample, type AlertWebhook } from "@/lib/domain/alerts/message";
+import { SAMPLES_MAX, type AlertSample, type AlertWebhook } from "@/lib/domain/alerts/message";
 import type { RuleSettings } from "@/lib/domain/alerts/rules";
 import type { StoreContext } from "@/lib/server/watch/context";
 
@@ -153,7 +153,7 @@ async function errorsRoseAt(ctx: StoreContext, webhookId: string, from: number, 
   return row ? Number(row.at) : null;
 }
 
-/** The newest failed attempts of a webhook, as an alert's samples. */
+/** The newest failed attempts of a webhook, as an alert's samples (their bodies whole: the message cuts them once redacted). */
 export async function failureSamples(ctx: StoreContext, webhookId: string): Promise<AlertSample[]> {
   const rows = await ctx.db
     .selectFrom("watch_logs")
@@ -168,7 +168,7 @@ export async function failureSamples(ctx: StoreContext, webhookId: string): Prom
     logId: r.id,
     statusCode: r.status_code,
     sentAt: new Date(Number(r.send_at)).toISOString(),
-    body: sampleBody(r.body),
+    body: r.body,
   }));
 }
 

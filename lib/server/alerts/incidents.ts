@@ -6,7 +6,7 @@ import { parseDetail, type IncidentDetail } from "@/lib/domain/alerts/incident-d
 import {
   recoveryText,
   resolvedMessage,
-  type ConsoleLinks,
+  type MessageContext,
   type IncidentFacts,
 } from "@/lib/domain/alerts/incident-message";
 import type { IncidentRule } from "@/lib/domain/alerts/incidents";
@@ -34,8 +34,6 @@ const MINUTE = 60_000;
 export const APP_WIDE = "";
 
 /** What the engine needs beyond the store: where the console is, for the links in alerts. */
-export type EngineLinks = ConsoleLinks;
-
 /** Rules about the webhook's failed deliveries: one alert tells them all. */
 export const DELIVERY_RULES = new Set<IncidentRule>(["streak", "rate", "errorsJump"]);
 
@@ -164,7 +162,7 @@ async function toldStart(ctx: StoreContext, row: IncidentRow, detail: IncidentDe
  */
 export async function resolveIncident(
   ctx: StoreContext,
-  links: EngineLinks,
+  links: MessageContext,
   row: IncidentRow,
   now: number,
   webhooks: AlertSummaryItem[] = [],
@@ -268,7 +266,7 @@ export function firingIncidents(ctx: StoreContext, appId: string, webhookId: str
  */
 export async function evaluateWebhook(
   ctx: StoreContext,
-  links: EngineLinks,
+  links: MessageContext,
   appId: string,
   webhookId: string,
   now: number,

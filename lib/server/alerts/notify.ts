@@ -7,6 +7,7 @@ import {
   summaryMessage,
   webhookLink,
   type IncidentFacts,
+  type MessageContext,
 } from "@/lib/domain/alerts/incident-message";
 import type { AlertMessage, AlertSummaryItem } from "@/lib/domain/alerts/message";
 import { NO_OVERRIDE } from "@/lib/domain/alerts/rules";
@@ -19,7 +20,6 @@ import {
   incidentFacts,
   openIncident,
   resolveIncident,
-  type EngineLinks,
   type IncidentRow,
 } from "@/lib/server/alerts/incidents";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
@@ -34,7 +34,7 @@ import type { StoreContext } from "@/lib/server/watch/context";
  */
 
 export interface PassSettings {
-  links: EngineLinks;
+  links: MessageContext;
   /** The watch's poll interval: webhooks that fire within two of them fire "at once". */
   intervalSeconds: number;
 }
@@ -68,7 +68,7 @@ export async function alertPass(ctx: StoreContext, settings: PassSettings, now: 
 }
 
 /** The application-wide `watchUnreadable`: firing while the hub rejects the application's key. */
-async function keyIncidents(ctx: StoreContext, links: EngineLinks, now: number): Promise<void> {
+async function keyIncidents(ctx: StoreContext, links: MessageContext, now: number): Promise<void> {
   const rejected = await ctx.db
     .selectFrom("watch_keys")
     .select(["app_id", "rejected_at"])
@@ -205,7 +205,7 @@ const toldBefore = (detail: IncidentDetail) => detail.webhooks.length > 0;
  */
 async function worthAnUpdate(
   ctx: StoreContext,
-  links: EngineLinks,
+  links: MessageContext,
   summary: IncidentRow,
   joined: IncidentRow[],
 ) {
@@ -320,7 +320,7 @@ async function summaryOf(ctx: StoreContext, appId: string, now: number): Promise
  */
 async function summaryContent(
   ctx: StoreContext,
-  links: EngineLinks,
+  links: MessageContext,
   summary: IncidentRow,
   onlyFiring: boolean,
 ) {
@@ -397,7 +397,7 @@ function watchedWebhooks(ctx: StoreContext, appId: string) {
 /** Sends an incident's firing alert (or a summary's) unless some instance already has. */
 async function notifyOnce(
   ctx: StoreContext,
-  links: EngineLinks,
+  links: MessageContext,
   row: IncidentRow,
   now: number,
 ): Promise<void> {
@@ -439,7 +439,7 @@ async function notifyOnce(
  * still firing keeps its headline and counts to the webhooks firing in it now, and is told again
  * when the hub it said was failing reads again.
  */
-async function resolveSummaries(ctx: StoreContext, links: EngineLinks, now: number): Promise<void> {
+async function resolveSummaries(ctx: StoreContext, links: MessageContext, now: number): Promise<void> {
   const summaries = await ctx.db
     .selectFrom("alert_incidents")
     .selectAll()

@@ -74,7 +74,7 @@ export async function addDestination(app: Pick<Application, "id" | "name">, inpu
   await checkReachable(input, outboundPolicy());
   return withStore(async (ctx) => {
     await rememberApplicationNames(ctx, nameOf(app));
-    return destinations.addDestination(ctx, app.id, input);
+    return destinations.addDestination(ctx, app.id, input, Date.now(), serverConfig().alerts.maxDestinations);
   });
 }
 
@@ -124,6 +124,7 @@ export async function sendTestAlert(
       application: { id: app.id, name: app.name },
       destinationLabel: destination.label,
       consoleUrl: `${consoleUrl}/alerts?app=${app.id}`,
+      redactPatterns: serverConfig().redactPatterns,
     });
     const settings = dispatchSettings();
     const owner = `test-alert:${randomUUID()}`;

@@ -2,7 +2,7 @@ import "server-only";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
 import { bundleRequestOf, type BundleAsk } from "@/lib/domain/handover/bundle-request";
-import { RedactionError } from "@/lib/domain/handover/redact";
+import { RedactionError } from "@/lib/domain/redact";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod/mini";
 import { channelKindInput } from "@/lib/domain/inputs/send-message";
-import { webhookIdInput } from "@/lib/domain/inputs/uuid";
+import { webhookIdInput, webhookIdParam } from "@/lib/domain/inputs/uuid";
 
 /**
  * The path segments the hub client puts into upstream URLs. Each type can only come out of its
@@ -11,12 +11,14 @@ import { webhookIdInput } from "@/lib/domain/inputs/uuid";
  */
 export const webhookIdSchema = webhookIdInput.brand<"WebhookId">();
 export type WebhookId = z.infer<typeof webhookIdSchema>;
+/** The same ID in an address (`/api/webhooks/{webhookId}/…`): refused as "not a valid webhook ID". */
+export const webhookIdParamSchema = webhookIdParam.brand<"WebhookId">();
 
 export const channelKindParamSchema = channelKindInput.brand<"ChannelKind">();
 export type ChannelKind = z.infer<typeof channelKindParamSchema>;
 
 /** The webhook id of a page's URL (normalised), or null when it is not a UUID. */
 export function parseWebhookId(value: string): WebhookId | null {
-  const result = webhookIdSchema.safeParse(value);
+  const result = webhookIdParamSchema.safeParse(value);
   return result.success ? result.data : null;
 }

@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { parseApplicationId } from "@/lib/domain/applications";
+import { notAnIdMessage } from "@/lib/domain/inputs/uuid";
+import { decodedOrNull } from "@/lib/domain/percent-decoding";
 import { parseWebhookId } from "@/lib/server/hub/path-params";
 import { getSession } from "@/lib/server/session/session";
 import { pageAddress, webhooksHref } from "@/lib/server/session/page-application";
@@ -11,15 +13,18 @@ const LOOKED = {
 } as const;
 
 /**
- * A webhook the hub does not know under the application the page names, or an application the
- * session does not hold. With other applications in the session: "Look in my other applications"
+ * An address whose webhook ID is no ID (said so, with what one looks like); a webhook the hub
+ * does not know under the application the page names; or an application the session does not
+ * hold. With other applications in the session: "Look in my other applications"
  * (`POST /api/applications/look`, a plain form), which asks each of them once and opens the
  * webhook under the one that has it, or comes back here with `?looked=`.
  */
 export default async function WebhookNotFound() {
   const [session, address] = await Promise.all([getSession(), pageAddress()]);
   const data = session.status === "signed_in" ? session.data : null;
-  const webhookId = parseWebhookId(address?.pathname.split("/")[2] ?? "");
+  const segment = address?.pathname.split("/")[2] ?? "";
+  const webhookId = parseWebhookId(decodedOrNull(segment) ?? segment);
+  if (address && !webhookId) return <NotAnId />;
   const named = parseApplicationId(address?.searchParams.get("app"));
   const app = data?.applications.find(({ id }) => id === named);
   const unknownApp = named !== null && !app;
@@ -65,6 +70,19 @@ export default async function WebhookNotFound() {
           Add an application
         </a>
       </div>
+    </div>
+  );
+}
+
+/** The address's webhook ID cannot be one: no hub was asked, and no other application would have it. */
+function NotAnId() {
+  return (
+    <div className="mx-auto max-w-2xl space-y-3">
+      <h1 className="text-xl font-semibold">Not a valid webhook ID</h1>
+      <p className="text-sm text-zinc-700 dark:text-zinc-300">{notAnIdMessage("Webhook ID", "webhook ID")}</p>
+      <Link href="/webhooks" className="btn-link text-sm">
+        Open another webhook
+      </Link>
     </div>
   );
 }

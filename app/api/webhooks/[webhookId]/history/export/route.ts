@@ -4,9 +4,12 @@ import {
   csvRow,
   exportFileName,
   exportObject,
+  redactedLog,
+  type ExportableLog,
   type ExportFormat,
 } from "@/lib/domain/history/export-format";
-import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { createRedactor } from "@/lib/domain/redact";
+import { serverConfig } from "@/lib/server/config";
 import { narrowToIssue, openExport } from "@/lib/server/history/answer";
 import { HISTORY_SOURCE_HEADER, historySourceHeader } from "@/lib/domain/history/answer-source";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
@@ -18,6 +21,8 @@ import { exportQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schema
  * grow with the export. A scan that fails midway aborts the download (the file is incomplete, so
  * the browser says the download failed); the cap ends the file where it stops. The watch's store
  * writes it instead when it holds every matching log whole; `X-History-Source` says which.
+ * `for=customer`: every row redacted as a support bundle is (REDACT_PATTERNS and the session's key
+ * included), the file named `…-redacted`; a pattern over its time budget breaks the download off.
  */
 export const GET = defineRoute({
   params: webhookParamsSchema,
@@ -25,6 +30,7 @@ export const GET = defineRoute({
   async handle({ params, query, session, signal }) {
     const { id: appId, apiKey } = await session.app();
     const { cap, format } = query;
+    const forCustomer = query.for === "customer";
     const question = await narrowToIssue(appId, params.webhookId, query.question, query.issue);
     const matches = await openExport({ apiKey, appId, signal }, params.webhookId, question, cap);
     const encoder = new TextEncoder();
@@ -42,7 +48,13 @@ export const GET = defineRoute({
             controller.close();
             return;
           }
-          const text = batch.map((log, i) => encode(log, !started && i === 0)).join("");
+          // A redactor per batch: the operator patterns' time budget is for one batch's text.
+          const redactor = forCustomer
+            ? createRedactor({ patterns: serverConfig().redactPatterns, literals: [apiKey] })
+            : null;
+          const text = batch
+            .map((log, i) => encode(redactor ? redactedLog(log, redactor) : log, !started && i === 0))
+            .join("");
           started = true;
           controller.enqueue(encoder.encode(opening + text));
         },
@@ -52,7 +64,7 @@ export const GET = defineRoute({
       },
       { highWaterMark: 1 },
     );
-    const fileName = exportFileName(params.webhookId, question, format, Date.now());
+    const fileName = exportFileName(params.webhookId, question, format, Date.now(), forCustomer);
     return new Response(body, {
       headers: {
         "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
@@ -64,7 +76,7 @@ export const GET = defineRoute({
   },
 });
 
-function rowEncoder(format: ExportFormat): (log: WebhookLog, first: boolean) => string {
+function rowEncoder(format: ExportFormat): (log: ExportableLog, first: boolean) => string {
   if (format === "csv") return (log) => csvRow(log);
   return (log, first) => `${first ? "\n" : ",\n"}${JSON.stringify(exportObject(log))}`;
 }

@@ -1,0 +1,47 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const EXCLUDE = ["node_modules/**", "tests/e2e/**", ".next/**", ".next-*/**"];
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL(".", import.meta.url)),
+      // `server-only` throws outside a React Server bundle; unit tests run server code directly.
+      "server-only": fileURLToPath(new URL("./tests/support/empty-module.ts", import.meta.url)),
+    },
+  },
+  test: {
+    // The tests wait on real servers and timers more than they compute: one file per core, not
+    // vitest's default of one fewer.
+    maxWorkers: "100%",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "tests/**/*.test.ts"],
+          exclude: EXCLUDE,
+          // A test that opens the watch store without naming one gets its own, never the repo's `.data/`.
+          env: { WATCH_DB: ":memory:" },
+        },
+      },
+      {
+        // Components as a person uses them (Testing Library), in a simulated DOM: forms, dialogs, tables and their states.
+        extends: true,
+        test: {
+          name: "dom",
+          environment: "happy-dom",
+          include: ["components/**/*.test.tsx"],
+          exclude: EXCLUDE,
+          setupFiles: ["tests/support/dom-setup.ts"],
+          // A test's stand-in for `fetch` (tests/support/component-api.tsx) ends with the test.
+          unstubGlobals: true,
+        },
+      },
+    ],
+  },
+});
