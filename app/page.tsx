@@ -2,11 +2,13 @@ import { redirect } from "next/navigation";
 import type { SessionData } from "@/lib/server/session/session";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { watchStore } from "@/lib/server/watch/store";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { storeAccess } from "@/lib/server/watch/store-access";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 async function hasWatches(session: SessionData): Promise<boolean> {
   try {
-    return (await (await watchStore()).listWatches(sessionAppIds(session))).length > 0;
+    const { allowed } = await storeAccess(session.applications);
+    return (await (await watchStore()).listWatches(appIdsOf(allowed))).length > 0;
   } catch {
     // The store is down: the webhooks pages still work from the hub.
     return false;

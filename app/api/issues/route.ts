@@ -1,8 +1,7 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
 import { watchStore } from "@/lib/server/watch/store";
 import { issuesQuerySchema } from "@/lib/domain/inputs/failure-issue";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /**
  * The failure issues of the watched webhooks of every application in the session (of one webhook
@@ -11,7 +10,7 @@ import { sessionAppIds } from "@/app/api/watches/overview-answer";
 export const GET = defineRoute({
   query: issuesQuerySchema,
   async handle({ query, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const appIds = appIdsOf(await session.storeApps());
     const issues = await (await watchStore()).listIssues(appIds, { webhookId: query.webhookId ?? null });
     return Response.json({ issues });
   },

@@ -13,7 +13,8 @@ import { loadOverviewSearchParams } from "@/components/overview/search-params";
 export const GET = defineRoute({
   async handle({ request, session }) {
     const view = loadOverviewSearchParams(new URL(request.url).searchParams);
-    return Response.json(await overviewAnswer(sessionDataOf(await session.state()), view));
+    const allowed = await session.storeApps();
+    return Response.json(await overviewAnswer(sessionDataOf(await session.state()), allowed, view));
   },
 });
 
@@ -25,7 +26,7 @@ export const GET = defineRoute({
 export const POST = defineRoute({
   body: watchOneSchema,
   async handle({ body, session, hub }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     const webhook = await checkWebhook(hub(app.apiKey), body.webhookId);
     const store = await watchStore();
     const [watch] = await store.addWatches(app.id, app.apiKey, [{ webhook, name: body.name }]);

@@ -1,7 +1,7 @@
 /**
  * The hourly failures per status code (watch_log_codes), kept with each write of logs as
  * watch_log_hours is, pruned with it, removed with the watch, and filled from the stored logs
- * by migration 0011; on each database.
+ * by migration 0012; on each database.
  */
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
@@ -78,7 +78,7 @@ describe.each(WATCH_DATABASES)("failures per hour and status code (%s)", (kind) 
     expect(await codes(ctx.db)).toEqual([]);
   });
 
-  it("are counted from the logs stored before migration 0011", async () => {
+  it("are counted from the logs stored before migration 0012", async () => {
     let db: WatchDb;
     if (kind === "sqlite") {
       db = new Kysely({ dialect: new SqliteDialect({ database: new Database(":memory:") }) });
@@ -88,7 +88,7 @@ describe.each(WATCH_DATABASES)("failures per hour and status code (%s)", (kind) 
     }
     try {
       const migrator = new Migrator({ db, provider: migrations });
-      expect((await migrator.migrateTo("0010_alert_application_names")).error).toBeUndefined();
+      expect((await migrator.migrateTo("0011_revoked_sessions")).error).toBeUndefined();
       const row = (at: number, status: string, code: number) => ({
         webhook_id: WEBHOOK,
         id: randomUUID(),

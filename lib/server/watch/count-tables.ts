@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type Kysely, type Migration } from "kysely";
 
 /**
- * Hourly counts kept beside `watch_log_hours` (migration 0011), part of WatchDatabase, so that
+ * Hourly counts kept beside `watch_log_hours` (migration 0012), part of WatchDatabase, so that
  * /metrics reads summaries, never the logs: failed attempts per status code, and the watcher's
  * hub calls per outcome. `hour` is the start of the hour (epoch ms), pruned with the logs.
  */

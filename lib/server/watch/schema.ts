@@ -10,6 +10,7 @@ import {
 import { countTablesMigration, type CountTables } from "@/lib/server/watch/count-tables";
 import { storedSignature } from "@/lib/server/watch/cursor";
 import { failureIssuesMigration, type FailureIssueTables } from "@/lib/server/watch/failure-issues-schema";
+import { revokedSessionsMigration } from "@/lib/server/watch/migrations/0011_revoked_sessions";
 
 /**
  * The watch's tables, one schema for SQLite and PostgreSQL. Times are epoch milliseconds
@@ -92,6 +93,11 @@ export interface WatchDatabase extends FailureIssueTables, AlertEngineTables, Co
     active: number;
     number_of_errors: number;
     previous: number | null;
+  };
+  /** Sessions signed out before they expired, until the cookie would have (shared-state/database-revocations.ts). */
+  revoked_sessions: {
+    session_id: string;
+    until: number;
   };
   /** Where an application's alerts go; `sealed` holds the secret parts (seal.ts), `target` their masked form. */
   alert_destinations: {
@@ -399,7 +405,8 @@ export const migrations: MigrationProvider = {
     "0008_log_signatures": logSignatures,
     "0009_logs_by_id_through_key": logsByIdThroughKey,
     "0010_alert_application_names": alertApplicationsMigration,
-    "0011_count_tables": countTablesMigration,
+    "0011_revoked_sessions": revokedSessionsMigration,
+    "0012_count_tables": countTablesMigration,
   }),
 };
 

@@ -8,6 +8,14 @@ import { claimDue, finishPoll, prune, recordWebhook, writeLogs } from "@/lib/ser
 import { storeOver, type WatchStore } from "@/lib/server/watch/store";
 import { createSealer } from "@/lib/server/watch/seal";
 import { refreshKeys } from "@/lib/server/watch/watches";
+import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
+import { addDestination, listDestinations } from "@/lib/server/alerts/destinations";
+import {
+  appRules,
+  saveAppRules,
+  saveWebhookOverride,
+  webhookOverride,
+} from "@/lib/server/alerts/rules-store";
 import { appErrorOf } from "@/tests/support/app-error-of";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { TEST_SECRET, WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
@@ -280,6 +288,56 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
     expect(await store.openKey(appB)).toBe(OTHER_KEY);
     expect(await store.keyStates([appA, appB])).toEqual([{ appId: appB, rejected: false, rejectedAt: null }]);
     expect(await claimDue(ctx, "test", 10, 60_000, NOW + 1)).toHaveLength(1);
+  });
+
+  it("carries the alert rules, snoozes and quiet hours with the watches, and drops the destinations it is told to", async () => {
+    const [quiet, tuned] = [webhook(), webhook()];
+    await store.addWatches(appA, KEY, [
+      { webhook: quiet, name: "Quiet Co" },
+      { webhook: tuned, name: "Tuned Co" },
+    ]);
+    const kept = await addDestination(ctx, appA, { kind: "email", label: "Team", to: "team@example.com" });
+    const planted = await addDestination(ctx, appA, {
+      kind: "email",
+      label: "Planted",
+      to: "x@evil.example",
+    });
+    const rules = { ...DEFAULT_RULES, cooldownMinutes: 45 };
+    await saveAppRules(ctx, appA, rules);
+    const snoozedUntil = new Date(NOW + HOUR).toISOString();
+    const quietHours = { start: "22:00", end: "07:00", zone: "Europe/Berlin" };
+    await saveWebhookOverride(ctx, appA, quiet.id, { rules: {}, snoozedUntil, quietHours });
+    const tunedOverride = {
+      rules: { streak: { enabled: true, min: 9 } },
+      snoozedUntil: null,
+      quietHours: null,
+    };
+    await saveWebhookOverride(ctx, appA, tuned.id, tunedOverride);
+    // The new key's application already chose its own cooldown: that stays.
+    const own = { ...DEFAULT_RULES, cooldownMinutes: 5 };
+    await saveAppRules(ctx, appB, own);
+
+    await store.replaceKey(appA, OTHER_KEY, [planted.destination.id]);
+    expect(await appRules(ctx, appB)).toEqual(own);
+    expect(await webhookOverride(ctx, appB, quiet.id)).toEqual({ rules: {}, snoozedUntil, quietHours });
+    expect(await webhookOverride(ctx, appB, tuned.id)).toEqual(tunedOverride);
+    expect((await listDestinations(ctx, appB)).map((d) => d.label)).toEqual(["Team"]);
+    expect(await listDestinations(ctx, appA)).toEqual([]);
+    expect(
+      await ctx.db.selectFrom("alert_rules").select("app_id").where("app_id", "=", appA).execute(),
+    ).toEqual([]);
+    expect(kept.destination.id).toBe((await listDestinations(ctx, appB))[0]!.id);
+  });
+
+  it("moves an application's rules, snoozes and quiet hours when a SESSION_SECRET change moves its id", async () => {
+    const hook = webhook();
+    const staleId = "0123456789abcdef";
+    await store.addWatches(staleId, KEY, [{ webhook: hook, name: "Acme" }]);
+    const quietHours = { start: "22:00", end: "07:00", zone: "UTC" };
+    await saveWebhookOverride(ctx, staleId, hook.id, { rules: {}, snoozedUntil: null, quietHours });
+    await refreshKeys(ctx);
+    expect(await store.listWatches([appA])).toMatchObject([{ webhookId: hook.id }]);
+    expect((await webhookOverride(ctx, appA, hook.id)).quietHours).toEqual(quietHours);
   });
 
   it("shares the polling by lease: a claimed webhook is not claimed again until its lease runs out", async () => {

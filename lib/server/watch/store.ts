@@ -69,11 +69,16 @@ export interface WatchStore {
 
   /**
    * Hands a new key over to a watched application (its old key rotated or rejected): the
-   * watches, names and history move to the new key's application id and the sealed key is
-   * replaced. The caller checks first that the new key reads the same webhooks (see
+   * watches, names and history, the alert rules, snoozes and quiet hours, and the alert
+   * destinations but those in `dropDestinations` move to the new key's application id, and the
+   * sealed key is replaced. The caller checks first that the new key reads the same webhooks (see
    * `handOverKey` in hand-over.ts, which does both). Returns the new application id.
    */
-  replaceKey(oldAppId: string, newApiKey: string): Promise<{ appId: string }>;
+  replaceKey(
+    oldAppId: string,
+    newApiKey: string,
+    dropDestinations?: readonly string[],
+  ): Promise<{ appId: string }>;
 
   /** The application's key, opened, for the watcher's polls; null when none is stored or it cannot be opened. */
   openKey(appId: string): Promise<string | null>;
@@ -235,7 +240,8 @@ export function storeOver(ctx: StoreContext): WatchStore {
     removeWatch: (appIds, webhookId) => watches.removeWatch(ctx, appIds, webhookId),
     listWatches: (appIds) => watches.listWatches(ctx, appIds),
     getWatch: (appIds, webhookId) => watches.getWatch(ctx, appIds, webhookId),
-    replaceKey: (oldAppId, newApiKey) => watches.replaceKey(ctx, oldAppId, newApiKey),
+    replaceKey: (oldAppId, newApiKey, dropDestinations) =>
+      watches.replaceKey(ctx, oldAppId, newApiKey, dropDestinations),
     openKey: (appId) => watches.openKey(ctx, appId),
     markKeyRejected: (appId, reason) => watches.markKeyRejected(ctx, appId, reason),
     rejectedApplications: () => watches.rejectedApplications(ctx),

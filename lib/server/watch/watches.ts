@@ -198,11 +198,15 @@ export async function getWatch(
   return row ? watchOf(row) : null;
 }
 
-/** Moves an application's watches to another id (its key changed) and seals the new key there. */
+/**
+ * Moves an application's watches and alerts (rules, snoozes, quiet hours, destinations but those
+ * in `dropDestinations`) to another id (its key changed) and seals the new key there.
+ */
 export async function replaceKey(
   ctx: StoreContext,
   oldAppId: string,
   newApiKey: string,
+  dropDestinations: readonly string[] = [],
   now = Date.now(),
 ): Promise<{ appId: string }> {
   const appId = applicationId(newApiKey);
@@ -210,7 +214,7 @@ export async function replaceKey(
     await putKey(ctx, tx, appId, newApiKey, now);
     if (oldAppId !== appId) {
       await tx.updateTable("watches").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
-      await moveAlertsTo(tx, oldAppId, appId);
+      await moveAlertsTo(tx, oldAppId, appId, dropDestinations);
       await tx.deleteFrom("watch_keys").where("app_id", "=", oldAppId).execute();
     }
   });

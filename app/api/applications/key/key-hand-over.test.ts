@@ -1,12 +1,14 @@
 /**
  * Replacing a key on the Applications page when the watch store holds the application's old key
- * (rejected by the hub, or just older): the new key is handed over to its watches, after the
- * hub shows it reads the same webhooks; a key that reads others is refused and nothing changes.
+ * (rejected by the hub, or just older): what would move is listed first, then the new key is
+ * handed over to its watches, after the hub shows it reads the same webhooks; a key that reads
+ * others is refused and nothing changes.
  * Real (embedded, in-memory) store, fake hub recording what reaches it.
  */
 import { describe, expect, it } from "vitest";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { watchStore } from "@/lib/server/watch/store";
+import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
 import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import { A, B, FIRST, OTHER, ROTATED, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
 import * as keyRoute from "@/app/api/applications/key/route";
@@ -33,8 +35,10 @@ async function watchedThenRotated(): Promise<string> {
   return cookie;
 }
 
-function replace(cookie: string, apiKey: string, app = applicationId(FIRST)) {
-  return keyRoute.POST(request("POST", "/api/applications/key", { body: { app, apiKey }, cookie }));
+function replace(cookie: string, apiKey: string, app = applicationId(FIRST), keepDestinations?: string[]) {
+  return keyRoute.POST(
+    request("POST", "/api/applications/key", { body: { app, apiKey, keepDestinations }, cookie }),
+  );
 }
 
 async function watchesOf(appIds: string[]) {
@@ -49,14 +53,25 @@ describe("replacing a watched application's key", () => {
     await store.markKeyRejected(applicationId(FIRST), "The Messaging Hub rejected the key (HTTP 401).");
     hub.upstream.requests.length = 0;
 
-    const response = await replace(cookie, ` ${ROTATED} `);
+    // First what would move is listed, and nothing changes.
+    const listing = await replace(cookie, ` ${ROTATED} `);
+    expect(listing.status).toBe(200);
+    expect(listing.headers.get("set-cookie")).toBeNull();
+    const plan = ((await listing.json()) as { handOver: HandOverPlan }).handOver;
+    expect(plan.watches.map((watch) => watch.name)).toEqual(["Acme", "Bravo"]);
+    // The key checked, then each watched webhook read with it.
+    expect(hub.upstream.requests.map((r) => r.headers["x-api-key"])).toEqual([ROTATED, ROTATED, ROTATED]);
+    expect(hub.upstream.requests.slice(1).map((r) => r.url?.split("/").at(-1))).toEqual([A, B]);
+    expect(await watchesOf([FIRST].map(applicationId))).toEqual([
+      ["Acme", applicationId(FIRST)],
+      ["Bravo", applicationId(FIRST)],
+    ]);
+
+    const response = await replace(cookie, ` ${ROTATED} `, applicationId(FIRST), []);
     expect(response.status).toBe(200);
     const body = await response.text();
     expect(body).not.toContain(ROTATED);
     expect((JSON.parse(body) as { watchesHandedOver: number }).watchesHandedOver).toBe(2);
-    // The key checked, then each watched webhook read with it.
-    expect(hub.upstream.requests.map((r) => r.headers["x-api-key"])).toEqual([ROTATED, ROTATED, ROTATED]);
-    expect(hub.upstream.requests.slice(1).map((r) => r.url?.split("/").at(-1))).toEqual([A, B]);
 
     const all = [FIRST, ROTATED].map(applicationId);
     expect(await watchesOf(all)).toEqual([
@@ -76,7 +91,7 @@ describe("replacing a watched application's key", () => {
   it("hands over an older key the hub has not rejected yet", async () => {
     const cookie = await watchedThenRotated();
     hub.reads[FIRST] = [A, B];
-    const response = await replace(cookie, ROTATED);
+    const response = await replace(cookie, ROTATED, applicationId(FIRST), []);
     expect(response.status).toBe(200);
     expect(await watchesOf([FIRST, ROTATED].map(applicationId))).toEqual([
       ["Acme", applicationId(ROTATED)],

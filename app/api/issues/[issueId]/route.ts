@@ -1,8 +1,7 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
 import { watchStore } from "@/lib/server/watch/store";
 import { issueChangeSchema, issueParamsSchema } from "@/lib/domain/inputs/failure-issue";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /**
  * A person's change of a failure issue `{ action, name, note }`: acknowledge (with a note),
@@ -12,7 +11,7 @@ export const POST = defineRoute({
   params: issueParamsSchema,
   body: issueChangeSchema,
   async handle({ params, body, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const appIds = appIdsOf(await session.storeApps());
     const issue = await (
       await watchStore()
     ).changeIssue(appIds, params.issueId, {

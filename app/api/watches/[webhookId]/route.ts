@@ -1,14 +1,13 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
 import { watchStore } from "@/lib/server/watch/store";
 import { watchParamsSchema } from "@/app/api/watches/schema";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /** `{ watch }`: the watch of this webhook under one of the session's applications, or null. */
 export const GET = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const appIds = appIdsOf(await session.storeApps());
     return Response.json({ watch: await (await watchStore()).getWatch(appIds, params.webhookId) });
   },
 });
@@ -17,7 +16,7 @@ export const GET = defineRoute({
 export const DELETE = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const appIds = appIdsOf(await session.storeApps());
     await (await watchStore()).removeWatch(appIds, params.webhookId);
     return Response.json({ watch: null });
   },

@@ -22,7 +22,7 @@ export const POST = defineRoute({
   body: watchManySchema,
   bodyLimitBytes: 64 * 1024,
   async handle({ body, session, hub }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     const lines = parseBulkInput(body.text);
     const limit = pLimit(CHECKS_IN_FLIGHT);
     const checked = await Promise.all(

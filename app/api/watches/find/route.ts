@@ -3,9 +3,8 @@ import { webhookViewHref } from "@/lib/domain/log-view";
 import { notFoundAcross, type FindAcrossAnswer } from "@/lib/domain/watch/find-across";
 import { AppError } from "@/lib/server/app-error";
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
 import { watchStore } from "@/lib/server/watch/store";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /**
  * Find across everything: `q` (a message ID, a log ID or a console link to a delivery) looked up
@@ -16,7 +15,7 @@ import { sessionAppIds } from "@/app/api/watches/overview-answer";
 export const GET = defineRoute({
   query: findAcrossQuerySchema,
   async handle({ query, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const appIds = appIdsOf(await session.storeApps());
     const store = await watchStore();
     const target = query.q;
     const found = await store.findAcross(appIds, target);

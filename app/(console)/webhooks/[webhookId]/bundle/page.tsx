@@ -16,7 +16,8 @@ import { getWebhook } from "@/lib/server/hub/client";
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { supportBundle } from "@/lib/server/handover/support-bundle";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
-import { getSession } from "@/lib/server/session/session";
+import { getSession, type Application } from "@/lib/server/session/session";
+import { keyRejected, storeAccess } from "@/lib/server/watch/store-access";
 
 interface Props {
   params: Promise<{ webhookId: string }>;
@@ -90,14 +91,12 @@ export default async function BundlePage({ params, searchParams }: Props) {
 }
 
 /** The bundle the URL asks for, with each format rendered; field errors or a failure instead. */
-async function prepare(
-  app: { id: string; apiKey: string },
-  webhookId: WebhookId,
-  one: (name: string) => string,
-) {
+async function prepare(app: Application, webhookId: WebhookId, one: (name: string) => string) {
   const parsed = parseBundleRequest({ get: (name) => one(name) || null });
   if (!parsed.ok) return { errors: parsed.errors, bundle: null, failure: null, files: null };
   try {
+    // The bundle reads the watch's store too: not for a key the hub rejects.
+    if ((await storeAccess([app])).allowed.length === 0) throw keyRejected(app);
     const bundle = await supportBundle(
       { apiKey: app.apiKey, appId: app.id, signal: new AbortController().signal },
       webhookId,

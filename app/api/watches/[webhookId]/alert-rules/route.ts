@@ -1,9 +1,8 @@
 import { webhookAlertSettingsSchema } from "@/lib/domain/inputs/alert-rules";
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
 import { changeWebhookAlertSettings, readWebhookAlertSettings } from "@/lib/server/alerts/rule-settings";
 import { watchParamsSchema } from "@/app/api/watches/schema";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /**
  * `{ settings }`: a watched webhook's alert settings (the application's rules, its own overrides,
@@ -12,7 +11,7 @@ import { sessionAppIds } from "@/app/api/watches/overview-answer";
 export const GET = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const appIds = appIdsOf(await session.storeApps());
     return Response.json({ settings: await readWebhookAlertSettings(appIds, params.webhookId) });
   },
 });
@@ -22,7 +21,7 @@ export const PUT = defineRoute({
   params: watchParamsSchema,
   body: webhookAlertSettingsSchema,
   async handle({ params, body, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const appIds = appIdsOf(await session.storeApps());
     return Response.json({ settings: await changeWebhookAlertSettings(appIds, params.webhookId, body) });
   },
 });

@@ -23,7 +23,7 @@ export const GET = defineRoute({
   params: webhookParamsSchema,
   query: bundleQuerySchema,
   async handle({ params, query, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const bundle = await supportBundle({ apiKey, appId, signal }, params.webhookId, {
       ...query,
       issue: query.issue ?? null,

@@ -28,7 +28,7 @@ export const GET = defineRoute({
   params: webhookParamsSchema,
   query: exportQuerySchema,
   async handle({ params, query, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const { cap, format } = query;
     const forCustomer = query.for === "customer";
     const question = await narrowToIssue(appId, params.webhookId, query.question, query.issue);

@@ -13,7 +13,7 @@ import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
 export const GET = defineRoute({
   params: webhookLogParamsSchema,
   async handle({ params, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const { cap } = serverConfig().history;
     const found = await lastSuccessBefore({ appId, apiKey, signal }, params.webhookId, params.logId, cap);
     const failed = found.failedAt;
