@@ -11,6 +11,7 @@ import type { WebhookId } from "@/lib/server/hub/path-params";
 import type { StoreContext } from "@/lib/server/watch/context";
 import { claimDue, finishPoll, LeaseLost, prune, type Claimed } from "@/lib/server/watch/cursor";
 import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
+import { HubCallCounts } from "@/lib/server/watch/hub-calls";
 import { KeyBudgets } from "@/lib/server/watch/key-budget";
 import { PAGE_SIZE, pollWebhook, type HubReader, type PollResult } from "@/lib/server/watch/poll";
 import { sharedStoreContext } from "@/lib/server/watch/store";
@@ -26,6 +27,8 @@ import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watche
 export interface Watcher {
   /** This instance's name in the leases it holds. */
   owner: string;
+  /** The hub calls this instance may make now under each application's key (key-budget.ts). */
+  budgetsLeft(): Array<{ appId: string; calls: number }>;
   /** Stops claiming work, cancels the polls in flight (their leases lapse or are released). */
   stop(): Promise<void>;
 }
@@ -76,6 +79,7 @@ export function createWatcher(
   const leaseMs = settings.leaseSeconds * 1000;
   const tickMs = Math.min(1000, leaseMs / 4);
   const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
+  const hubCalls = new HubCallCounts();
   const callLimit = pLimit(settings.concurrency);
   const running = new Set<Promise<boolean>>();
   const stopper = new AbortController();
@@ -90,7 +94,7 @@ export function createWatcher(
       withRetry(
         async () => {
           await budgets.take(claimed.appId, signal);
-          return callLimit(() => read(signal));
+          return callLimit(() => hubCalls.count(read(signal), signal));
         },
         {
           signal,
@@ -175,6 +179,7 @@ export function createWatcher(
           if (backfilling) void claimNow();
         });
       }
+      await hubCalls.flush(ctx);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();
         await prune(ctx, settings.retentionDays);
@@ -205,10 +210,12 @@ export function createWatcher(
 
   return {
     owner,
+    budgetsLeft: () => budgets.left().map(({ key, calls }) => ({ appId: key, calls })),
     async stop() {
       stopper.abort();
       clearTimeout(timer);
       await Promise.allSettled([...running]);
+      await hubCalls.flush(ctx).catch(() => undefined);
     },
   };
 }
@@ -230,6 +237,12 @@ async function watchDemoSoon(ctx: StoreContext): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 2000 * attempt));
     }
   }
+}
+
+/** This process's watcher, when it started one (WATCH_IN_CONSOLE, or `npm run watcher`) and it runs; else null. */
+export async function runningWatcher(): Promise<Watcher | null> {
+  const shared = globalThis as Record<symbol, Promise<Watcher> | undefined>;
+  return (await shared[SHARED]?.catch(() => null)) ?? null;
 }
 
 /**
