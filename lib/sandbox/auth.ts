@@ -3,6 +3,7 @@
  * the `/_sandbox/*` admin routes (a bearer token when SANDBOX_ADMIN_TOKEN is set, else loopback only).
  */
 import type { IncomingMessage } from "node:http";
+import { isLoopbackAddress } from "../domain/loopback-address";
 import { STATE_CHANGING_METHODS, crossOriginReason, isJsonContentType } from "../domain/same-origin";
 import { HttpError } from "./http";
 import { isWellFormedApiKey, secretsEqual } from "./keys";
@@ -31,13 +32,6 @@ export function authenticate(req: IncomingMessage, store: Store): string {
     );
   }
   return applicationId;
-}
-
-export function isLoopback(address: string | undefined): boolean {
-  return (
-    address !== undefined &&
-    (address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127."))
-  );
 }
 
 /** The one header's value (the first, if a client repeated it), or null. */
@@ -95,7 +89,7 @@ function refuseCrossSite(req: IncomingMessage): void {
 export function requireAdmin(req: IncomingMessage, adminToken: string | undefined): void {
   refuseCrossSite(req);
   if (adminToken === undefined) {
-    if (isLoopback(req.socket.remoteAddress)) return;
+    if (isLoopbackAddress(req.socket.remoteAddress)) return;
     throw new HttpError(
       403,
       "admin_loopback_only",

@@ -37,6 +37,8 @@ export interface ServerConfig {
   alerts: AlertsConfig;
   /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles and alerts. */
   redactPatterns: string[];
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; null = it answers callers on this machine only. */
+  metricsToken: string | null;
 }
 
 export const MIN_SECRET_LENGTH = 32;
@@ -353,6 +355,21 @@ function readRedactPatterns(): string[] {
   return parsed;
 }
 
+/** Shortest METRICS_TOKEN: a scraper's token is guessed only by trying it. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** The value is never repeated in the message: it is a secret. */
+function readMetricsToken(): string | null {
+  const raw = process.env.METRICS_TOKEN?.trim();
+  if (!raw) return null;
+  if (raw.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(raw)) {
+    throw new Error(
+      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (it has ${raw.length}). ${GENERATE_HINT}`,
+    );
+  }
+  return raw;
+}
+
 let cached: ServerConfig | undefined;
 
 export function serverConfig(): ServerConfig {
@@ -372,6 +389,7 @@ export function serverConfig(): ServerConfig {
     watch: readWatchConfig(),
     alerts: readAlertsConfig(),
     redactPatterns: readRedactPatterns(),
+    metricsToken: readMetricsToken(),
   };
   return cached;
 }

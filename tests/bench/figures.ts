@@ -53,6 +53,10 @@ export const GOALS = {
   findAcross: { atMost: 2 },
   /** A support bundle's time per failure, 1,000-failure incident ÷ 100-failure one. */
   bundleGrowth: { atMost: 2 },
+  /** A /metrics scrape, 200 watched webhooks and 1 M stored logs ÷ 10 and 10 k. */
+  metricsScale: { atMost: 2 },
+  /** Hub calls while /metrics is scraped: it answers from the store. */
+  metricsCalls: { atMost: 0 },
   /** Upstream calls the watch overview makes: it answers from the store. */
   overviewCalls: { atMost: 0 },
   /** Delivery health of a watched webhook with 20,000 logs from the store ÷ from a scan of the hub. */

@@ -82,6 +82,7 @@ import {
 import { median, rotationOrder } from "./stats";
 import { watchWithAutoRefresh } from "./viewers";
 import { measureInstances, measureOverview, measureWatcher, type WatcherFixture } from "./watching";
+import { measureMetrics } from "./metrics";
 import { measureOutboxInstances } from "./alert-outbox";
 import { measureAlertLatency, measureFairness, measureOutage } from "./alert-incidents";
 
@@ -105,6 +106,7 @@ const PLAN = QUICK
       history: { finds: 2, findLogs: 10_000 },
       watch: {
         overviewSamples: 10,
+        metricsSamples: 20,
         healthWebhooks: 3,
         steadyWebhooks: 50,
         backfillLogs: 20_000,
@@ -131,6 +133,7 @@ const PLAN = QUICK
       history: { finds: 5, findLogs: 30_000 },
       watch: {
         overviewSamples: 30,
+        metricsSamples: 60,
         healthWebhooks: 5,
         steadyWebhooks: 200,
         backfillLogs: 100_000,
@@ -152,6 +155,7 @@ const SECTIONS = [
   "scale",
   "delivery",
   "overview",
+  "metrics",
   "watcher",
   "instances",
   "outbox",
@@ -225,6 +229,7 @@ async function main(): Promise<void> {
     memoryConsole: consolePort + 3,
     overviewSmall: consolePort + 4,
     overviewLarge: consolePort + 5,
+    metricsFewLogs: consolePort + 6,
     sandbox: sandboxPort,
     bareProxy: Number(process.env.BENCH_BARE_PROXY_PORT ?? sandboxPort + 1),
     delayProxy: sandboxPort + 2,
@@ -508,6 +513,19 @@ async function main(): Promise<void> {
         logs: HEALTH_LOGS,
       }),
     ]);
+    await part("metrics", ["metrics scrape", "metrics scrape (reference)"], () =>
+      measureMetrics(
+        {
+          env: watchEnv,
+          apiKey: app.apiKey,
+          proxyUrl: bareProxy.url,
+          ports: [ports.overviewSmall, ports.overviewLarge],
+          sides: OVERVIEW_SIDES,
+          samples: PLAN.watch.metricsSamples,
+        },
+        ports.metricsFewLogs,
+      ),
+    );
     await part(
       "watcher",
       [

@@ -2,7 +2,8 @@
 import http, { type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookSchema } from "../../lib/domain/hub-schemas";
-import { isLoopback, requireAdmin } from "../../lib/sandbox/auth";
+import { requireAdmin } from "../../lib/sandbox/auth";
+import { isLoopbackAddress } from "../../lib/domain/loopback-address";
 import { HttpError } from "../../lib/sandbox/http";
 import { requestJson, type CreatedApplication } from "./support/clients";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
@@ -25,7 +26,7 @@ function guardError(run: () => void): HttpError | undefined {
 
 describe("the admin guard without SANDBOX_ADMIN_TOKEN: loopback callers only", () => {
   it.each(["127.0.0.1", "::1", "::ffff:127.0.0.1", "127.0.0.2"])("%s may call", (address) => {
-    expect(isLoopback(address)).toBe(true);
+    expect(isLoopbackAddress(address)).toBe(true);
     expect(guardError(() => requireAdmin(fakeRequest(address), undefined))).toBeUndefined();
   });
 

@@ -229,14 +229,24 @@ export async function writeLogs(
   });
 }
 
-/** Adds logs to their webhook's attempts per hour: the overview reads these, not the logs. */
+/**
+ * Adds logs to their webhook's attempts per hour and failures per hour and status code: the
+ * overview and /metrics read these, not the logs.
+ */
 async function countHours(tx: WatchDb, webhookId: string, logs: readonly FreshLog[]): Promise<void> {
   const hours = new Map<number, { success: number; failed: number }>();
+  const codes = new Map<string, { hour: number; status_code: number; failed: number }>();
   for (const log of logs) {
     const hour = Math.floor(log.send_at / HOUR_MS) * HOUR_MS;
     const counts = hours.get(hour) ?? { success: 0, failed: 0 };
     if (log.status === "Success") counts.success++;
-    else counts.failed++;
+    else {
+      counts.failed++;
+      const key = `${hour} ${log.status_code}`;
+      const code = codes.get(key) ?? { hour, status_code: log.status_code, failed: 0 };
+      code.failed++;
+      codes.set(key, code);
+    }
     hours.set(hour, counts);
   }
   for (const [hour, counts] of hours) {
@@ -248,6 +258,17 @@ async function countHours(tx: WatchDb, webhookId: string, logs: readonly FreshLo
           success: eb("watch_log_hours.success", "+", counts.success),
           failed: eb("watch_log_hours.failed", "+", counts.failed),
         })),
+      )
+      .execute();
+  }
+  for (const code of codes.values()) {
+    await tx
+      .insertInto("watch_log_codes")
+      .values({ webhook_id: webhookId, ...code })
+      .onConflict((oc) =>
+        oc
+          .columns(["webhook_id", "hour", "status_code"])
+          .doUpdateSet((eb) => ({ failed: eb("watch_log_codes.failed", "+", code.failed) })),
       )
       .execute();
   }
@@ -313,7 +334,8 @@ export async function finishPoll(
 }
 
 /**
- * Deletes what is older than the retention: logs (by creation time), hourly counts, timeline.
+ * Deletes what is older than the retention: logs (by creation time), hourly counts (the hub
+ * calls' too), timeline.
  * A webhook that lost logs no longer holds its whole history: its store is complete from the cut.
  */
 export async function prune(ctx: StoreContext, retentionDays: number, now = Date.now()): Promise<number> {
@@ -324,10 +346,12 @@ export async function prune(ctx: StoreContext, retentionDays: number, now = Date
       .where("created_at", "<", cut)
       .returning("webhook_id")
       .execute();
-    await tx
-      .deleteFrom("watch_log_hours")
-      .where("hour", "<", cut - HOUR_MS)
-      .execute();
+    for (const table of ["watch_log_hours", "watch_log_codes", "watch_hub_calls"] as const) {
+      await tx
+        .deleteFrom(table)
+        .where("hour", "<", cut - HOUR_MS)
+        .execute();
+    }
     await tx.deleteFrom("watch_timeline").where("at", "<", cut).execute();
     await pruneIssues(tx, cut);
     const counts = new Map<string, number>();

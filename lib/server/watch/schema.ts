@@ -7,6 +7,7 @@ import {
   alertSummaryMigration,
   type AlertEngineTables,
 } from "@/lib/server/alerts/schema";
+import { countTablesMigration, type CountTables } from "@/lib/server/watch/count-tables";
 import { storedSignature } from "@/lib/server/watch/cursor";
 import { failureIssuesMigration, type FailureIssueTables } from "@/lib/server/watch/failure-issues-schema";
 import { revokedSessionsMigration } from "@/lib/server/watch/migrations/0011_revoked_sessions";
@@ -15,7 +16,7 @@ import { revokedSessionsMigration } from "@/lib/server/watch/migrations/0011_rev
  * The watch's tables, one schema for SQLite and PostgreSQL. Times are epoch milliseconds
  * (bigint), flags are 0/1 integers: the types both databases share.
  */
-export interface WatchDatabase extends FailureIssueTables, AlertEngineTables {
+export interface WatchDatabase extends FailureIssueTables, AlertEngineTables, CountTables {
   watch_keys: {
     app_id: string;
     /** The application's API key, sealed (seal.ts). */
@@ -452,7 +453,8 @@ export const migrations: MigrationProvider = {
     "0009_logs_by_id_through_key": logsByIdThroughKey,
     "0010_alert_application_names": alertApplicationsMigration,
     "0011_revoked_sessions": revokedSessionsMigration,
-    "0012_log_copies": logCopies,
+    "0012_count_tables": countTablesMigration,
+    "0013_log_copies": logCopies,
   }),
 };
 

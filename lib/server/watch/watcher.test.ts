@@ -205,6 +205,37 @@ describe("the watcher (embedded database)", () => {
     expect(after[0]! - limitedAt).toBeGreaterThanOrEqual(1900);
   });
 
+  it("counts each hub call by outcome in the store, and keeps a budget per key it used", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const webhook = hub.webhook();
+    hub.deliver(webhook, 10);
+    await watch(ctx, webhook);
+    let limited = false;
+    hub.intercept = (req, res) => {
+      if (limited || !req.url?.includes("webhook-log")) return false;
+      limited = true;
+      sendJson(res, 429, { error: "slow down" }, { "retry-after": "1" });
+      return true;
+    };
+    const watcher = start(ctx, { concurrency: 1 });
+    await storedEqual(ctx, webhook, () => hubIds(webhook));
+    expect(watcher.budgetsLeft().map((budget) => budget.appId)).toEqual([applicationId(hub.apiKey)]);
+    await watcher.stop();
+    const rows = await ctx.db
+      .selectFrom("watch_hub_calls")
+      .select(["outcome", (eb) => eb.fn.sum<number>("calls").as("calls")])
+      .groupBy("outcome")
+      .orderBy("outcome")
+      .execute();
+    // Every call the hub answered, but one the stop may have cut short (one call at a time).
+    const answered = hub.upstream.requests.length - 1;
+    const counted = new Map(rows.map((row) => [row.outcome, Number(row.calls)]));
+    expect([...counted.keys()]).toEqual(["ok", "rate_limited"]);
+    expect(counted.get("rate_limited")).toBe(1);
+    expect(counted.get("ok")).toBeGreaterThanOrEqual(answered - 1);
+    expect(counted.get("ok")).toBeLessThanOrEqual(answered);
+  });
+
   it("keeps polling the other webhooks when the hub answers garbage for one", async () => {
     const ctx = await databases.fresh("sqlite");
     const broken = hub.webhook();

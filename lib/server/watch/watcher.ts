@@ -13,6 +13,7 @@ import { expireCopiesNow } from "@/lib/server/history/copy";
 import { claimDue, finishPoll, LeaseLost, prune, type Claimed } from "@/lib/server/watch/cursor";
 import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
 import { pollWebhook, type PollResult } from "@/lib/server/watch/poll";
+import { HubCallCounts } from "@/lib/server/watch/hub-calls";
 import { sharedStoreContext } from "@/lib/server/watch/store";
 import { withDispatcher } from "@/lib/server/alerts/dispatch";
 import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watches";
@@ -26,6 +27,8 @@ import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watche
 export interface Watcher {
   /** This instance's name in the leases it holds. */
   owner: string;
+  /** The hub calls this instance may make now under each application's key (key-budget.ts). */
+  budgetsLeft(): Array<{ appId: string; calls: number }>;
   /** Stops claiming work, cancels the polls in flight (their leases lapse or are released). */
   stop(): Promise<void>;
 }
@@ -76,6 +79,7 @@ export function createWatcher(
   const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
   const leaseMs = settings.leaseSeconds * 1000;
   const tickMs = Math.min(1000, leaseMs / 4);
+  const hubCalls = new HubCallCounts();
   const callLimit = pLimit(settings.concurrency);
   const running = new Set<Promise<boolean>>();
   const stopper = new AbortController();
@@ -108,7 +112,7 @@ export function createWatcher(
           parallelPages: settings.concurrency,
         },
         claimed,
-        hubReader({ appId: claimed.appId, apiKey }, webhookId as WebhookId, budgets, callLimit),
+        hubReader({ appId: claimed.appId, apiKey }, webhookId as WebhookId, budgets, callLimit, hubCalls),
         stopper.signal,
       );
       backfilling = result.backfilling;
@@ -151,6 +155,7 @@ export function createWatcher(
           if (backfilling) void claimNow();
         });
       }
+      await hubCalls.flush(ctx);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();
         await prune(ctx, settings.retentionDays);
@@ -182,10 +187,12 @@ export function createWatcher(
 
   return {
     owner,
+    budgetsLeft: () => budgets.left().map(({ key, calls }) => ({ appId: key, calls })),
     async stop() {
       stopper.abort();
       clearTimeout(timer);
       await Promise.allSettled([...running]);
+      await hubCalls.flush(ctx).catch(() => undefined);
     },
   };
 }
@@ -207,6 +214,12 @@ async function watchDemoSoon(ctx: StoreContext): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 2000 * attempt));
     }
   }
+}
+
+/** This process's watcher, when it started one (WATCH_IN_CONSOLE, or `npm run watcher`) and it runs; else null. */
+export async function runningWatcher(): Promise<Watcher | null> {
+  const shared = globalThis as Record<symbol, Promise<Watcher> | undefined>;
+  return (await shared[SHARED]?.catch(() => null)) ?? null;
 }
 
 /**

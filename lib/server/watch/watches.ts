@@ -192,7 +192,13 @@ export async function removeWatch(
       .returning("app_id")
       .executeTakeFirst();
     if (!removed) throw notWatched(webhookId);
-    for (const table of ["watch_logs", "watch_log_hours", "watch_timeline", "watch_state"] as const) {
+    for (const table of [
+      "watch_logs",
+      "watch_log_hours",
+      "watch_log_codes",
+      "watch_timeline",
+      "watch_state",
+    ] as const) {
       await tx.deleteFrom(table).where("webhook_id", "=", webhookId).execute();
     }
     await removeIssues(tx, webhookId);
