@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyBudgets } from "@/lib/server/watch/key-budget";
+import { KeyBudgets } from "@/lib/server/history/key-budget";
 
 describe("KeyBudgets.left", () => {
   it("tells the calls each key used may make now: its burst less what it took, none while paused", async () => {
