@@ -4,13 +4,14 @@
  * line of JSON. Input: `{ apiKey, large, small, samples, failures: [100, 1000] }`, where `large`
  * and `small` are SQLite stores filled by watch-store.ts under the key's application.
  *
- * - Find: `WatchStore.findAcross` over every watch of the large store ÷ the find route's question
+ * - Find: `findAcross` over every watch of the large store ÷ the find route's question
  *   (`findLog` of lib/server/history/questions.ts) inside the small store's one webhook, whose copy
  *   holds its whole history, by a message id picked at random in each, in turns.
  * - Bundle: an incident of N failures (bodies with ids, emails and bearer tokens, several causes)
  *   collected newest first, built with the default redaction and the session key masked, and
  *   rendered as Markdown, HTML and JSON, the sizes in turns.
  */
+import { findAcross } from "@/lib/server/watch/find-across";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
@@ -19,7 +20,7 @@ import { IncidentCollector } from "@/lib/domain/handover/incident";
 import { renderBundle } from "@/lib/domain/handover/render";
 import { findLog, type Scope } from "@/lib/server/history/questions";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { configuredStoreOptions, openStoreContext, storeOver } from "@/lib/server/watch/store";
+import { configuredStoreOptions, openStoreContext } from "@/lib/server/store/context";
 import { rotationOrder } from "./stats";
 
 interface Input {
@@ -43,7 +44,6 @@ async function openStore(path: string) {
     .execute();
   return {
     ctx,
-    store: storeOver(ctx),
     targets: ids.map((row) => ({ webhookId: row.webhook_id, id: row.message_id! })),
   };
 }
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   const insideMs: number[] = [];
   try {
     // One round of each first, unmeasured: the first query of a connection prepares its statements.
-    await large.store.findAcross(appIds, { kind: "id", id: large.targets[0]!.id });
+    await findAcross(large.ctx, appIds, { kind: "id", id: large.targets[0]!.id });
     await findLog(small.ctx.db, wholeCopy(small.targets[0]!.webhookId), {
       kind: "id",
       id: small.targets[0]!.id,
@@ -136,9 +136,7 @@ async function main(): Promise<void> {
       const i = next[side]!++;
       if (side === 0) {
         const target = large.targets[i % large.targets.length]!;
-        const { ms, value } = await timed(() =>
-          large.store.findAcross(appIds, { kind: "id", id: target.id }),
-        );
+        const { ms, value } = await timed(() => findAcross(large.ctx, appIds, { kind: "id", id: target.id }));
         if (value?.watch.webhookId !== target.webhookId) throw new Error(`findAcross missed ${target.id}`);
         acrossMs.push(ms);
       } else {

@@ -1,10 +1,10 @@
 import "server-only";
+import { withStore } from "@/lib/server/store/context";
 import type { RuleSettings } from "@/lib/domain/alerts/rules";
 import type { WebhookAlertSettings } from "@/lib/domain/alerts/webhook-alert-settings";
 import { activeSnooze, snoozedUntilFor } from "@/lib/domain/alerts/snooze";
 import type { WebhookAlertSettingsInput } from "@/lib/domain/inputs/alert-rules";
-import { withStore } from "@/lib/server/alerts/service";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { getWatch, notWatched } from "@/lib/server/watch/watches";
 import {
   appRules,

@@ -7,7 +7,7 @@ import { visitHistory, type HistoryCall } from "@/lib/server/history/answer";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import { timeline } from "@/lib/server/history/questions";
 import { getWatch } from "@/lib/server/watch/watches";
-import { sharedStoreContext, unavailable } from "@/lib/server/watch/store";
+import { sharedStoreContext, unavailable } from "@/lib/server/store/context";
 
 /** Reads newest first until the given delivery, then on to the first success older than it. */
 class LastSuccessVisitor {

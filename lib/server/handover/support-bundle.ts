@@ -1,4 +1,6 @@
 import "server-only";
+import { listIssues } from "@/lib/server/watch/failure-issues";
+import { withStore } from "@/lib/server/store/context";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
 import { bundleRequestOf, type BundleAsk } from "@/lib/domain/handover/bundle-request";
@@ -12,7 +14,6 @@ import type { HistoryCall } from "@/lib/server/history/answer";
 import { webhookChanges } from "@/lib/server/handover/last-success";
 import { readIncident } from "@/lib/server/handover/read-incident";
 import { belongsToIssue } from "@/lib/server/watch/issue-logs";
-import { watchStore } from "@/lib/server/watch/store";
 
 /**
  * The redacted support bundle of a webhook over a window, or of one of its failure issues, for
@@ -74,7 +75,7 @@ export async function supportBundle(
 
 /** The failure issue of this webhook the application's watch has; `not_found` (naming the field) otherwise. */
 async function issueOf(appId: string, webhookId: WebhookId, issueId: string): Promise<FailureIssue> {
-  const issues = await (await watchStore()).listIssues([appId], { webhookId });
+  const issues = await withStore((ctx) => listIssues(ctx, [appId], { webhookId }));
   const issue = issues.find((candidate) => candidate.id === issueId);
   if (issue) return issue;
   const message = `Failure issue ${issueId} is not an issue of this webhook watched by this application. Open the bundle from the issue's card.`;

@@ -1,4 +1,5 @@
 import "server-only";
+import { fillDerived } from "@/lib/server/watch/derived";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import pLimit from "p-limit";
@@ -8,13 +9,13 @@ import { serverConfig, type WatchConfig } from "@/lib/server/config";
 import { KeyBudgets } from "@/lib/server/history/key-budget";
 import { hubReader } from "@/lib/server/history/reader";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { expireCopiesNow } from "@/lib/server/history/copy";
 import { claimDue, finishPoll, LeaseLost, prune, type Claimed } from "@/lib/server/watch/cursor";
 import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
 import { pollWebhook, type PollResult } from "@/lib/server/watch/poll";
 import { HubCallCounts } from "@/lib/server/watch/hub-calls";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { withDispatcher } from "@/lib/server/alerts/dispatch";
 import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watches";
 
@@ -231,6 +232,7 @@ export async function startWatcher(): Promise<Watcher> {
   shared[SHARED] ??= (async () => {
     const ctx = await sharedStoreContext();
     const { unopened } = await refreshKeys(ctx);
+    await fillDerived(ctx);
     if (unopened > 0)
       log(
         `${unopened} watched applications have a key sealed under a secret this console does not have ` +

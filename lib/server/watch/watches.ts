@@ -4,17 +4,17 @@ import type { Watch } from "@/lib/domain/watch/overview";
 import { AppError } from "@/lib/server/app-error";
 import { moveAlertsTo } from "@/lib/server/alerts/destinations";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { toIso, type StoreContext } from "@/lib/server/watch/context";
+import { toIso, type StoreContext } from "@/lib/server/store/context";
 import { rebuildIssuesOf, removeIssues } from "@/lib/server/watch/failure-issues";
 import { summarise } from "@/lib/server/watch/cursor";
 import { countScope } from "@/lib/server/history/questions";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /** Watches and the sealed key of each watched application. */
 
 export const NAME_MAX = 120;
 
-type WatchRow = WatchDatabase["watches"];
+type WatchRow = StoreDatabase["watches"];
 
 export function watchOf(row: WatchRow): Watch {
   return {
@@ -46,7 +46,7 @@ export function notWatched(webhookId: string): AppError {
 /** Stores the application's key sealed (replacing one it had, clearing "rejected"). */
 async function putKey(
   ctx: StoreContext,
-  db: WatchDb,
+  db: StoreDb,
   appId: string,
   apiKey: string,
   now: number,
@@ -62,7 +62,7 @@ async function putKey(
 }
 
 /** Removes the sealed keys of these applications when they no longer watch anything. */
-async function dropUnusedKeys(db: WatchDb, appIds: readonly string[]): Promise<void> {
+async function dropUnusedKeys(db: StoreDb, appIds: readonly string[]): Promise<void> {
   if (appIds.length === 0) return;
   await db
     .deleteFrom("watch_keys")
@@ -77,6 +77,14 @@ async function dropUnusedKeys(db: WatchDb, appIds: readonly string[]): Promise<v
     .execute();
 }
 
+/**
+ * Watches webhooks of one application, storing its key sealed (replacing the sealed key it
+ * had, which clears "key rejected"). The caller has already read each webhook with `apiKey`
+ * from the hub (that check is the proof the key reads it). A webhook already watched keeps its
+ * history; under another application it moves to this one (the hub just vouched for this
+ * key). `name` blank or absent: the watch keeps its name, or is named by the endpoint.
+ * All or nothing. Returns the watches as stored.
+ */
 export async function addWatches(
   ctx: StoreContext,
   appId: string,
@@ -132,7 +140,7 @@ export async function addWatches(
  * goes on from it (its backfill continues below what is copied) rather than reading it again;
  * its issues and summary are built from what is copied.
  */
-async function adoptCopy(ctx: StoreContext, tx: WatchDb, webhookId: string, now: number): Promise<void> {
+async function adoptCopy(ctx: StoreContext, tx: StoreDb, webhookId: string, now: number): Promise<void> {
   const copied = await tx
     .deleteFrom("log_copies")
     .where("webhook_id", "=", webhookId)
@@ -159,6 +167,7 @@ async function adoptCopy(ctx: StoreContext, tx: WatchDb, webhookId: string, now:
     .execute();
 }
 
+/** Renames a watch (name trimmed, 1..NAME_MAX characters; else `bad_request` on `name`). */
 export async function renameWatch(
   ctx: StoreContext,
   appIds: readonly string[],
@@ -178,6 +187,10 @@ export async function renameWatch(
   return watchOf(row);
 }
 
+/**
+ * Stops watching: the watch, its stored logs, timeline and state go; when it was the
+ * application's last watch, its sealed key goes too.
+ */
 export async function removeWatch(
   ctx: StoreContext,
   appIds: readonly string[],
@@ -206,6 +219,7 @@ export async function removeWatch(
   });
 }
 
+/** The watches of these applications, by name. */
 export async function listWatches(ctx: StoreContext, appIds: readonly string[]): Promise<Watch[]> {
   if (appIds.length === 0) return [];
   const rows = await ctx.db
@@ -218,6 +232,7 @@ export async function listWatches(ctx: StoreContext, appIds: readonly string[]):
   return rows.map(watchOf);
 }
 
+/** The watch of this webhook, when one of these applications has it; else null. */
 export async function getWatch(
   ctx: StoreContext,
   appIds: readonly string[],
@@ -256,6 +271,7 @@ export async function replaceKey(
   return { appId };
 }
 
+/** The application's key, opened, for the watcher's polls; null when none is stored or it cannot be opened. */
 export async function openKey(ctx: StoreContext, appId: string): Promise<string | null> {
   const row = await ctx.db
     .selectFrom("watch_keys")
@@ -265,6 +281,7 @@ export async function openKey(ctx: StoreContext, appId: string): Promise<string 
   return row ? (ctx.sealer.open(row.sealed)?.plain ?? null) : null;
 }
 
+/** Marks the application's key rejected (the hub answered 401): its webhooks are not polled until a new key is handed over. */
 export async function markKeyRejected(
   ctx: StoreContext,
   appId: string,
@@ -279,6 +296,7 @@ export async function markKeyRejected(
     .execute();
 }
 
+/** Which of these applications have a stored key, and whether it is rejected. */
 export async function keyStates(
   ctx: StoreContext,
   appIds: readonly string[],

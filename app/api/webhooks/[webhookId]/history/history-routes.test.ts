@@ -7,7 +7,7 @@ import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { ORIGIN, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import { sendJson, servesLogs, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
-import { closeSharedStore } from "@/lib/server/watch/store";
+import { closeSharedStore } from "@/lib/server/store/context";
 import * as scanRoute from "@/app/api/webhooks/[webhookId]/history/route";
 import * as healthRoute from "@/app/api/webhooks/[webhookId]/history/health/route";
 import * as findRoute from "@/app/api/webhooks/[webhookId]/history/find/route";

@@ -4,13 +4,15 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import { migrations, ping, type WatchDb } from "@/lib/server/watch/schema";
+import { sql } from "kysely";
+import { migrations } from "@/lib/server/store/migrations";
+import type { StoreDb } from "@/lib/server/store/schema";
 
 /** Which database the store runs on: PostgreSQL (`DATABASE_URL`) or the embedded SQLite file. */
 export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "sqlite"; path: string };
 
 export interface OpenDatabase {
-  db: WatchDb;
+  db: StoreDb;
   kind: DatabaseTarget["kind"];
 }
 
@@ -52,7 +54,7 @@ function dialectOf(target: DatabaseTarget) {
  * answers "busy" to one instead of making it wait): the loser tries again, and finds them done.
  * PostgreSQL needs no second try: Kysely's migrator takes a lock there.
  */
-async function migrate(db: WatchDb): Promise<void> {
+async function migrate(db: StoreDb): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const { error } = await new Migrator({ db, provider: migrations }).migrateToLatest();
     if (!error) return;
@@ -66,7 +68,7 @@ async function migrate(db: WatchDb): Promise<void> {
  * when it cannot be reached or migrated; the URL itself is never repeated (it may hold a password).
  */
 export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase> {
-  let db: WatchDb | undefined;
+  let db: StoreDb | undefined;
   try {
     db = new Kysely({ dialect: dialectOf(target) });
     await ping(db);
@@ -83,4 +85,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
       { cause: error },
     );
   }
+}
+
+/** True when a query answered: used to tell "the database is back" after an outage. */
+export async function ping(db: StoreDb): Promise<void> {
+  await sql`select 1`.execute(db);
 }

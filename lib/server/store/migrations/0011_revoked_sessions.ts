@@ -6,7 +6,7 @@ import type { Kysely, Migration } from "kysely";
  * is where every instance, and the next start, learns of a sign-out
  * (lib/server/shared-state/database-revocations.ts).
  */
-export const revokedSessionsMigration: Migration = {
+export const migration: Migration = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async up(db: Kysely<any>) {
     await db.schema

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { openDatabase } from "@/lib/server/watch/database";
+import { openDatabase } from "@/lib/server/store/database";
 
 it("two opens of one new SQLite file at once both end migrated", async () => {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "watch-db-")), "watch.sqlite");

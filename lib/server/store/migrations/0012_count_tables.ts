@@ -1,31 +1,9 @@
-import "server-only";
 import { sql, type Kysely, type Migration } from "kysely";
-
-/**
- * Hourly counts kept beside `watch_log_hours` (migration 0012), part of WatchDatabase, so that
- * /metrics reads summaries, never the logs: failed attempts per status code, and the watcher's
- * hub calls per outcome. `hour` is the start of the hour (epoch ms), pruned with the logs.
- */
-export interface CountTables {
-  /** Failed attempts per webhook, hour (of `send_at`) and status code, kept with each write of logs. */
-  watch_log_codes: {
-    webhook_id: string;
-    hour: number;
-    status_code: number;
-    failed: number;
-  };
-  /** The watcher's hub calls per hour and outcome (`ok`, or the AppError code), from every instance. */
-  watch_hub_calls: {
-    hour: number;
-    outcome: string;
-    calls: number;
-  };
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
-export const countTablesMigration: Migration = {
+export const migration: Migration = {
   async up(db: AnyDb) {
     await db.schema
       .createTable("watch_log_codes")
