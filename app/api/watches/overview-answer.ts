@@ -1,7 +1,7 @@
 import "server-only";
 import { overviewRows, watcherHealth } from "@/lib/server/watch/overview-rows";
 import { withStore } from "@/lib/server/store/context";
-import { overviewPage, type OverviewAnswer, type OverviewView } from "@/lib/domain/watching/overview";
+import { overviewPage, type OverviewAnswer, type OverviewView } from "@/lib/domain/watch/overview-page";
 import { summaryOf } from "@/lib/server/session/page-application";
 import type { Application, SessionData } from "@/lib/server/session/session";
 

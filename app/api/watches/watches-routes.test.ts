@@ -9,8 +9,8 @@
 import { listWatches, markKeyRejected } from "@/lib/server/watch/watches";
 import { describe, expect, it } from "vitest";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { OverviewAnswer } from "@/lib/domain/watching/overview";
-import type { BulkOutcome } from "@/lib/domain/watching/bulk-input";
+import type { OverviewAnswer } from "@/lib/domain/watch/overview-page";
+import type { BulkOutcome } from "@/lib/domain/watch/bulk-input";
 import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import { A, B, FIRST, OTHER, ROTATED, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
 import * as watchesRoute from "@/app/api/watches/route";
@@ -22,7 +22,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import * as handOverRoute from "@/app/api/watches/hand-over/route";
 import * as applicationsRoute from "@/app/api/applications/route";
 import { sharedStoreContext, withStore } from "@/lib/server/store/context";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
 import { addDestination, listDestinations } from "@/lib/server/alerts/destinations";
 import {

@@ -5,7 +5,7 @@ import type { Watch } from "@/lib/domain/watch/overview";
 import { activeSnooze } from "@/lib/domain/alerts/snooze";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { KEEP_DESTINATIONS_LABEL } from "@/lib/domain/inputs/hand-over";
 import { AppError, isAppError } from "@/lib/server/app-error";
 import { listDestinations } from "@/lib/server/alerts/destinations";
@@ -18,7 +18,7 @@ import { applicationId } from "@/lib/server/session/key-hash";
 const CARRY_OVER_MAX = 10;
 
 /**
- * Handing what the console keeps for an application over to a new key (lib/domain/watching/
+ * Handing what the console keeps for an application over to a new key (lib/domain/watch/
  * hand-over.ts): the new key must read every webhook the application watches (the proof that it
  * is the same application's), the plan lists everything that would move, and only the person's
  * choice of destinations moves with the rest (`replaceKey` in watches.ts).

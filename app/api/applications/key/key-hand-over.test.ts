@@ -10,7 +10,7 @@ import { withStore, sharedStoreContext } from "@/lib/server/store/context";
 import { describe, expect, it } from "vitest";
 import { applicationId } from "@/lib/server/session/key-hash";
 
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import { A, B, FIRST, OTHER, ROTATED, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
 import * as keyRoute from "@/app/api/applications/key/route";

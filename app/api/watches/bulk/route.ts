@@ -5,7 +5,7 @@ import { isAppError } from "@/lib/server/app-error";
 import { defineRoute } from "@/lib/server/http/route";
 import { webhookIdSchema } from "@/lib/server/hub/path-params";
 import type { Webhook } from "@/lib/domain/hub-schemas";
-import { parseBulkInput, type BulkOutcome } from "@/lib/domain/watching/bulk-input";
+import { parseBulkInput, type BulkOutcome } from "@/lib/domain/watch/bulk-input";
 
 import { watchManySchema } from "@/app/api/watches/schema";
 import { checkWebhook } from "@/app/api/watches/check-webhook";

@@ -7,7 +7,7 @@
  */
 import { addWatches, listWatches, removeWatch } from "@/lib/server/watch/watches";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
+import type { LastSuccessAnswer } from "@/lib/domain/bundle/last-success";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { closeSharedStore, withStore } from "@/lib/server/store/context";
 import { applicationId } from "@/lib/server/session/key-hash";

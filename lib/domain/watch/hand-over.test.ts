@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UNTIL_TURNED_ON } from "@/lib/domain/alerts/snooze";
-import { handOverLines, type HandOverPlan } from "@/lib/domain/watching/hand-over";
+import { handOverLines, type HandOverPlan } from "@/lib/domain/watch/hand-over";
 
 const EMPTY: HandOverPlan = {
   from: "0123456789abcdef",

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  WATCH_NAME_MAX,
-  bulkSummary,
-  parseBulkInput,
-  type BulkOutcome,
-} from "@/lib/domain/watching/bulk-input";
+import { WATCH_NAME_MAX, bulkSummary, parseBulkInput, type BulkOutcome } from "@/lib/domain/watch/bulk-input";
 import type { OverviewRow } from "@/lib/domain/watch/overview";
-import { filterRows, overviewPage } from "@/lib/domain/watching/overview";
+import { filterRows, overviewPage } from "@/lib/domain/watch/overview-page";
 
 const A = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
 const B = "1c8f6b5d-9a1f-4b6c-8d2e-3f4a5b6c7d8e";

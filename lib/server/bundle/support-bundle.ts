@@ -2,8 +2,8 @@ import "server-only";
 import { listIssues } from "@/lib/server/watch/failure-issues";
 import { withStore } from "@/lib/server/store/context";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
-import { buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
-import { bundleRequestOf, type BundleAsk } from "@/lib/domain/handover/bundle-request";
+import { buildBundle, type SupportBundle } from "@/lib/domain/bundle/bundle";
+import { bundleRequestOf, type BundleAsk } from "@/lib/domain/bundle/bundle-request";
 import { RedactionError } from "@/lib/domain/redact";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { AppError } from "@/lib/server/app-error";
@@ -11,8 +11,8 @@ import { serverConfig } from "@/lib/server/config";
 import { getWebhook } from "@/lib/server/hub/client";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import type { HistoryCall } from "@/lib/server/history/answer";
-import { webhookChanges } from "@/lib/server/handover/last-success";
-import { readIncident } from "@/lib/server/handover/read-incident";
+import { webhookChanges } from "@/lib/server/bundle/last-success";
+import { readIncident } from "@/lib/server/bundle/read-incident";
 import { belongsToIssue } from "@/lib/server/watch/issue-logs";
 
 /**

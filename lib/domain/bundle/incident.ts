@@ -7,7 +7,7 @@
  * are counted apart, and still belong to the failing streak (they are failures all the same).
  */
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { bodyReason } from "@/lib/domain/handover/compare";
+import { bodyReason } from "@/lib/domain/bundle/compare";
 
 export const SAMPLE_COUNT = 5;
 export const MESSAGE_ID_COUNT = 100;

@@ -1,5 +1,5 @@
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import type { WebhookChanges } from "@/lib/domain/handover/webhook-changes";
+import type { WebhookChanges } from "@/lib/domain/bundle/webhook-changes";
 import type { HistorySource } from "@/lib/domain/history/answer-source";
 
 /**

@@ -1,7 +1,7 @@
 /** One renderer per bundle format, and the content type each is served with. */
-import type { BundleFormat, SupportBundle } from "@/lib/domain/handover/bundle";
-import { renderHtml } from "@/lib/domain/handover/render-html";
-import { renderMarkdown } from "@/lib/domain/handover/render-markdown";
+import type { BundleFormat, SupportBundle } from "@/lib/domain/bundle/bundle";
+import { renderHtml } from "@/lib/domain/bundle/render-html";
+import { renderMarkdown } from "@/lib/domain/bundle/render-markdown";
 
 export const BUNDLE_CONTENT_TYPES: Record<BundleFormat, string> = {
   md: "text/markdown; charset=utf-8",

@@ -9,7 +9,7 @@ import type { FieldErrors } from "@/lib/domain/api-error";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { filter, timeFilter } from "@/lib/domain/inputs/history-question";
-import { parseTimeZone } from "@/lib/domain/handover/time-words";
+import { parseTimeZone } from "@/lib/domain/bundle/time-words";
 import { uuidInput } from "@/lib/domain/inputs/uuid";
 
 export const DEFAULT_BUNDLE_SPAN_MS = 86_400_000;

@@ -3,8 +3,8 @@
  * the same webhook before it. Pure: the watch's store or the scan finds the two logs.
  */
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { isVolatileKey, isVolatileValue, withoutVolatile } from "@/lib/domain/handover/volatile";
-import { exactTime, spanWords, timeWords } from "@/lib/domain/handover/time-words";
+import { isVolatileKey, isVolatileValue, withoutVolatile } from "@/lib/domain/bundle/volatile";
+import { exactTime, spanWords, timeWords } from "@/lib/domain/bundle/time-words";
 
 /** Bodies longer than this (either one) are not diffed; the raw bodies are offered instead. */
 export const DIFF_MAX_CHARS = 64_000;

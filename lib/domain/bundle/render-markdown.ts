@@ -4,8 +4,8 @@
  * them, and short texts (endpoint, the body's own words) in code spans built the same way. The
  * console's own sentences are escaped only where Markdown would read a character as markup.
  */
-import { rawBodies, type SupportBundle } from "@/lib/domain/handover/bundle";
-import { comparisonSummary, type Comparison } from "@/lib/domain/handover/compare";
+import { rawBodies, type SupportBundle } from "@/lib/domain/bundle/bundle";
+import { comparisonSummary, type Comparison } from "@/lib/domain/bundle/compare";
 import { countOf } from "@/lib/domain/format-count";
 
 function longestBacktickRun(text: string): number {

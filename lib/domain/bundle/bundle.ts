@@ -7,11 +7,11 @@
 import { countOf } from "@/lib/domain/format-count";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { statusMeaning } from "@/lib/domain/status-meaning";
-import { compareWithLastSuccess, type ComparedLog, type Comparison } from "@/lib/domain/handover/compare";
-import type { Incident } from "@/lib/domain/handover/incident";
+import { compareWithLastSuccess, type ComparedLog, type Comparison } from "@/lib/domain/bundle/compare";
+import type { Incident } from "@/lib/domain/bundle/incident";
 import { createRedactor, type MaskedCount, type RedactorOptions } from "@/lib/domain/redact";
-import { exactTime, spanWords } from "@/lib/domain/handover/time-words";
-import { changesSentence, changeText, type WebhookChanges } from "@/lib/domain/handover/webhook-changes";
+import { exactTime, spanWords } from "@/lib/domain/bundle/time-words";
+import { changesSentence, changeText, type WebhookChanges } from "@/lib/domain/bundle/webhook-changes";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 
 /** Sample bodies longer than this are cut (after redaction) in the bundle. */

@@ -1,6 +1,6 @@
 import { countOf } from "@/lib/domain/format-count";
-import type { SupportBundle } from "@/lib/domain/handover/bundle";
-import { BundleDownloads, type BundleFile } from "@/components/handover/bundle-downloads";
+import type { SupportBundle } from "@/lib/domain/bundle/bundle";
+import { BundleDownloads, type BundleFile } from "@/components/bundle/bundle-downloads";
 
 /**
  * Exactly what will be shared: the masked list, the Markdown as text, the HTML page in a sandboxed

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAge, formatSeconds } from "@/lib/domain/watching/format-age";
+import { formatAge, formatSeconds } from "@/lib/domain/format-age";
 
 const NOW = Date.parse("2026-11-25T06:40:00Z");
 

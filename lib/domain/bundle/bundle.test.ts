@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
-import { IncidentCollector } from "@/lib/domain/handover/incident";
-import { SAMPLE_BODY_MAX_CHARS, buildBundle, type SupportBundle } from "@/lib/domain/handover/bundle";
-import { bundleRequestOf, parseBundleRequest } from "@/lib/domain/handover/bundle-request";
-import { changesBetween, NOT_WATCHED } from "@/lib/domain/handover/webhook-changes";
+import { IncidentCollector } from "@/lib/domain/bundle/incident";
+import { SAMPLE_BODY_MAX_CHARS, buildBundle, type SupportBundle } from "@/lib/domain/bundle/bundle";
+import { bundleRequestOf, parseBundleRequest } from "@/lib/domain/bundle/bundle-request";
+import { changesBetween, NOT_WATCHED } from "@/lib/domain/bundle/webhook-changes";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { RedactionError } from "@/lib/domain/redact";
 import { marked } from "marked";
-import { codeSpan, escapeMarkdown, fenced, renderMarkdown } from "@/lib/domain/handover/render-markdown";
-import { escapeHtml, renderHtml } from "@/lib/domain/handover/render-html";
-import { renderBundle } from "@/lib/domain/handover/render";
+import { codeSpan, escapeMarkdown, fenced, renderMarkdown } from "@/lib/domain/bundle/render-markdown";
+import { escapeHtml, renderHtml } from "@/lib/domain/bundle/render-html";
+import { renderBundle } from "@/lib/domain/bundle/render";
 
 const NOW = Date.parse("2026-11-25T10:00:00Z");
 const MIN = 60_000;

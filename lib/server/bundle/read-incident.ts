@@ -1,7 +1,7 @@
 import "server-only";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { HistorySource } from "@/lib/domain/history/answer-source";
-import { IncidentCollector, type Incident } from "@/lib/domain/handover/incident";
+import { IncidentCollector, type Incident } from "@/lib/domain/bundle/incident";
 import { visitHistory, type HistoryCall } from "@/lib/server/history/answer";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 

@@ -6,9 +6,9 @@ import {
   comparisonSummary,
   diffBodies,
   type ComparedLog,
-} from "@/lib/domain/handover/compare";
-import { parseTimeZone, spanWords, timeWords } from "@/lib/domain/handover/time-words";
-import { isVolatileValue, withoutVolatile } from "@/lib/domain/handover/volatile";
+} from "@/lib/domain/bundle/compare";
+import { parseTimeZone, spanWords, timeWords } from "@/lib/domain/bundle/time-words";
+import { isVolatileValue, withoutVolatile } from "@/lib/domain/bundle/volatile";
 
 const NOW = Date.parse("2026-11-25T10:00:00Z");
 

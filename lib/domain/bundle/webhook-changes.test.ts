@@ -6,7 +6,7 @@ import {
   changesSentence,
   changeText,
   NOT_WATCHED,
-} from "@/lib/domain/handover/webhook-changes";
+} from "@/lib/domain/bundle/webhook-changes";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 9, minute)).toISOString();
 const errors = (minute: number, previous: number | null, now: number): TimelineEvent => ({

@@ -1,7 +1,7 @@
 import "server-only";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
-import { changesBetween, NOT_WATCHED, type WebhookChanges } from "@/lib/domain/handover/webhook-changes";
+import type { LastSuccessAnswer } from "@/lib/domain/bundle/last-success";
+import { changesBetween, NOT_WATCHED, type WebhookChanges } from "@/lib/domain/bundle/webhook-changes";
 import { AppError, isAppError } from "@/lib/server/app-error";
 import { visitHistory, type HistoryCall } from "@/lib/server/history/answer";
 import type { WebhookId } from "@/lib/server/hub/path-params";

@@ -4,8 +4,8 @@
  * console's sandboxed preview, whose policy refuses style elements), and a policy of its own
  * that refuses anything but those styles.
  */
-import { rawBodies, type SupportBundle } from "@/lib/domain/handover/bundle";
-import type { Comparison } from "@/lib/domain/handover/compare";
+import { rawBodies, type SupportBundle } from "@/lib/domain/bundle/bundle";
+import type { Comparison } from "@/lib/domain/bundle/compare";
 import { countOf } from "@/lib/domain/format-count";
 
 const ESCAPES: Record<string, string> = {
