@@ -43,6 +43,17 @@ export function notWatched(webhookId: string): AppError {
   );
 }
 
+/** The application of the session that watches the webhook, or the watch routes' 404. */
+export async function watchingApp(
+  ctx: StoreContext,
+  appIds: readonly string[],
+  webhookId: string,
+): Promise<string> {
+  const watch = await getWatch(ctx, appIds, webhookId);
+  if (!watch) throw notWatched(webhookId);
+  return watch.appId;
+}
+
 /** Stores the application's key sealed (replacing one it had, clearing "rejected"). */
 async function putKey(
   ctx: StoreContext,
