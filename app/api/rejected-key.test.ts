@@ -5,6 +5,8 @@
  * with the hub's 401, and reads and changes nothing. A session of several applications keeps the
  * others. The last test checks the table names every route of the API or says why it needs none.
  */
+import { markKeyRejected } from "@/lib/server/watch/watches";
+import { listIssues } from "@/lib/server/watch/failure-issues";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,7 +14,7 @@ import { applicationId } from "@/lib/server/session/key-hash";
 import { addDestination } from "@/lib/server/alerts/destinations";
 import { saveAppRules, saveWebhookOverride } from "@/lib/server/alerts/rules-store";
 import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext, withStore } from "@/lib/server/store/context";
 import { storeLogs } from "@/tests/support/watch-databases";
 import { webhookLog } from "@/tests/support/webhook-log";
 import {
@@ -98,16 +100,16 @@ async function keptFor(): Promise<Kept> {
     snoozedUntil: new Date(now + 3_600_000).toISOString(),
     quietHours: null,
   });
-  const [issue] = await (await watchStore()).listIssues([app]);
+  const [issue] = await withStore((ctx) => listIssues(ctx, [app]));
   return { issue: issue!.id, destination: destination.id };
 }
 
 /** The watcher met the hub's 401 with FIRST: the key is rotated away, and marked. */
 async function rejectFirst(): Promise<void> {
   hub.reads = { [SECOND]: [OTHER] };
-  await (
-    await watchStore()
-  ).markKeyRejected(applicationId(FIRST), "The Messaging Hub rejected the key (HTTP 401).");
+  await withStore((ctx) =>
+    markKeyRejected(ctx, applicationId(FIRST), "The Messaging Hub rejected the key (HTTP 401)."),
+  );
 }
 
 /** Every row of every table a route could change (sign-outs aside, which a refusal records). */

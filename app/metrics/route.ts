@@ -1,6 +1,6 @@
 import { metricsRoute } from "@/lib/server/metrics/route";
 import { runningWatcher } from "@/lib/server/watch/watcher";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 
 /**
  * GET /metrics: the console's metrics for Prometheus (docs/metrics.md), at the path Prometheus

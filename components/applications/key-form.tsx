@@ -11,7 +11,7 @@ import { firstErrors } from "@/lib/domain/inputs/field-errors";
 import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { HandOverChoices } from "@/components/overview/hand-over-choices";
 import { HandOverOffers } from "@/components/overview/hand-over-offers";
 

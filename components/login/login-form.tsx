@@ -7,7 +7,7 @@ import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Notice } from "@/components/ui/notice";
 import { API_KEY_HINT, signInSchema } from "@/lib/domain/inputs/api-key";
 import { safeNextPath } from "@/lib/domain/safe-next";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { HandOverOffers } from "@/components/overview/hand-over-offers";
 
 type Pending = "key" | "demo" | null;

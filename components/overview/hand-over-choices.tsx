@@ -4,10 +4,10 @@ import { useId, type FormEvent } from "react";
 import { DESTINATION_KIND_NAMES } from "@/lib/domain/alerts/destinations";
 import { VIEWER, formatTimestamp } from "@/lib/domain/format-time";
 import { KEEP_DESTINATIONS_LABEL } from "@/lib/domain/inputs/hand-over";
-import { handOverLines, type HandOverPlan } from "@/lib/domain/watching/hand-over";
+import { handOverLines, type HandOverPlan } from "@/lib/domain/watch/hand-over";
 
 /**
- * What a hand-over to a new key would carry (lib/domain/watching/hand-over.ts), listed before
+ * What a hand-over to a new key would carry (lib/domain/watch/hand-over.ts), listed before
  * anything moves, with a checkbox per alert destination: the person keeps the ones they know and
  * drops the others (a destination added with the old key by whoever still held it would go on
  * receiving the alerts). Shown only after a person's action, so times are written in their zone.

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import type { ApplicationSummary } from "@/lib/domain/applications";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Notice } from "@/components/ui/notice";
 import { HandOverChoices } from "@/components/overview/hand-over-choices";

@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { LoginForm } from "@/components/login/login-form";
 import { fakeApi, fieldRefusal, type ApiAnswer } from "@/tests/support/component-api";
 

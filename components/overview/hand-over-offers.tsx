@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { Notice } from "@/components/ui/notice";
 import { HandOverChoices } from "@/components/overview/hand-over-choices";
 

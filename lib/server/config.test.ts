@@ -28,7 +28,7 @@ describe("validateServerConfig", () => {
       /HISTORY_SCAN_CONCURRENCY must be a whole number from 1 to 16, got "99"/,
     ],
     [{ HISTORY_SCAN_CAP: "500000" }, /HISTORY_SCAN_CAP must be a whole number from 1 to 100000/],
-    [{ HISTORY_CACHE_SECONDS: "soon" }, /HISTORY_CACHE_SECONDS must be a whole number from 1 to 3600/],
+    [{ HISTORY_COPY_MINUTES: "soon" }, /HISTORY_COPY_MINUTES must be a whole number from 1 to 10080/],
     [{ SESSION_TTL_SECONDS: "abc" }, /SESSION_TTL_SECONDS must be a positive whole number/],
     [{ SESSION_TTL_SECONDS: "30" }, /SESSION_TTL_SECONDS must be more than 60/],
     [{ TRUST_PROXY: "yes" }, /TRUST_PROXY must be 1 or 0/],

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncidentDetail } from "@/lib/domain/alerts/incident-detail";
-import type { AlertEngineTables } from "@/lib/server/alerts/schema";
+import type { AlertEngineTables } from "@/lib/server/store/schema";
 
 export type IncidentRow = AlertEngineTables["alert_incidents"];
 

@@ -8,11 +8,11 @@ import { randomUUID } from "node:crypto";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { rememberApplicationNames } from "@/lib/server/alerts/application-names";
 import { AppError } from "@/lib/server/app-error";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll, recordWebhook, writeLogs } from "@/lib/server/watch/cursor";
 import { HubCallCounts } from "@/lib/server/watch/hub-calls";
-import { storeOver } from "@/lib/server/watch/store";
-import { markKeyRejected } from "@/lib/server/watch/watches";
+
+import { addWatches, markKeyRejected } from "@/lib/server/watch/watches";
 import { incidentRow } from "@/tests/support/alert-incidents";
 import { webhookLog } from "@/tests/support/webhook-log";
 
@@ -78,12 +78,11 @@ function delivery(kind: "slack" | "webhook" | "email", state: string, createdAt:
 
 /** Fills `ctx`; `now` is when the logs' times are counted back from. */
 export async function fillMetricsStore(ctx: StoreContext, now = Date.now()): Promise<void> {
-  const store = storeOver(ctx);
-  await store.addWatches(SHOP, SHOP_KEY, [
+  await addWatches(ctx, SHOP, SHOP_KEY, [
     { webhook: webhookOf(ORDERS), name: "Orders" },
     { webhook: webhookOf(INVOICES), name: "Invoices" },
   ]);
-  await store.addWatches(BILLING, BILLING_KEY, [{ webhook: webhookOf(QUIET), name: "Quiet" }]);
+  await addWatches(ctx, BILLING, BILLING_KEY, [{ webhook: webhookOf(QUIET), name: "Quiet" }]);
   await rememberApplicationNames(ctx, new Map([[SHOP, "Shop"]]));
   await markKeyRejected(ctx, BILLING, "The Messaging Hub rejected this key.");
 

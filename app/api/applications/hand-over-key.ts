@@ -1,10 +1,12 @@
 import { isAppError } from "@/lib/server/app-error";
+import { listWatches } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import type { RouteInput } from "@/lib/server/http/route";
 import { replaceKey } from "@/lib/server/session/applications";
 import { summaryOf } from "@/lib/server/session/page-application";
 import { sessionDataOf } from "@/lib/server/session/session";
 import { handOverKey, handOverPlan } from "@/lib/server/watch/hand-over";
-import { watchStore } from "@/lib/server/watch/store";
+
 import type { output } from "zod/v4/core";
 import { NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
 import type { keyHandOverSchema } from "@/lib/domain/inputs/hand-over";
@@ -15,7 +17,7 @@ type Input = RouteInput<undefined, undefined, output<typeof keyHandOverSchema>>;
 /** How many webhooks the store watches for `app`; null when the store does not answer and is not required. */
 async function watchedBy(app: string, storeRequired: boolean): Promise<number | null> {
   try {
-    return (await (await watchStore()).listWatches([app])).length;
+    return (await withStore((ctx) => listWatches(ctx, [app]))).length;
   } catch (error) {
     if (!storeRequired && isAppError(error) && error.code === "store_unavailable") return null;
     throw error;

@@ -1,5 +1,7 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { watchStore } from "@/lib/server/watch/store";
+
+import { listIssues } from "@/lib/server/watch/failure-issues";
+import { withStore } from "@/lib/server/store/context";
 import { issuesQuerySchema } from "@/lib/domain/inputs/failure-issue";
 import { appIdsOf } from "@/app/api/watches/overview-answer";
 
@@ -11,7 +13,7 @@ export const GET = defineRoute({
   query: issuesQuerySchema,
   async handle({ query, session }) {
     const appIds = appIdsOf(await session.storeApps());
-    const issues = await (await watchStore()).listIssues(appIds, { webhookId: query.webhookId ?? null });
+    const issues = await withStore((ctx) => listIssues(ctx, appIds, { webhookId: query.webhookId ?? null }));
     return Response.json({ issues });
   },
 });

@@ -1,8 +1,9 @@
 import "server-only";
-import { overviewPage, type OverviewAnswer, type OverviewView } from "@/lib/domain/watching/overview";
+import { overviewRows, watcherHealth } from "@/lib/server/watch/overview-rows";
+import { withStore } from "@/lib/server/store/context";
+import { overviewPage, type OverviewAnswer, type OverviewView } from "@/lib/domain/watch/overview-page";
 import { summaryOf } from "@/lib/server/session/page-application";
 import type { Application, SessionData } from "@/lib/server/session/session";
-import { watchStore } from "@/lib/server/watch/store";
 
 /** The ids of these applications: the only ones whose watches a session may see or change. */
 export function appIdsOf(applications: readonly Pick<Application, "id">[]): string[] {
@@ -22,9 +23,10 @@ export async function overviewAnswer(
   view: OverviewView,
   now = Date.now(),
 ): Promise<OverviewAnswer> {
-  const store = await watchStore();
   const appIds = appIdsOf(allowed);
-  const [rows, health] = await Promise.all([store.overview(appIds, now), store.watcherHealth(appIds, now)]);
+  const [rows, health] = await withStore((ctx) =>
+    Promise.all([overviewRows(ctx, appIds, now), watcherHealth(ctx, appIds, now)]),
+  );
   const app = view.app && appIds.includes(view.app) ? view.app : null;
   const rejected = data.applications.filter((known) => !appIds.includes(known.id)).map((known) => known.id);
   return {

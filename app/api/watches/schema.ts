@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { BULK_LINES_MAX, WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
+import { BULK_LINES_MAX, WATCH_NAME_MAX } from "@/lib/domain/watch/bulk-input";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
 import { webhookIdParamSchema, webhookIdSchema } from "@/lib/server/hub/path-params";

@@ -6,10 +6,11 @@
  * and handing a new key over after a rotation (listed first; the watches, rules, snoozes, quiet
  * hours and the destinations the person keeps move).
  */
+import { listWatches, markKeyRejected } from "@/lib/server/watch/watches";
 import { describe, expect, it } from "vitest";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { OverviewAnswer } from "@/lib/domain/watching/overview";
-import type { BulkOutcome } from "@/lib/domain/watching/bulk-input";
+import type { OverviewAnswer } from "@/lib/domain/watch/overview-page";
+import type { BulkOutcome } from "@/lib/domain/watch/bulk-input";
 import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import { A, B, FIRST, OTHER, ROTATED, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
 import * as watchesRoute from "@/app/api/watches/route";
@@ -20,8 +21,8 @@ import * as keyRoute from "@/app/api/watches/key/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as handOverRoute from "@/app/api/watches/hand-over/route";
 import * as applicationsRoute from "@/app/api/applications/route";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import { sharedStoreContext, withStore } from "@/lib/server/store/context";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
 import { addDestination, listDestinations } from "@/lib/server/alerts/destinations";
 import {
@@ -281,9 +282,9 @@ describe("handing over a rotated key", () => {
 
   /** The watcher met a 401 with the old key: what it records. */
   async function rejectOldKey() {
-    await (
-      await watchStore()
-    ).markKeyRejected(applicationId(FIRST), "The Messaging Hub rejected the key (401).");
+    await withStore((ctx) =>
+      markKeyRejected(ctx, applicationId(FIRST), "The Messaging Hub rejected the key (401)."),
+    );
   }
 
   /** Everything the console keeps under an application id. */
@@ -291,7 +292,7 @@ describe("handing over a rotated key", () => {
     const ctx = await sharedStoreContext();
     const app = applicationId(key);
     return {
-      watches: (await (await watchStore()).listWatches([app])).map((w) => w.name),
+      watches: (await withStore((ctx) => listWatches(ctx, [app]))).map((w) => w.name),
       destinations: (await listDestinations(ctx, app)).map((d) => d.label),
       cooldown: (await appRules(ctx, app)).cooldownMinutes,
       acme: await webhookOverride(ctx, app, A),

@@ -3,7 +3,7 @@ import { apiKeyInput, NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
 import { applicationIdInput } from "@/lib/domain/inputs/application";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 
-/** What the hand-over of an application's stored data to a new key takes (lib/domain/watching/hand-over.ts). */
+/** What the hand-over of an application's stored data to a new key takes (lib/domain/watch/hand-over.ts). */
 
 /** The most destinations one choice may name (far above what an application has). */
 export const KEEP_DESTINATIONS_MAX = 500;

@@ -11,8 +11,8 @@ import {
 } from "@/lib/domain/alerts/destinations";
 import { DESTINATION_LABELS, type AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { AppError } from "@/lib/server/app-error";
-import { toIso, type StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import { toIso, type StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 import { moveRulesTo } from "@/lib/server/alerts/rules-store";
 
 /**
@@ -38,8 +38,8 @@ export interface OpenDestination {
   secrets: DestinationSecrets;
 }
 
-type DestinationRow = WatchDatabase["alert_destinations"];
-type DeliveryRow = Selectable<WatchDatabase["alert_deliveries"]>;
+type DestinationRow = StoreDatabase["alert_destinations"];
+type DeliveryRow = Selectable<StoreDatabase["alert_deliveries"]>;
 
 function destinationOf(row: DestinationRow): DestinationView {
   return {
@@ -282,7 +282,7 @@ export async function recentDeliveries(
  * and its rules with each webhook's snooze and quiet hours (moveRulesTo).
  */
 export async function moveAlertsTo(
-  db: WatchDb,
+  db: StoreDb,
   oldAppId: string,
   appId: string,
   drop: readonly string[] = [],

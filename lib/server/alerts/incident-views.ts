@@ -9,8 +9,8 @@ import {
 } from "@/lib/domain/alerts/incidents";
 import { parseDetail, type IncidentDetail } from "@/lib/domain/alerts/incident-detail";
 import { webhookViewHref } from "@/lib/domain/log-view";
-import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import { isoOrNull, toIso, type StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase } from "@/lib/server/store/schema";
 
 /**
  * The incidents of the session's applications as the console shows them: the firing ones and
@@ -39,7 +39,7 @@ function countsOf(rule: IncidentRule, breach: IncidentDetail["breach"]): Inciden
   return rule === "inactive" && streak > 0 ? { failures: streak, attempts: streak } : null;
 }
 
-type IncidentRow = Selectable<WatchDatabase["alert_incidents"]> & {
+type IncidentRow = Selectable<StoreDatabase["alert_incidents"]> & {
   watch_name: string | null;
   watch_endpoint: string | null;
 };

@@ -6,8 +6,8 @@ import {
   type RuleSettings,
   type WebhookRuleOverride,
 } from "@/lib/domain/alerts/rules";
-import type { StoreContext } from "@/lib/server/watch/context";
-import type { WatchDb } from "@/lib/server/watch/schema";
+import type { StoreContext } from "@/lib/server/store/context";
+import type { StoreDb } from "@/lib/server/store/schema";
 
 /**
  * The alert rules as stored (`alert_rules`): an application's defaults under webhook_id "", one
@@ -102,7 +102,7 @@ export async function hasOwnRules(ctx: StoreContext, appId: string): Promise<boo
  * Moves an application's rules, with each webhook's snooze and quiet hours, to its new id. Where
  * the new id already has settings of its own (saved with the new key), those are kept.
  */
-export async function moveRulesTo(db: WatchDb, oldAppId: string, appId: string): Promise<void> {
+export async function moveRulesTo(db: StoreDb, oldAppId: string, appId: string): Promise<void> {
   if (oldAppId === appId) return;
   const rows = await db.selectFrom("alert_rules").selectAll().where("app_id", "=", oldAppId).execute();
   for (const row of rows) {

@@ -10,7 +10,7 @@ import {
   watchedWebhooks,
   WINDOWS,
 } from "@/lib/server/metrics/read";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { watcherHealth } from "@/lib/server/watch/overview-rows";
 
 /**

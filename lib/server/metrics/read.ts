@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "kysely";
 import { HOUR_MS } from "@/lib/domain/watch/hourly-counts";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * What /metrics reads from the store, one query each: summaries kept as logs are written (the

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { metricsRoute } from "@/lib/server/metrics/route";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { parseSamples, samplesOf, valueOf } from "@/tests/support/metrics-text";
 import {

@@ -2,8 +2,8 @@ import "server-only";
 import { defineRoute, type RouteHandler } from "@/lib/server/http/route";
 import { assertMetricsAccess } from "@/lib/server/metrics/access";
 import { METRICS_CONTENT_TYPE, metricsText, type KeyBudget } from "@/lib/server/metrics/exposition";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { unavailable } from "@/lib/server/watch/store";
+import type { StoreContext } from "@/lib/server/store/context";
+import { unavailable } from "@/lib/server/store/context";
 
 /**
  * GET /metrics (app/metrics/route.ts): the access check, then the metrics read from the store

@@ -13,8 +13,8 @@ import { WATCH_DATABASES, watchDatabases, type WatchDatabaseKind } from "@/tests
 import { openSeal, revokeSession, sessionCookie } from "@/lib/server/session/session";
 import { DatabaseRevocations } from "@/lib/server/shared-state/database-revocations";
 import { Revocations } from "@/lib/server/shared-state/revocations";
-import { openStoreContext } from "@/lib/server/watch/store";
-import type { StoreContext } from "@/lib/server/watch/context";
+import { openStoreContext } from "@/lib/server/store/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 const databases = watchDatabases();
 const folder = mkdtempSync(path.join(tmpdir(), "revocations-"));

@@ -1,6 +1,6 @@
 import "server-only";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import type { StoreContext } from "@/lib/server/store/context";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { Outage } from "@/lib/server/shared-state/outage";
 
 /**

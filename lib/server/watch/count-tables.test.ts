@@ -3,6 +3,7 @@
  * watch_log_hours is, pruned with it, removed with the watch, and filled from the stored logs
  * by migration 0012; on each database.
  */
+import { addWatches, removeWatch } from "@/lib/server/watch/watches";
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
@@ -10,9 +11,10 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { HOUR_MS } from "@/lib/domain/watch/hourly-counts";
 import { prune } from "@/lib/server/watch/cursor";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { migrations, type WatchDb } from "@/lib/server/watch/schema";
-import { storeOver } from "@/lib/server/watch/store";
+import type { StoreContext } from "@/lib/server/store/context";
+import { migrations } from "@/lib/server/store/migrations";
+import type { StoreDb } from "@/lib/server/store/schema";
+
 import { webhookLog } from "@/tests/support/webhook-log";
 import { storeLogs, watchDatabases, WATCH_DATABASES } from "@/tests/support/watch-databases";
 
@@ -25,7 +27,7 @@ const HOUR = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 48 * HOUR_MS;
 const logAt = (at: number, code: number) =>
   webhookLog(WEBHOOK, at, code, `status ${code}`, { id: randomUUID(), messageId: randomUUID() });
 
-async function codes(db: WatchDb) {
+async function codes(db: StoreDb) {
   const rows = await db
     .selectFrom("watch_log_codes")
     .select(["webhook_id", "hour", "status_code", "failed"])
@@ -36,7 +38,7 @@ async function codes(db: WatchDb) {
 }
 
 async function watched(ctx: StoreContext) {
-  await storeOver(ctx).addWatches(APP, "a-key-for-count-tables-0123", [
+  await addWatches(ctx, APP, "a-key-for-count-tables-0123", [
     {
       webhook: {
         id: WEBHOOK,
@@ -74,12 +76,12 @@ describe.each(WATCH_DATABASES)("failures per hour and status code (%s)", (kind) 
     await prune(ctx, 1, HOUR + HOUR_MS + 1 + 86_400_000);
     expect(await codes(ctx.db)).toEqual([[WEBHOOK, HOUR_MS, 503, 2]]);
 
-    await storeOver(ctx).removeWatch([APP], WEBHOOK);
+    await removeWatch(ctx, [APP], WEBHOOK);
     expect(await codes(ctx.db)).toEqual([]);
   });
 
   it("are counted from the logs stored before migration 0012", async () => {
-    let db: WatchDb;
+    let db: StoreDb;
     if (kind === "sqlite") {
       db = new Kysely({ dialect: new SqliteDialect({ database: new Database(":memory:") }) });
     } else {

@@ -1,33 +1,34 @@
 import "server-only";
+import { keyStates, listWatches, rejectedApplications, replaceKey } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import type { Watch } from "@/lib/domain/watch/overview";
 import { activeSnooze } from "@/lib/domain/alerts/snooze";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { KEEP_DESTINATIONS_LABEL } from "@/lib/domain/inputs/hand-over";
 import { AppError, isAppError } from "@/lib/server/app-error";
 import { listDestinations } from "@/lib/server/alerts/destinations";
 import { hasOwnRules, webhookOverrides } from "@/lib/server/alerts/rules-store";
-import { withStore } from "@/lib/server/alerts/service";
 import { getWebhook } from "@/lib/server/hub/client";
 import type { WebhookId } from "@/lib/server/hub/path-params";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { watchStore } from "@/lib/server/watch/store";
 
 /** Applications whose key no longer serves that one key entering a session is tried against. */
 const CARRY_OVER_MAX = 10;
 
 /**
- * Handing what the console keeps for an application over to a new key (lib/domain/watching/
+ * Handing what the console keeps for an application over to a new key (lib/domain/watch/
  * hand-over.ts): the new key must read every webhook the application watches (the proof that it
  * is the same application's), the plan lists everything that would move, and only the person's
- * choice of destinations moves with the rest (`WatchStore.replaceKey`).
+ * choice of destinations moves with the rest (`replaceKey` in watches.ts).
  */
 
 /** What the console keeps for `from`: what a hand-over would carry. */
 async function planOf(from: string, now = Date.now()): Promise<HandOverPlan> {
-  const store = await watchStore();
-  const [watches, states] = await Promise.all([store.listWatches([from]), store.keyStates([from])]);
+  const [watches, states] = await withStore((ctx) =>
+    Promise.all([listWatches(ctx, [from]), keyStates(ctx, [from])]),
+  );
   const named = new Map(watches.map((watch) => [watch.webhookId, watch.name]));
   const handed = (webhookId: string) => ({ webhookId, name: named.get(webhookId) ?? webhookId });
   const [destinations, defaults, overrides] = await withStore((ctx) =>
@@ -77,7 +78,7 @@ function unread(miss: { watch: Watch; code: "not_found" | "unauthorized" }): App
  * Nothing changes.
  */
 export async function handOverPlan(from: string, newApiKey: string): Promise<HandOverPlan> {
-  const miss = await firstUnread(newApiKey, await (await watchStore()).listWatches([from]));
+  const miss = await firstUnread(newApiKey, await withStore((ctx) => listWatches(ctx, [from])));
   if (miss) throw unread(miss);
   return planOf(from);
 }
@@ -111,7 +112,7 @@ async function carry(
   }
   const keep = new Set(keepDestinations);
   const drop = plan.destinations.filter((destination) => !keep.has(destination.id)).map(({ id }) => id);
-  await (await watchStore()).replaceKey(plan.from, newApiKey, drop);
+  await withStore((ctx) => replaceKey(ctx, plan.from, newApiKey, drop));
   return { ...plan, destinations: plan.destinations.filter((destination) => keep.has(destination.id)) };
 }
 
@@ -141,12 +142,11 @@ export async function handOverOffers(apiKey: string): Promise<HandOverPlan[]> {
  * watched webhook `apiKey` reads.
  */
 async function takeable(apiKey: string, only?: readonly string[]): Promise<string[]> {
-  const store = await watchStore();
   const found: string[] = [];
   const own = applicationId(apiKey);
-  for (const from of (await store.rejectedApplications()).slice(0, CARRY_OVER_MAX)) {
+  for (const from of (await withStore(rejectedApplications)).slice(0, CARRY_OVER_MAX)) {
     if (from === own || (only && !only.includes(from))) continue;
-    const watches = await store.listWatches([from]);
+    const watches = await withStore((ctx) => listWatches(ctx, [from]));
     // Another application's key fails on the first webhook: one hub call.
     if (watches.length > 0 && !(await firstUnread(apiKey, watches))) found.push(from);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/server/app-error";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { HubCallCounts } from "@/lib/server/watch/hub-calls";
 import { watchDatabases } from "@/tests/support/watch-databases";
 

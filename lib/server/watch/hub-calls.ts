@@ -1,7 +1,7 @@
 import "server-only";
 import { HOUR_MS } from "@/lib/domain/watch/hourly-counts";
 import { isAppError } from "@/lib/server/app-error";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * The watcher's hub calls by outcome: `ok`, or the AppError code the call failed with

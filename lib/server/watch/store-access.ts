@@ -1,7 +1,8 @@
 import "server-only";
+import { keyStates } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import { AppError } from "@/lib/server/app-error";
 import type { Application } from "@/lib/server/session/session";
-import { watchStore } from "@/lib/server/watch/store";
 
 /**
  * What a session may read and change of what the console stores (watches, their logs, issues and
@@ -29,7 +30,12 @@ export interface StoreAccess {
 export async function storeAccess(applications: readonly Application[]): Promise<StoreAccess> {
   const rejected = new Set(applications.filter((app) => app.rejected).map((app) => app.id));
   try {
-    const states = await (await watchStore()).keyStates(applications.map((app) => app.id));
+    const states = await withStore((ctx) =>
+      keyStates(
+        ctx,
+        applications.map((app) => app.id),
+      ),
+    );
     for (const state of states) if (state.rejected) rejected.add(state.appId);
   } catch {
     // store_unavailable: the read that follows fails the same way, or answers from the hub.

@@ -1,20 +1,21 @@
 import "server-only";
+import { fillDerived } from "@/lib/server/watch/derived";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import pLimit from "p-limit";
 import { alertEngine } from "@/lib/server/alerts/engine";
 import { AppError, isAppError } from "@/lib/server/app-error";
 import { serverConfig, type WatchConfig } from "@/lib/server/config";
-import { sleepSeconds, withRetry } from "@/lib/server/history/retry";
-import { getWebhook, listWebhookLogs, type HubCall } from "@/lib/server/hub/client";
+import { KeyBudgets } from "@/lib/server/history/key-budget";
+import { hubReader } from "@/lib/server/history/reader";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
+import { expireCopiesNow } from "@/lib/server/history/copy";
 import { claimDue, finishPoll, LeaseLost, prune, type Claimed } from "@/lib/server/watch/cursor";
 import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
+import { pollWebhook, type PollResult } from "@/lib/server/watch/poll";
 import { HubCallCounts } from "@/lib/server/watch/hub-calls";
-import { KeyBudgets } from "@/lib/server/watch/key-budget";
-import { PAGE_SIZE, pollWebhook, type HubReader, type PollResult } from "@/lib/server/watch/poll";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { withDispatcher } from "@/lib/server/alerts/dispatch";
 import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watches";
 
@@ -76,9 +77,9 @@ export function createWatcher(
   settings: WatcherSettings,
   owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
 ): Watcher {
+  const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
   const leaseMs = settings.leaseSeconds * 1000;
   const tickMs = Math.min(1000, leaseMs / 4);
-  const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
   const hubCalls = new HubCallCounts();
   const callLimit = pLimit(settings.concurrency);
   const running = new Set<Promise<boolean>>();
@@ -86,30 +87,6 @@ export function createWatcher(
   let storeDown = false;
   let lastPrune = 0;
   const alerts = alertEngine(ctx, settings.intervalSeconds);
-
-  const reader = (claimed: Claimed, apiKey: string): HubReader => {
-    const webhookId = claimed.state.webhook_id as WebhookId;
-    const hubCall = (signal: AbortSignal): HubCall => ({ apiKey, signal, keep: false });
-    const call = <T>(read: (signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
-      withRetry(
-        async () => {
-          await budgets.take(claimed.appId, signal);
-          return callLimit(() => hubCalls.count(read(signal), signal));
-        },
-        {
-          signal,
-          waitOut: async (seconds, waitSignal) => {
-            budgets.pause(claimed.appId, seconds);
-            await sleepSeconds(seconds, waitSignal);
-          },
-        },
-      );
-    return {
-      webhook: (signal) => call((s) => getWebhook(hubCall(s), webhookId), signal),
-      logs: (offset, signal) =>
-        call((s) => listWebhookLogs(hubCall(s), webhookId, { offset, limit: PAGE_SIZE }), signal),
-    };
-  };
 
   /** Polls one claimed webhook; true when its history is still filling. */
   const poll = async (claimed: Claimed): Promise<boolean> => {
@@ -136,7 +113,7 @@ export function createWatcher(
           parallelPages: settings.concurrency,
         },
         claimed,
-        reader(claimed, apiKey),
+        hubReader({ appId: claimed.appId, apiKey }, webhookId as WebhookId, budgets, callLimit, hubCalls),
         stopper.signal,
       );
       backfilling = result.backfilling;
@@ -184,6 +161,7 @@ export function createWatcher(
         lastPrune = Date.now();
         await prune(ctx, settings.retentionDays);
       }
+      await expireCopiesNow(ctx);
       await alerts.pass();
     } catch (error) {
       if (!storeDown) {
@@ -254,6 +232,7 @@ export async function startWatcher(): Promise<Watcher> {
   shared[SHARED] ??= (async () => {
     const ctx = await sharedStoreContext();
     const { unopened } = await refreshKeys(ctx);
+    await fillDerived(ctx);
     if (unopened > 0)
       log(
         `${unopened} watched applications have a key sealed under a secret this console does not have ` +

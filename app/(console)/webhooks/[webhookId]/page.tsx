@@ -12,7 +12,7 @@ import { getQueryClient } from "@/lib/browser/query-client";
 import { logsQueryOptions, webhookQueryOptions } from "@/lib/browser/queries";
 import { isAppError } from "@/lib/server/app-error";
 import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
-import { storedWebhook } from "@/lib/server/watch/store-answers";
+import { storedWebhook } from "@/lib/server/watch/stored-webhook";
 import { storeAccess } from "@/lib/server/watch/store-access";
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";

@@ -5,10 +5,12 @@
  * others is refused and nothing changes.
  * Real (embedded, in-memory) store, fake hub recording what reaches it.
  */
+import { keyStates, listWatches, markKeyRejected, openKey } from "@/lib/server/watch/watches";
+import { withStore, sharedStoreContext } from "@/lib/server/store/context";
 import { describe, expect, it } from "vitest";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { watchStore } from "@/lib/server/watch/store";
-import type { HandOverPlan } from "@/lib/domain/watching/hand-over";
+
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import { A, B, FIRST, OTHER, ROTATED, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
 import * as keyRoute from "@/app/api/applications/key/route";
@@ -42,15 +44,15 @@ function replace(cookie: string, apiKey: string, app = applicationId(FIRST), kee
 }
 
 async function watchesOf(appIds: string[]) {
-  const store = await watchStore();
-  return (await store.listWatches(appIds)).map((watch) => [watch.name, watch.appId]);
+  const store = await sharedStoreContext();
+  return (await listWatches(store, appIds)).map((watch) => [watch.name, watch.appId]);
 }
 
 describe("replacing a watched application's key", () => {
   it("hands the new key to a rejected key's watches: names kept, the new key stored and polled", async () => {
     const cookie = await watchedThenRotated();
-    const store = await watchStore();
-    await store.markKeyRejected(applicationId(FIRST), "The Messaging Hub rejected the key (HTTP 401).");
+    const store = await sharedStoreContext();
+    await markKeyRejected(store, applicationId(FIRST), "The Messaging Hub rejected the key (HTTP 401).");
     hub.upstream.requests.length = 0;
 
     // First what would move is listed, and nothing changes.
@@ -78,10 +80,10 @@ describe("replacing a watched application's key", () => {
       ["Acme", applicationId(ROTATED)],
       ["Bravo", applicationId(ROTATED)],
     ]);
-    expect(await store.keyStates(all)).toEqual([
+    expect(await keyStates(store, all)).toEqual([
       { appId: applicationId(ROTATED), rejected: false, rejectedAt: null },
     ]);
-    expect(await store.openKey(applicationId(ROTATED))).toBe(ROTATED);
+    expect(await openKey(store, applicationId(ROTATED))).toBe(ROTATED);
     const listed = await applicationsRoute.GET(
       request("GET", "/api/applications", { cookie: cookieOf(response)! }),
     );
@@ -124,13 +126,13 @@ describe("replacing a watched application's key", () => {
       ),
     );
     expect(response.headers.get("set-cookie")).toBeNull();
-    const store = await watchStore();
+    const store = await sharedStoreContext();
     expect(await watchesOf([FIRST, SECOND].map(applicationId))).toEqual([
       ["Acme", applicationId(FIRST)],
       ["Bravo", applicationId(FIRST)],
     ]);
-    expect(await store.openKey(applicationId(FIRST))).toBe(FIRST);
-    expect(await store.keyStates([applicationId(SECOND)])).toEqual([]);
+    expect(await openKey(store, applicationId(FIRST))).toBe(FIRST);
+    expect(await keyStates(store, [applicationId(SECOND)])).toEqual([]);
   });
 
   it("replaces the key of an application that watches nothing without reading webhooks or storing it", async () => {
@@ -140,6 +142,6 @@ describe("replacing a watched application's key", () => {
     expect(response.status).toBe(200);
     expect(((await response.json()) as { watchesHandedOver: number }).watchesHandedOver).toBe(0);
     expect(hub.upstream.requests).toHaveLength(1);
-    expect(await (await watchStore()).keyStates([FIRST, ROTATED].map(applicationId))).toEqual([]);
+    expect(await withStore((ctx) => keyStates(ctx, [FIRST, ROTATED].map(applicationId)))).toEqual([]);
   });
 });

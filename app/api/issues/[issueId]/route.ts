@@ -1,5 +1,7 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { watchStore } from "@/lib/server/watch/store";
+
+import { changeIssue } from "@/lib/server/watch/failure-issues";
+import { withStore } from "@/lib/server/store/context";
 import { issueChangeSchema, issueParamsSchema } from "@/lib/domain/inputs/failure-issue";
 import { appIdsOf } from "@/app/api/watches/overview-answer";
 
@@ -12,13 +14,13 @@ export const POST = defineRoute({
   body: issueChangeSchema,
   async handle({ params, body, session }) {
     const appIds = appIdsOf(await session.storeApps());
-    const issue = await (
-      await watchStore()
-    ).changeIssue(appIds, params.issueId, {
-      action: body.action,
-      name: body.name,
-      note: body.note || null,
-    });
+    const issue = await withStore((ctx) =>
+      changeIssue(ctx, appIds, params.issueId, {
+        action: body.action,
+        name: body.name,
+        note: body.note || null,
+      }),
+    );
     return Response.json({ issue });
   },
 });

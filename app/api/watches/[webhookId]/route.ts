@@ -1,5 +1,7 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { watchStore } from "@/lib/server/watch/store";
+
+import { getWatch, removeWatch } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import { watchParamsSchema } from "@/app/api/watches/schema";
 import { appIdsOf } from "@/app/api/watches/overview-answer";
 
@@ -8,7 +10,7 @@ export const GET = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
     const appIds = appIdsOf(await session.storeApps());
-    return Response.json({ watch: await (await watchStore()).getWatch(appIds, params.webhookId) });
+    return Response.json({ watch: await withStore((ctx) => getWatch(ctx, appIds, params.webhookId)) });
   },
 });
 
@@ -17,7 +19,7 @@ export const DELETE = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
     const appIds = appIdsOf(await session.storeApps());
-    await (await watchStore()).removeWatch(appIds, params.webhookId);
+    await withStore((ctx) => removeWatch(ctx, appIds, params.webhookId));
     return Response.json({ watch: null });
   },
 });

@@ -1,5 +1,7 @@
 import { webhookAlertSettingsSchema } from "@/lib/domain/inputs/alert-rules";
 import { defineRoute } from "@/lib/server/http/route";
+import { withStore } from "@/lib/server/store/context";
+import { watchingApp } from "@/lib/server/watch/watches";
 import { changeWebhookAlertSettings, readWebhookAlertSettings } from "@/lib/server/alerts/rule-settings";
 import { watchParamsSchema } from "@/app/api/watches/schema";
 import { appIdsOf } from "@/app/api/watches/overview-answer";
@@ -12,7 +14,8 @@ export const GET = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
     const appIds = appIdsOf(await session.storeApps());
-    return Response.json({ settings: await readWebhookAlertSettings(appIds, params.webhookId) });
+    const appId = await withStore((ctx) => watchingApp(ctx, appIds, params.webhookId));
+    return Response.json({ settings: await readWebhookAlertSettings(appId, params.webhookId) });
   },
 });
 
@@ -22,6 +25,7 @@ export const PUT = defineRoute({
   body: webhookAlertSettingsSchema,
   async handle({ params, body, session }) {
     const appIds = appIdsOf(await session.storeApps());
-    return Response.json({ settings: await changeWebhookAlertSettings(appIds, params.webhookId, body) });
+    const appId = await withStore((ctx) => watchingApp(ctx, appIds, params.webhookId));
+    return Response.json({ settings: await changeWebhookAlertSettings(appId, params.webhookId, body) });
   },
 });

@@ -1,5 +1,7 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { watchStore } from "@/lib/server/watch/store";
+
+import { renameWatch } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import { renameWatchSchema, watchParamsSchema } from "@/app/api/watches/schema";
 import { appIdsOf } from "@/app/api/watches/overview-answer";
 
@@ -10,7 +12,7 @@ export const POST = defineRoute({
   async handle({ params, body, session }) {
     const appIds = appIdsOf(await session.storeApps());
     return Response.json({
-      watch: await (await watchStore()).renameWatch(appIds, params.webhookId, body.name),
+      watch: await withStore((ctx) => renameWatch(ctx, appIds, params.webhookId, body.name)),
     });
   },
 });

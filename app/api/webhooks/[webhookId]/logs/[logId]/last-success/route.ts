@@ -1,7 +1,7 @@
 import { defineRoute } from "@/lib/server/http/route";
 import { serverConfig } from "@/lib/server/config";
-import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
-import { lastSuccessBefore, webhookChanges } from "@/lib/server/handover/last-success";
+import type { LastSuccessAnswer } from "@/lib/domain/bundle/last-success";
+import { lastSuccessBefore, webhookChanges } from "@/lib/server/bundle/last-success";
 import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
 
 /**
