@@ -3,7 +3,6 @@
 import { useState } from "react";
 import { useNow } from "@/lib/browser/use-now";
 import { useScan } from "@/lib/browser/use-scan";
-import { useWatchChange } from "@/components/watch/use-watch-change";
 import { timeStyleAt } from "@/lib/domain/format-time";
 import { chartSummary, formatBucketRange, streakCodesText, streakText } from "@/lib/domain/health-text";
 import {
@@ -49,7 +48,6 @@ export default function DeliveryHealth({
 }) {
   const [window, setWindow] = useState<HealthWindow>(DEFAULT_HEALTH_WINDOW);
   const scan = useScan(`/api/webhooks/${encodeURIComponent(webhookId)}/history/health?window=${window}`);
-  useWatchChange(webhookId, scan.rerun);
   const result = scan.status === "done" ? scan.result : "previous" in scan ? scan.previous : null;
 
   return (

@@ -5,8 +5,12 @@ import { useId, useRef, useState } from "react";
 import { apiFetch, isApiError } from "@/lib/browser/api";
 import { onUnauthorized } from "@/lib/browser/query-client";
 import { saveFile } from "@/lib/browser/save-file";
-import { watchAsOfInHeader, HISTORY_SOURCE_HEADER } from "@/lib/domain/history/answer-source";
-import { formatAge } from "@/lib/domain/watching/format-age";
+import {
+  historySourceText,
+  sourceInHeader,
+  HISTORY_SOURCE_HEADER,
+  type HistorySource,
+} from "@/lib/domain/history/answer-source";
 import { historyExportPath } from "@/lib/domain/log-view";
 import type { LogViewState } from "@/lib/domain/search-params";
 
@@ -16,8 +20,8 @@ const LABELS: Record<Format, string> = { csv: "Export CSV", json: "Export JSON" 
 interface Saved {
   fileName: string;
   forCustomer: boolean;
-  /** When the watch's store answered; null when the hub was scanned. */
-  watchAsOf: string | null;
+  /** What the console's copy covered; null when the answer named none. */
+  source: HistorySource | null;
 }
 
 /**
@@ -43,7 +47,7 @@ export function ExportButtons({ webhookId, view }: { webhookId: string; view: Lo
       return {
         fileName,
         forCustomer,
-        watchAsOf: watchAsOfInHeader(response.headers.get(HISTORY_SOURCE_HEADER)),
+        source: sourceInHeader(response.headers.get(HISTORY_SOURCE_HEADER)),
       };
     },
     onError: onUnauthorized,
@@ -90,17 +94,19 @@ export function ExportButtons({ webhookId, view }: { webhookId: string; view: Lo
   );
 }
 
-function savedText({ fileName, forCustomer, watchAsOf }: Saved): string {
-  const source = watchAsOf
-    ? `from the watch, as of ${formatAge(watchAsOf, Date.now())} ago`
-    : "scanned from the hub";
-  return `Saved ${fileName} (${forCustomer ? "redacted for a customer, " : ""}${source}).`;
+function savedText({ fileName, forCustomer, source }: Saved): string {
+  const parts = [
+    forCustomer ? "redacted for a customer" : null,
+    source ? historySourceText(source, Date.now()) : null,
+  ];
+  const said = parts.filter(Boolean).join(", ");
+  return said ? `Saved ${fileName} (${said}).` : `Saved ${fileName}.`;
 }
 
 function failureText(label: string, error: unknown): string {
   if (error instanceof DOMException && error.name === "AbortError")
     return `${label}: cancelled; nothing was saved.`;
   if (isApiError(error)) return `${label}: ${error.message}`;
-  // The body broke off: the scan failed after the first rows were sent.
+  // The body broke off: the database failed after the first rows were sent.
   return `${label}: the export stopped before its end, and nothing was saved. Try again.`;
 }

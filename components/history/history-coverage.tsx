@@ -7,9 +7,9 @@ import { Notice } from "@/components/ui/notice";
 import { formatCount as n } from "@/lib/domain/format-count";
 
 /**
- * What the filtered table covers: "37 matches in 6,000 deliveries scanned" (or stored, when the
- * watch answered) and which answered, the progress and Cancel while the scan runs, and what to
- * do when the result is partial or the scan failed.
+ * What the filtered table covers: "37 matches in 6,000 deliveries read" and what the console's
+ * copy holds, the progress and Cancel while older deliveries are copied, and what to do when the
+ * result is partial or the reading failed.
  */
 export function HistoryCoverage({
   scan,
@@ -31,11 +31,10 @@ export function HistoryCoverage({
             <strong>
               {n(result.matches)} {result.matches === 1 ? "match" : "matches"}
             </strong>{" "}
-            in {n(result.read)} {result.read === 1 ? "delivery" : "deliveries"}{" "}
-            {result.source.from === "watch" ? "stored" : "scanned"}
+            in {n(result.read)} {result.read === 1 ? "delivery" : "deliveries"} read
             {result.read < result.total ? ` (of ${n(result.total)})` : ""}
             {result.arrivedMeanwhile > 0
-              ? `; ${n(result.arrivedMeanwhile)} arrived while scanning (Refresh to include them)`
+              ? `; ${n(result.arrivedMeanwhile)} arrived while reading (Refresh to include them)`
               : ""}
             .
           </p>

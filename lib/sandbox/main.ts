@@ -59,7 +59,7 @@ function banner(sandbox: Sandbox, dbPath: string, adminToken: boolean): string {
     lines.push(
       "",
       `FAULT INJECTION ON: ${describeFaults(sandbox.faults.settings)}`,
-      `  (from SANDBOX_FAULT_*; switch off with: curl -X DELETE ${sandbox.url}/_sandbox/faults)`,
+      `  (from SANDBOX_FAULT_*; switch off with: curl -X DELETE -H 'content-type: application/json' ${sandbox.url}/_sandbox/faults)`,
     );
   }
   lines.push(

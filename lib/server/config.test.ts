@@ -28,7 +28,7 @@ describe("validateServerConfig", () => {
       /HISTORY_SCAN_CONCURRENCY must be a whole number from 1 to 16, got "99"/,
     ],
     [{ HISTORY_SCAN_CAP: "500000" }, /HISTORY_SCAN_CAP must be a whole number from 1 to 100000/],
-    [{ HISTORY_CACHE_SECONDS: "soon" }, /HISTORY_CACHE_SECONDS must be a whole number from 1 to 3600/],
+    [{ HISTORY_COPY_MINUTES: "soon" }, /HISTORY_COPY_MINUTES must be a whole number from 1 to 10080/],
     [{ SESSION_TTL_SECONDS: "abc" }, /SESSION_TTL_SECONDS must be a positive whole number/],
     [{ SESSION_TTL_SECONDS: "30" }, /SESSION_TTL_SECONDS must be more than 60/],
     [{ TRUST_PROXY: "yes" }, /TRUST_PROXY must be 1 or 0/],
@@ -52,6 +52,8 @@ describe("validateServerConfig", () => {
     [{ ALERTS_ATTEMPTS: "20" }, /ALERTS_ATTEMPTS must be a whole number from 1 to 10/],
     [{ ALERTS_MAX_DESTINATIONS: "0" }, /ALERTS_MAX_DESTINATIONS must be a whole number from 1 to 1000/],
     [{ SMTP_ALLOW_PLAINTEXT_AUTH: "please" }, /SMTP_ALLOW_PLAINTEXT_AUTH must be 1 or 0/],
+    [{ METRICS_TOKEN: "short" }, /METRICS_TOKEN must be at least 16 characters without spaces \(it has 5\)/],
+    [{ METRICS_TOKEN: "a token with spaces inside" }, /METRICS_TOKEN must be at least 16 characters/],
   ])("refuses %j, naming the variable", (vars, message) => {
     withEnv(vars);
     expect(() => validateServerConfig()).toThrow(message);
@@ -109,6 +111,16 @@ describe("validateServerConfig", () => {
     expect(serverConfig().redisUrl).toBe("rediss://:pw@cache.internal:6380/2");
     withEnv({ REDIS_URL: "" });
     expect(serverConfig().redisUrl).toBeNull();
+  });
+
+  it("never repeats a METRICS_TOKEN it refuses, and keeps a sound one (unset: none)", () => {
+    withEnv({ METRICS_TOKEN: "tiny-secret" });
+    expect(() => validateServerConfig()).toThrow(/METRICS_TOKEN/);
+    expect(() => validateServerConfig()).not.toThrow(/tiny-secret/);
+    withEnv({ METRICS_TOKEN: " a-scrape-token-of-24-chars " });
+    expect(serverConfig().metricsToken).toBe("a-scrape-token-of-24-chars");
+    withEnv({ METRICS_TOKEN: "" });
+    expect(serverConfig().metricsToken).toBeNull();
   });
 
   it("warns when production runs with SESSION_COOKIE_INSECURE=1", () => {

@@ -37,6 +37,8 @@ export interface ServerConfig {
   alerts: AlertsConfig;
   /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles and alerts. */
   redactPatterns: string[];
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; null = it answers callers on this machine only. */
+  metricsToken: string | null;
 }
 
 export const MIN_SECRET_LENGTH = 32;
@@ -53,18 +55,20 @@ function positiveInt(name: string, fallback: number, max = Number.MAX_SAFE_INTEG
   return value;
 }
 
-/** Settings of the history scan (lib/server/history). */
+/** Settings of the history questions and the copies they read (lib/server/history). */
 export interface HistoryConfig {
-  /** HISTORY_SCAN_CONCURRENCY: upstream calls in flight per scan (default 4, at most 16). */
+  /** HISTORY_SCAN_CONCURRENCY: hub calls in flight while a question copies older pages (default 4, at most 16). */
   concurrency: number;
-  /** HISTORY_SCAN_CAP: logs one scan reads at most, unless it asks for more (default 20,000). */
+  /** HISTORY_SCAN_CAP: the most recent deliveries a question copies at most, unless it asks for more (default 20,000). */
   cap: number;
-  /** HISTORY_SCAN_CAP_MAX: the most a scan may ask for with `cap=` (default 100,000). */
+  /** HISTORY_SCAN_CAP_MAX: the most a question may ask for with `cap=` (default 100,000). */
   capMax: number;
-  /** HISTORY_CACHE_SECONDS: how long a finished window is kept for the next question (default 30). */
-  cacheSeconds: number;
-  /** HISTORY_CACHE_MB: memory all kept windows may use together (default 64), in bytes. */
-  cacheBytes: number;
+  /** HISTORY_KEY_REQUESTS_PER_MINUTE: hub calls per application key per minute for questions, per instance (default 3,000). */
+  keyRequestsPerMinute: number;
+  /** HISTORY_COPY_MINUTES: an unwatched webhook's copy is deleted this long after its last question (default 60). */
+  copyMinutes: number;
+  /** HISTORY_COPY_MAX_LOGS: the logs all unwatched webhooks' copies hold together at most (default 1,000,000). */
+  copyMaxLogs: number;
 }
 
 function readHistoryConfig(): HistoryConfig {
@@ -73,8 +77,9 @@ function readHistoryConfig(): HistoryConfig {
     concurrency: positiveInt("HISTORY_SCAN_CONCURRENCY", 4, 16),
     cap: positiveInt("HISTORY_SCAN_CAP", 20_000, capMax),
     capMax,
-    cacheSeconds: positiveInt("HISTORY_CACHE_SECONDS", 30, 3600),
-    cacheBytes: positiveInt("HISTORY_CACHE_MB", 64, 65_536) * 1024 * 1024,
+    keyRequestsPerMinute: positiveInt("HISTORY_KEY_REQUESTS_PER_MINUTE", 3000, 1_000_000),
+    copyMinutes: positiveInt("HISTORY_COPY_MINUTES", 60, 10_080),
+    copyMaxLogs: positiveInt("HISTORY_COPY_MAX_LOGS", 1_000_000, 100_000_000),
   };
 }
 
@@ -101,7 +106,7 @@ export interface WatchConfig {
   keyRequestsPerMinute: number;
   /** WATCH_LEASE_SECONDS: how long a claim on a webhook lasts without renewal (default 30). */
   leaseSeconds: number;
-  /** WATCH_BODY_CAP_BYTES: stored bytes of a response body; its full size and hash are kept (default 4096). */
+  /** WATCH_BODY_CAP_BYTES: stored bytes of a response body; a longer one is kept cut, with its full size and hash (default 256 KiB). */
   bodyCapBytes: number;
   /**
    * WATCH_ISSUE_RESOLVE_AFTER: successful deliveries in a row that resolve a failure issue by
@@ -161,7 +166,7 @@ function readWatchConfig(): WatchConfig {
     concurrency: positiveInt("WATCH_CONCURRENCY", 4, 32),
     keyRequestsPerMinute: positiveInt("WATCH_KEY_REQUESTS_PER_MINUTE", 120, 100_000),
     leaseSeconds: positiveInt("WATCH_LEASE_SECONDS", 30, 3600),
-    bodyCapBytes: positiveInt("WATCH_BODY_CAP_BYTES", 4096, 1024 * 1024),
+    bodyCapBytes: positiveInt("WATCH_BODY_CAP_BYTES", 256 * 1024, 8 * 1024 * 1024),
     issueResolveAfter: positiveInt("WATCH_ISSUE_RESOLVE_AFTER", DEFAULT_RESOLVE_AFTER, 1000),
   };
 }
@@ -353,6 +358,21 @@ function readRedactPatterns(): string[] {
   return parsed;
 }
 
+/** Shortest METRICS_TOKEN: a scraper's token is guessed only by trying it. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** The value is never repeated in the message: it is a secret. */
+function readMetricsToken(): string | null {
+  const raw = process.env.METRICS_TOKEN?.trim();
+  if (!raw) return null;
+  if (raw.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(raw)) {
+    throw new Error(
+      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (it has ${raw.length}). ${GENERATE_HINT}`,
+    );
+  }
+  return raw;
+}
+
 let cached: ServerConfig | undefined;
 
 export function serverConfig(): ServerConfig {
@@ -372,6 +392,7 @@ export function serverConfig(): ServerConfig {
     watch: readWatchConfig(),
     alerts: readAlertsConfig(),
     redactPatterns: readRedactPatterns(),
+    metricsToken: readMetricsToken(),
   };
   return cached;
 }

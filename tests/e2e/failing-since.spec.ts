@@ -147,7 +147,9 @@ test.describe("A cancelled scan", () => {
   });
 
   test.afterEach(async ({ request }) => {
-    await request.delete(`${SANDBOX_URL}/_sandbox/faults`);
+    await request.delete(`${SANDBOX_URL}/_sandbox/faults`, {
+      headers: { "content-type": "application/json" },
+    });
   });
 
   test("is no error: nothing in the console, no error answer, and the next window reads", async ({

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { ConditionRule } from "@/lib/domain/alerts/conditions";
 import type { IncidentDetail } from "@/lib/domain/alerts/incident-detail";
-import type { AlertEngineTables } from "@/lib/server/alerts/schema";
+import type { AlertEngineTables } from "@/lib/server/store/schema";
 
 export type IncidentRow = AlertEngineTables["alert_incidents"];
 

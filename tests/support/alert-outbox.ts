@@ -6,7 +6,7 @@
 import type { DeliveryView } from "@/lib/domain/alerts/destinations";
 import { deliveryOf } from "@/lib/server/alerts/destinations";
 import { createDispatcher, type DispatchSettings } from "@/lib/server/alerts/dispatch";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 export function testDispatchSettings(overrides: Partial<DispatchSettings> = {}): DispatchSettings {
   return {

@@ -75,6 +75,8 @@ export async function postgresServer(): Promise<PostgresServer> {
     "--auth=trust",
     "-E",
     "UTF8",
+    // A UTF-8 locale, as production databases have: lower() folds every letter, not only A-Z.
+    "--locale=C.UTF-8",
     "--no-sync",
   ]);
   execFileSync(initdb, initArgs, { stdio: "pipe" });

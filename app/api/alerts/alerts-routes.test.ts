@@ -17,7 +17,7 @@ import * as destinationRoute from "@/app/api/alerts/destinations/[destinationId]
 import * as testRoute from "@/app/api/alerts/destinations/[destinationId]/test/route";
 import * as deliveriesRoute from "@/app/api/alerts/deliveries/route";
 import { createDispatcher } from "@/lib/server/alerts/dispatch";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { testDispatchSettings, until } from "@/tests/support/alert-outbox";
 import {
   PUBLIC_ADDRESSES,

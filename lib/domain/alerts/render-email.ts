@@ -6,7 +6,7 @@ import {
   namedWebhooks,
   type AlertMessage,
 } from "@/lib/domain/alerts/message";
-import { escapeHtml } from "@/lib/domain/handover/render-html";
+import { escapeHtml } from "@/lib/domain/bundle/render-html";
 
 /**
  * An alert as an email: a subject, a plain-text body and an HTML body saying the same. Every

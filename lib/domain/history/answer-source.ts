@@ -1,31 +1,56 @@
 /**
- * Which part of the console answered a history question (delivery health, the filtered table,
- * Find, an export): the watch's store, as of its last poll of the webhook, or a scan of the hub's
- * pages, with why the watch did not answer. Plain data, safe for client components.
+ * What a history answer (delivery health, the filtered table, Find, an export, a comparison, a
+ * support bundle) covers: the console's copy of the webhook's logs, as of when it was last
+ * brought up to date with the hub, and how much of the history it holds. Plain data, safe for
+ * client components.
  */
-import { formatAge } from "@/lib/domain/watching/format-age";
+import { formatAge } from "@/lib/domain/format-age";
+import { formatCount } from "@/lib/domain/format-count";
 
-export type HistorySource =
-  /** `asOf`: ISO time of the watcher's last answered poll of the webhook. */
-  | { from: "watch"; asOf: string }
-  /** `why`: why the watch's store did not answer, said for a person. */
-  | { from: "scan"; why: string };
-
-/** The source as one line: "From the watch, as of 12 s ago" or "Scanned from the hub: …". */
-export function historySourceText(source: HistorySource, now: number): string {
-  if (source.from === "watch") return `From the watch, as of ${formatAge(source.asOf, now)} ago`;
-  return `Scanned from the hub: ${source.why}`;
+export interface HistorySource {
+  /** ISO time the copy was last brought up to date with the hub. */
+  asOf: string;
+  /** Watched: the watcher keeps the copy current; else the questions asked of it made it. */
+  watched: boolean;
+  /** Deliveries the copy holds from its newest on, without a gap. */
+  logs: number;
+  /** The copy holds every delivery back to the webhook's first (within the watch's retention). */
+  complete: boolean;
+  /**
+   * Deliveries among those the answer read whose response is longer than the copy keeps
+   * (WATCH_BODY_CAP_BYTES), where that could change it: the answer is not exact when this is not 0.
+   */
+  cutBodies: number;
 }
 
-/** The header an export carries its source in (`watch; as-of=<ISO>` or `scan`). */
+/**
+ * The source as one line: "From the watch, as of 12 s ago; all 1,204 deliveries" or "From the
+ * console's copy, as of 3 s ago; the 20,000 most recent deliveries".
+ */
+export function historySourceText(source: HistorySource, now: number): string {
+  const from = source.watched ? "From the watch" : "From the console's copy";
+  const deliveries = source.logs === 1 ? "delivery" : "deliveries";
+  const covers = source.complete
+    ? `all ${formatCount(source.logs)} ${deliveries}`
+    : `the ${formatCount(source.logs)} most recent ${deliveries}`;
+  const cut =
+    source.cutBodies > 0
+      ? `; not exact: ${formatCount(source.cutBodies)} ${source.cutBodies === 1 ? "response is" : "responses are"} ` +
+        "longer than the copy keeps (WATCH_BODY_CAP_BYTES), and text past the cut was not read"
+      : "";
+  return `${from}, as of ${formatAge(source.asOf, now)} ago; ${covers}${cut}`;
+}
+
+/** The header an export carries its source in, as JSON. */
 export const HISTORY_SOURCE_HEADER = "x-history-source";
 
-export function historySourceHeader(source: HistorySource): string {
-  return source.from === "watch" ? `watch; as-of=${source.asOf}` : "scan";
-}
-
-/** The time an export's header says the watch's store answered as of; null when a scan answered. */
-export function watchAsOfInHeader(header: string | null): string | null {
-  const asOf = header?.match(/^watch; as-of=(\S+)$/)?.[1];
-  return asOf && !Number.isNaN(Date.parse(asOf)) ? asOf : null;
+/** The source an export's header names; null when it names none. */
+export function sourceInHeader(header: string | null): HistorySource | null {
+  if (!header) return null;
+  try {
+    const source = JSON.parse(header) as HistorySource;
+    return typeof source.asOf === "string" && !Number.isNaN(Date.parse(source.asOf)) ? source : null;
+  } catch {
+    return null;
+  }
 }

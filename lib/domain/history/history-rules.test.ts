@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { matchesQuestion, serializeQuestion, isPastWindow } from "@/lib/domain/history/question";
+import { serializeQuestion } from "@/lib/domain/history/question";
 import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
-import { HealthBuilder, StreakBuilder } from "@/lib/domain/history/health";
 import {
   csvCell,
   csvHeader,
@@ -74,131 +73,6 @@ describe("question", () => {
     const result = parse(query);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(Object.keys(result.errors)).toEqual([field]);
-  });
-
-  it("matches status, code, class, time and text (case-insensitive)", () => {
-    const log = {
-      status: "Failed",
-      statusCode: 503,
-      sendAt: "2025-01-31T02:30:00Z",
-      responseBody: "Upstream TIMEOUT",
-    };
-    const yes = (query: string) => {
-      const parsed = parse(query);
-      if (!parsed.ok) throw new Error(query);
-      return matchesQuestion(parsed.value, log);
-    };
-    expect(yes("status=Failed&code=5xx&contains=timeout")).toBe(true);
-    expect(yes("code=503&since=2025-01-31T02:00:00Z&until=2025-01-31T03:00:00Z")).toBe(true);
-    expect(yes("status=Success")).toBe(false);
-    expect(yes("code=500")).toBe(false);
-    expect(yes("code=4xx")).toBe(false);
-    expect(yes("since=2025-01-31T02:31:00Z")).toBe(false);
-    expect(yes("until=2025-01-31T02:29:00Z")).toBe(false);
-    expect(yes("contains=refused")).toBe(false);
-    const since = parse("since=2025-01-31T02:00:00Z");
-    if (since.ok) {
-      expect(isPastWindow(since.value, { createdDate: "2025-01-31T01:59:59Z" })).toBe(true);
-      expect(isPastWindow(since.value, { createdDate: "2025-01-31T02:00:00Z" })).toBe(false);
-    }
-  });
-});
-
-/** A health log sent at 09:`minute` on 31 Jan 2025 (UTC). */
-const log = (minute: number, status: "Success" | "Failed", statusCode: number) => ({
-  id: `log-${minute}`,
-  status,
-  statusCode,
-  sendAt: new Date(Date.UTC(2025, 0, 31, 9, minute)).toISOString(),
-});
-
-describe("health", () => {
-  it("counts buckets, rate, last success/failure and failures by code", () => {
-    const builder = new HealthBuilder();
-    // Newest first: three failures (0, 500, 500) after a success.
-    for (const entry of [
-      log(50, "Failed", 500),
-      log(40, "Failed", 0),
-      log(30, "Failed", 500),
-      log(20, "Success", 200),
-      log(10, "Failed", 404),
-    ])
-      builder.add(entry);
-    const summary = builder.summary(
-      { from: Date.UTC(2025, 0, 31, 9, 0), to: Date.UTC(2025, 0, 31, 10, 0) },
-      null,
-    );
-    expect(summary).toMatchObject({
-      attempts: 5,
-      success: 1,
-      failed: 4,
-      successRate: 20,
-      lastSuccess: { at: "2025-01-31T09:20:00.000Z", logId: "log-20" },
-      lastFailure: { at: "2025-01-31T09:50:00.000Z", logId: "log-50", statusCode: 500 },
-      failuresByCode: [
-        { statusCode: 500, count: 2 },
-        { statusCode: 0, count: 1 },
-        { statusCode: 404, count: 1 },
-      ],
-      bucketMs: 300_000,
-    });
-    expect(summary.buckets).toHaveLength(13);
-    expect(summary.buckets.reduce((n, b) => n + b.success + b.failed, 0)).toBe(5);
-    expect(summary.buckets[6]).toEqual({ start: "2025-01-31T09:30:00.000Z", success: 0, failed: 1 });
-    expect(new HealthBuilder().summary({ from: null, to: null }, null)).toMatchObject({
-      attempts: 0,
-      successRate: null,
-      buckets: [],
-    });
-  });
-});
-
-describe("failing streak", () => {
-  const streakOf = (logs: ReturnType<typeof log>[], readToStart: boolean) => {
-    const streak = new StreakBuilder();
-    for (const entry of logs) streak.add(entry);
-    return { streak, result: streak.result(readToStart) };
-  };
-
-  it("runs from the newest failure back to the success that ended it, with its codes", () => {
-    const { streak, result } = streakOf(
-      [
-        log(50, "Failed", 500),
-        log(40, "Failed", 0),
-        log(30, "Failed", 500),
-        log(20, "Success", 200),
-        log(10, "Failed", 404),
-      ],
-      false,
-    );
-    expect(streak.settled).toBe(true);
-    // The 404 before the success is no part of it, and the streak is known whole without the start.
-    expect(result).toEqual({
-      since: "2025-01-31T09:30:00.000Z",
-      length: 3,
-      atLeast: false,
-      codes: [
-        { statusCode: 500, count: 2 },
-        { statusCode: 0, count: 1 },
-      ],
-    });
-  });
-
-  it("is open while no success was read: 'at least', unless the history was read to its start", () => {
-    const logs = [log(50, "Failed", 503), log(40, "Failed", 503)];
-    const open = streakOf(logs, false);
-    expect(open.streak.settled).toBe(false);
-    expect(open.result).toMatchObject({ since: "2025-01-31T09:40:00.000Z", length: 2, atLeast: true });
-    // Every delivery the webhook ever had failed: the streak began with the first.
-    expect(streakOf(logs, true).result).toMatchObject({ length: 2, atLeast: false });
-  });
-
-  it("is none when the newest attempt succeeded, or nothing was read", () => {
-    const healthy = streakOf([log(50, "Success", 200), log(40, "Failed", 500)], false);
-    expect(healthy.streak.settled).toBe(true);
-    expect(healthy.result).toBeNull();
-    expect(streakOf([], true).result).toBeNull();
-    expect(streakOf([], false).streak.settled).toBe(false);
   });
 });
 

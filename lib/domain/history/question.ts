@@ -55,7 +55,7 @@ export function serializeQuestion(question: HistoryQuestion): URLSearchParams {
   return params;
 }
 
-/** The fields of a log the question reads. */
+/** The fields of a log a failure issue's filter reads. */
 export interface MatchableLog {
   status: string;
   statusCode: number;
@@ -67,25 +67,4 @@ export function matchesCode(filter: CodeFilter, statusCode: number): boolean {
   return filter.kind === "exact"
     ? statusCode === filter.code
     : Math.floor(statusCode / 100) === filter.hundreds;
-}
-
-export function matchesQuestion(question: HistoryQuestion, log: MatchableLog): boolean {
-  if (question.status && log.status !== question.status) return false;
-  if (question.code && !matchesCode(question.code, log.statusCode)) return false;
-  if (question.since !== null || question.until !== null) {
-    const sent = Date.parse(log.sendAt);
-    if (question.since !== null && !(sent >= question.since)) return false;
-    if (question.until !== null && !(sent <= question.until)) return false;
-  }
-  if (question.contains && !log.responseBody.toLowerCase().includes(question.contains)) return false;
-  return true;
-}
-
-/**
- * True when no log at or past this one (in newest-first order) can match: the list is ordered by
- * `createdDate`, and a log is sent before it is created, so once `createdDate` is older than
- * `since`, every later log was sent before `since` too.
- */
-export function isPastWindow(question: HistoryQuestion, log: { createdDate: string }): boolean {
-  return question.since !== null && Date.parse(log.createdDate) < question.since;
 }

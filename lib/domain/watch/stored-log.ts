@@ -1,6 +1,6 @@
 /**
- * A delivery log as the watch's store keeps it, and what the store can say about how much of a
- * webhook's history it holds. Plain data, safe for client components.
+ * A delivery log as the console's copy keeps it, and the webhook's changes a watch saw. Plain
+ * data, safe for client components.
  */
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 
@@ -14,20 +14,6 @@ export type StoredLog = WebhookLog & {
   responseBodySha256: string;
   responseBodyTruncated: boolean;
 };
-
-/** How much of a watched webhook's history the store holds, and how fresh it is. */
-export interface StoreCoverage {
-  /**
-   * ISO time from which the store holds every log of the webhook (within retention); null when
-   * it holds all of it since the first log. A question reaching before this needs the scan.
-   */
-  completeFrom: string | null;
-  /** Still filling its history up to the backfill horizon. */
-  backfilling: boolean;
-  /** ISO time of the newest answered poll: the stored data is as of then. null before the first. */
-  asOf: string | null;
-  storedLogs: number;
-}
 
 /** A change of the webhook seen by the watcher: `active` flipped, or `numberOfErrors` moved. */
 export interface TimelineEvent {

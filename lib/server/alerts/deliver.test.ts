@@ -21,7 +21,7 @@ import {
   recentDeliveries,
   removeDestination,
 } from "@/lib/server/alerts/destinations";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { replaceKey } from "@/lib/server/watch/watches";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { restoreEnv, stubEnv } from "@/tests/support/env";

@@ -11,8 +11,9 @@ import {
 } from "@/lib/domain/alerts/destinations";
 import { DESTINATION_LABELS, type AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { AppError } from "@/lib/server/app-error";
-import { toIso, type StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import { toIso, type StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
+import { moveRulesTo } from "@/lib/server/alerts/rules-store";
 
 /**
  * Alert destinations and their delivery log, in the watch's store. Each belongs to one
@@ -37,8 +38,8 @@ export interface OpenDestination {
   secrets: DestinationSecrets;
 }
 
-type DestinationRow = WatchDatabase["alert_destinations"];
-type DeliveryRow = Selectable<WatchDatabase["alert_deliveries"]>;
+type DestinationRow = StoreDatabase["alert_destinations"];
+type DeliveryRow = Selectable<StoreDatabase["alert_deliveries"]>;
 
 function destinationOf(row: DestinationRow): DestinationView {
   return {
@@ -275,8 +276,24 @@ export async function recentDeliveries(
   return rows.map(deliveryOf);
 }
 
-/** Moves an application's destinations and their log to its new id (its key was handed over, or the id's secret rotated). */
-export async function moveAlertsTo(db: WatchDb, oldAppId: string, appId: string): Promise<void> {
+/**
+ * Moves an application's alerts to its new id (its key was handed over, or the id's secret
+ * rotated): its destinations but those in `drop` (removed, as Remove does), their delivery log,
+ * and its rules with each webhook's snooze and quiet hours (moveRulesTo).
+ */
+export async function moveAlertsTo(
+  db: StoreDb,
+  oldAppId: string,
+  appId: string,
+  drop: readonly string[] = [],
+): Promise<void> {
+  if (drop.length > 0)
+    await db
+      .deleteFrom("alert_destinations")
+      .where("app_id", "=", oldAppId)
+      .where("id", "in", drop)
+      .execute();
   await db.updateTable("alert_destinations").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
   await db.updateTable("alert_deliveries").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
+  await moveRulesTo(db, oldAppId, appId);
 }

@@ -13,8 +13,8 @@ import { testAlert, type AlertMessage } from "@/lib/domain/alerts/message";
 import { addDestination } from "@/lib/server/alerts/destinations";
 import { createDispatcher, retryDelayMs } from "@/lib/server/alerts/dispatch";
 import { claimDue, enqueueAlert } from "@/lib/server/alerts/outbox";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { openStoreContext } from "@/lib/server/watch/store";
+import type { StoreContext } from "@/lib/server/store/context";
+import { openStoreContext } from "@/lib/server/store/context";
 import { startReceiver, type Answer, type TestReceiver } from "@/tests/sandbox/support/receiver";
 import {
   allDeliveries,

@@ -5,7 +5,7 @@ import pLimit from "p-limit";
 import type { AlertMessage } from "@/lib/domain/alerts/message";
 import { isAppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { attemptDelivery, type AttemptDeps } from "@/lib/server/alerts/deliver";
 import { openDestination } from "@/lib/server/alerts/destinations";
 import { claimDue, recordAttempt, type AttemptRecord, type OutboxRow } from "@/lib/server/alerts/outbox";

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { addWatches } from "@/lib/server/watch/watches";
 import { addDestination } from "@/lib/server/alerts/destinations";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { storeOver } from "@/lib/server/watch/store";
+import type { StoreContext } from "@/lib/server/store/context";
+
 import { createWatcher, type Watcher } from "@/lib/server/watch/watcher";
 import { waitFor } from "@/tests/sandbox/support/clients";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
@@ -60,7 +61,7 @@ async function applicationWithSlack(ctx: StoreContext): Promise<string> {
 /** Watches `webhook` and starts the watcher. */
 async function watchWebhook(ctx: StoreContext, appId: string, webhook: MemoryWebhook): Promise<void> {
   const { id, endpoint, eventType, active, numberOfErrors } = webhook;
-  await storeOver(ctx).addWatches(appId, hub.apiKey, [
+  await addWatches(ctx, appId, hub.apiKey, [
     { webhook: { id, endpoint, eventType, active, numberOfErrors } },
   ]);
   watcher = createWatcher(ctx, WATCHER_SETTINGS);

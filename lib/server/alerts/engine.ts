@@ -3,7 +3,7 @@ import { serverConfig } from "@/lib/server/config";
 import type { MessageContext } from "@/lib/domain/alerts/incident-message";
 import { evaluateWebhook } from "@/lib/server/alerts/incidents";
 import { alertPass } from "@/lib/server/alerts/notify";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * The alert engine as the watcher runs it: the rules judged after each poll of a webhook, and the

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { rankCodes, type CodeCount, type WebhookFacts } from "@/lib/domain/alerts/evaluate";
 import { SAMPLES_MAX, type AlertSample, type AlertWebhook } from "@/lib/domain/alerts/message";
 import type { RuleSettings } from "@/lib/domain/alerts/rules";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * What the rules are judged on, read from the watch's store: the webhook's state (streak, active,

@@ -10,8 +10,8 @@ import {
 import { parseDetail, type IncidentDetail } from "@/lib/domain/alerts/incident-detail";
 import type { IncidentScope } from "@/lib/domain/alerts/message";
 import { webhookViewHref } from "@/lib/domain/log-view";
-import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import { isoOrNull, toIso, type StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase } from "@/lib/server/store/schema";
 
 /**
  * The incidents of the session's applications as the console shows them: what fires (one per
@@ -51,7 +51,7 @@ function countsOf(lead: Condition | undefined): IncidentView["counts"] {
   return lead.rule === "inactive" && streak > 0 ? { failures: streak, attempts: streak } : null;
 }
 
-type IncidentRow = Selectable<WatchDatabase["alert_incidents"]> & {
+type IncidentRow = Selectable<StoreDatabase["alert_incidents"]> & {
   watch_name: string | null;
   watch_endpoint: string | null;
 };

@@ -21,8 +21,8 @@ import { applicationOf } from "@/lib/server/alerts/application-names";
 import { failuresBetween, webhookFacts } from "@/lib/server/alerts/facts";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import { rulesFor } from "@/lib/server/alerts/rules-store";
-import type { StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import type { StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase } from "@/lib/server/store/schema";
 
 /**
  * Incidents: one per watched webhook, listing the conditions that hold on it (the partial unique
@@ -35,7 +35,7 @@ import type { WatchDatabase } from "@/lib/server/watch/schema";
  * went out alone sends its recovery notice in the same transaction, so it is recorded exactly once.
  */
 
-export type IncidentRow = Selectable<WatchDatabase["alert_incidents"]>;
+export type IncidentRow = Selectable<StoreDatabase["alert_incidents"]>;
 
 const MINUTE = 60_000;
 /** Application-wide incidents and summaries have no webhook. */

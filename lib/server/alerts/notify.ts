@@ -24,7 +24,7 @@ import {
 } from "@/lib/server/alerts/incidents";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import { appRules, rulesFor, webhookOverrides } from "@/lib/server/alerts/rules-store";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * The alert pass, run every few seconds by each watcher: incidents of a rejected key, firing

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Selectable } from "kysely";
 import { RESPONSE_SNIPPET_MAX, type DeliveryState } from "@/lib/domain/alerts/destinations";
 import { alertTitle, type AlertMessage } from "@/lib/domain/alerts/message";
-import type { StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import type { StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase } from "@/lib/server/store/schema";
 
 /**
  * The outbox: an alert is recorded for each destination of its application before anything is
@@ -14,7 +14,7 @@ import type { WatchDatabase } from "@/lib/server/watch/schema";
  * nothing, and a sender that dies mid-send leaves a lease that lapses for another to take.
  */
 
-export type OutboxRow = Selectable<WatchDatabase["alert_deliveries"]>;
+export type OutboxRow = Selectable<StoreDatabase["alert_deliveries"]>;
 
 /** Who holds a claim, and until when (epoch ms). */
 export interface Lease {
@@ -102,7 +102,7 @@ export async function enqueueClaimed(
 }
 
 /** Due: pending and its time has come, or being sent by an instance whose lease lapsed. */
-const due = (now: number) => (eb: ExpressionBuilder<WatchDatabase, "alert_deliveries">) =>
+const due = (now: number) => (eb: ExpressionBuilder<StoreDatabase, "alert_deliveries">) =>
   eb.or([
     eb.and([eb("state", "=", "pending"), eb("next_attempt_at", "<=", now)]),
     eb.and([eb("state", "=", "sending"), eb("lease_until", "<", now)]),

@@ -1,47 +1,53 @@
 import "server-only";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { HistorySource } from "@/lib/domain/history/answer-source";
-import type { FindTarget } from "@/lib/domain/history/find-input";
+import { matchesTarget, type FindTarget } from "@/lib/domain/history/find-input";
 import { EMPTY_QUESTION, type HistoryQuestion } from "@/lib/domain/history/question";
-import type { ScanResultLine } from "@/lib/domain/scan-answer";
+import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
 import type { StoredLog } from "@/lib/domain/watch/stored-log";
+import { AppError } from "@/lib/server/app-error";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import {
-  beginScan,
-  findInHistory,
-  openHistory,
-  streamMatches,
-  type FindResult,
-  type MatchStream,
-  type ScanCall,
-  type ScanOptions,
-} from "@/lib/server/history/scan";
+import { unavailable, sharedStoreContext } from "@/lib/server/store/context";
 import { issueScope } from "@/lib/server/watch/issue-logs";
-import { sharedStoreContext, unavailable } from "@/lib/server/watch/store";
-import {
-  STORE_DOWN,
-  watchedHistory,
-  type StoredResult,
-  type WatchedHistory,
-} from "@/lib/server/watch/store-answers";
+import { copyFor, type Copy, type HistoryCall, type Reach } from "@/lib/server/history/copy";
+import * as questions from "@/lib/server/history/questions";
+
+export type { HistoryCall } from "@/lib/server/history/copy";
 
 /**
- * Every history question of the webhook page (health, the filtered table, Find and `?log=`,
- * exports) answered by the watch's store when it can answer exactly, else by a scan of the hub,
- * and each answer says which (`source`). See lib/server/watch/store-answers.ts for when the store answers.
+ * Every history question of the console (Delivery health, the filtered table, Find and `?log=`,
+ * exports, the comparison with the last success, support bundles), answered the one way: the
+ * webhook's copy is brought as far as the question reaches (copy.ts), then SQL answers it
+ * (questions.ts), and the answer says what the copy covers (`source`).
  */
 
-export interface HistoryCall extends ScanCall {
-  /** The console's id of the application whose key `apiKey` is: only its watches answer. */
-  appId: string;
+/** The part of the copy that answers: from where it holds every log. */
+function scopeOf(copy: Copy): questions.Scope {
+  return { webhookId: copy.webhookId, from: copy.completeFrom, complete: copy.complete };
 }
 
-type AnswerOptions = Omit<ScanOptions, "onProgress">;
+/** Database failures after the copy was made are the store's: `store_unavailable`. */
+async function asked<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw unavailable(error);
+  }
+}
+
+async function sourceOf(copy: Copy, cutBodies = 0): Promise<HistorySource> {
+  return {
+    asOf: new Date(copy.asOf).toISOString(),
+    watched: copy.watched,
+    logs: await asked(() => questions.countScope(copy.ctx.db, scopeOf(copy), null)),
+    complete: copy.complete,
+    cutBodies,
+  };
+}
 
 /**
- * The question narrowed to one failure issue's deliveries (unchanged without `issueId`). Issues
- * live in the watch's store, so it is read there; the question starts at the issue's first
- * failure, which lets a scan stop there and the store answer when it holds no older history.
+ * The question narrowed to one failure issue's deliveries (unchanged without `issueId`). The
+ * question starts at the issue's first failure, so the copy need reach no further back.
  */
 export async function narrowToIssue(
   appId: string,
@@ -50,32 +56,27 @@ export async function narrowToIssue(
   issueId: string | undefined,
 ): Promise<HistoryQuestion> {
   if (!issueId) return question;
-  const scope = await sharedStoreContext()
-    .then((ctx) => issueScope(ctx, appId, webhookId, issueId))
-    .catch((error: unknown) => {
-      throw unavailable(error);
-    });
+  const scope = await asked(async () => issueScope(await sharedStoreContext(), appId, webhookId, issueId));
   const since = Math.max(question.since ?? scope.firstFailureAt, scope.firstFailureAt);
   return { ...question, since, issue: scope.filter };
 }
 
-/** The store's answers when it can answer this question exactly, else why the scan must. */
-async function storeFor(
-  call: HistoryCall,
-  webhookId: WebhookId,
-  question: HistoryQuestion,
-  use: "rows" | "export",
-  now: number,
-): Promise<WatchedHistory | { why: string }> {
-  const watched = await watchedHistory(call.appId, webhookId, now);
-  if ("why" in watched) return watched;
-  const why = await watched.cannotAnswer(question, use).catch(() => STORE_DOWN);
-  return why === null ? watched : { why };
+export interface AnswerOptions {
+  cap: number;
+  /** Matched rows to skip and to return (paging over the matches). */
+  offset: number;
+  limit: number;
+  /**
+   * Reads on past the question's start (within the cap) until the webhook's current failing
+   * streak is known whole: where it began is a fact about the webhook, not about the range.
+   */
+  followStreak?: boolean;
 }
 
 /**
- * Starts answering a question: from the store, or by a scan whose first page is read now (so a
- * refused key or an unknown webhook is thrown here, before any answer began).
+ * Starts answering a question: the copy's newest page is read now (so a refused key or an unknown
+ * webhook is thrown here, before any answer began); `run` copies what else it needs, with progress,
+ * and answers.
  */
 export async function beginAnswer(
   call: HistoryCall,
@@ -83,77 +84,129 @@ export async function beginAnswer(
   question: HistoryQuestion,
   options: AnswerOptions,
   now = Date.now(),
-): Promise<{ run(onProgress?: ScanOptions["onProgress"]): Promise<ScanResultLine> }> {
-  const watched = await storeFor(call, webhookId, question, "rows", now);
-  const stored = "why" in watched ? watched : await storeResult(watched, question, options, now);
-  if (!("why" in stored)) return { run: async () => stored };
-  const scan = await beginScan(call, webhookId, question, options, now);
-  const source: HistorySource = { from: "scan", why: stored.why };
-  return { run: async (onProgress) => ({ ...(await scan.run(onProgress)), source }) };
+): Promise<{ run(onProgress?: (progress: ScanProgressLine) => void): Promise<ScanResultLine> }> {
+  const reach: Reach = { since: question.since, cap: options.cap };
+  await copyFor(call, webhookId, { since: now, cap: options.cap });
+  return {
+    async run(onProgress) {
+      let copy = await copyFor(call, webhookId, reach, { onProgress });
+      if (options.followStreak) {
+        const streak = await asked(() => questions.streak(copy.ctx.db, scopeOf(copy)));
+        if (streak?.atLeast && !copy.partial)
+          copy = await copyFor(
+            call,
+            webhookId,
+            { since: null, cap: options.cap },
+            {
+              onProgress,
+              until: (log) => log.status === "Success",
+            },
+          );
+      }
+      return resultOf(copy, question, options, now);
+    },
+  };
 }
 
-/** The store's result line, or why it is not the one a scan would give. */
-async function storeResult(
-  watched: WatchedHistory,
+async function resultOf(
+  copy: Copy,
   question: HistoryQuestion,
   options: AnswerOptions,
   now: number,
-): Promise<ScanResultLine | { why: string }> {
-  const { cap, offset, limit, followStreak = false } = options;
-  let result: StoredResult;
-  try {
-    result = await watched.result(question, { cap, offset, limit, followStreak }, now);
-  } catch {
-    return { why: STORE_DOWN };
-  }
-  if (result.rows.some((row) => row.responseBodyTruncated))
-    return {
-      why: "some of these responses are longer than the watch keeps (WATCH_BODY_CAP_BYTES), and the table shows them whole.",
-    };
-  if (followStreak && result.summary.failingStreak?.atLeast)
-    return { why: "the current failing streak began before the oldest delivery the watch holds." };
-  return { ...result, source: { from: "watch", asOf: watched.asOf } };
+): Promise<ScanResultLine> {
+  const scope = scopeOf(copy);
+  const db = copy.ctx.db;
+  const [page, summary, read, cut] = await asked(() =>
+    Promise.all([
+      questions.queryLogs(db, scope, question, { offset: options.offset, limit: options.limit }),
+      questions.health(db, scope, question, now),
+      questions.countScope(db, scope, question.since),
+      question.contains ? questions.cutBodies(db, scope, question) : Promise.resolve(0),
+    ]),
+  );
+  return {
+    type: "result",
+    read,
+    total: copy.total,
+    cap: options.cap,
+    matches: page.total,
+    offset: options.offset,
+    limit: options.limit,
+    rows: page.rows,
+    summary,
+    partial: copy.partial,
+    arrivedMeanwhile: copy.arrivedMeanwhile,
+    source: await sourceOf(copy, cut),
+  };
 }
 
-export type FindAnswer = FindResult & { source: HistorySource };
+export type FindAnswer =
+  | { found: true; log: StoredLog; position: number; read: number; total: number; source: HistorySource }
+  | { found: false; read: number; total: number; partial: ScanPartial; source: HistorySource };
 
-/** The newest delivery answering the target: from the store when it holds it, else by a scan. */
+/** The newest delivery answering the target: from the copy, read further back (within `cap`) until found. */
 export async function findDelivery(
   call: HistoryCall,
   webhookId: WebhookId,
   target: FindTarget,
   cap: number,
 ): Promise<FindAnswer> {
-  const watched = await watchedHistory(call.appId, webhookId);
-  if (!("why" in watched)) {
-    const found = await watched.find(target).catch(() => null);
-    if (found && !found.log.responseBodyTruncated)
-      return { found: true, ...found, source: { from: "watch", asOf: watched.asOf } };
+  const askedAt = Date.now();
+  let copy = await copyFor(call, webhookId, { since: askedAt, cap });
+  let found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+  if (!found && copy.asOf < askedAt) {
+    // It may be newer than the copy: a person found it in the live table.
+    copy = await copyFor(call, webhookId, { since: askedAt, cap }, { refresh: true });
+    found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
   }
-  const why =
-    "why" in watched
-      ? watched.why
-      : "the watch's copy does not hold it whole: it may be newer than its last poll, older than it keeps, or longer than it keeps (WATCH_BODY_CAP_BYTES).";
-  return { ...(await findInHistory(call, webhookId, target, cap)), source: { from: "scan", why } };
+  if (!found && !copy.complete) {
+    copy = await copyFor(
+      call,
+      webhookId,
+      { since: null, cap },
+      { until: (log) => matchesTarget(target, log) },
+    );
+    found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+  }
+  const source = await sourceOf(copy);
+  if (found) {
+    return {
+      found: true,
+      log: found.log,
+      position: found.index,
+      read: found.index + 1,
+      total: copy.total,
+      source,
+    };
+  }
+  return { found: false, read: source.logs, total: copy.total, partial: copy.partial, source };
 }
 
-/** The matched logs one batch at a time for an export, and where they come from. */
+export interface MatchStream {
+  /** The next matched logs (newest first); null at the end. */
+  next(): Promise<WebhookLog[] | null>;
+  close(): void;
+  source: HistorySource;
+}
+
+/**
+ * The matched logs one batch at a time, for an export. The copy is made first (so a refused key
+ * or an unknown webhook is an ordinary error answer); nothing is kept beyond the batch being written.
+ */
 export async function openExport(
   call: HistoryCall,
   webhookId: WebhookId,
   question: HistoryQuestion,
   cap: number,
-): Promise<MatchStream & { source: HistorySource }> {
-  const watched = await storeFor(call, webhookId, question, "export", Date.now());
-  if ("why" in watched) {
-    const source: HistorySource = { from: "scan", why: watched.why };
-    return Object.assign(await streamMatches(call, webhookId, question, cap), { source });
-  }
-  const batches = watched.stream(question)[Symbol.asyncIterator]();
+): Promise<MatchStream> {
+  const copy = await copyFor(call, webhookId, { since: question.since, cap });
+  const scope = scopeOf(copy);
+  const cut = await asked(() => questions.cutBodies(copy.ctx.db, scope, question));
+  const batches = questions.streamLogs(copy.ctx.db, scope, question)[Symbol.asyncIterator]();
   return {
-    source: { from: "watch", asOf: watched.asOf },
-    async next(): Promise<WebhookLog[] | null> {
-      const batch = await batches.next();
+    source: await sourceOf(copy, cut),
+    async next() {
+      const batch = await asked(() => batches.next());
       return batch.done ? null : batch.value;
     },
     close() {
@@ -162,27 +215,35 @@ export async function openExport(
   };
 }
 
+/** Hands the copy's logs to the visitor, newest first; true once it needs no more. */
+async function visitCopy(copy: Copy, visitor: LogVisitor): Promise<boolean> {
+  return asked(async () => {
+    for await (const batch of questions.streamLogs(copy.ctx.db, scopeOf(copy), EMPTY_QUESTION)) {
+      if (batch.some((log) => !visitor.add(log))) return true;
+    }
+    return false;
+  });
+}
+
 /** Takes a webhook's logs one at a time, newest first; false once nothing older can change its answer. */
 export interface LogVisitor {
   add(log: WebhookLog): boolean;
-  /**
-   * The logs its answer shows, or null while it lacks one it needs (a delivery newer than the
-   * watch's last poll): the store answers only with all of them, none cut at its body cap.
-   */
+  /** The logs its answer shows, or null while it has not met one it needs. */
   shown(): WebhookLog[] | null;
 }
 
 export interface VisitedHistory<V> {
   visitor: V;
-  /** Why the visitor got no further: it had what it needed, it saw the whole history, or the scan's cap. */
+  /** Why the visitor got no further: it had what it needed, it saw the whole history, or the cap. */
   stop: { reason: "done" } | { reason: "complete" } | { reason: "cap"; read: number; total: number };
   source: HistorySource;
 }
 
 /**
- * Hands a webhook's logs, newest first, to a visitor made by `start` until it has what it needs
- * (the last success before a failure, a support bundle's incident): from the watch's store when it
- * holds them, else through the scan with a fresh visitor. A hub failure midway is thrown.
+ * Hands a webhook's logs, newest first, to a visitor until it has what it needs (the last success
+ * before a failure, a support bundle's incident): the copy's first, then older ones as they are
+ * copied (within `cap`). A hub failure midway is thrown: such an answer is not made from a history
+ * that could not be read.
  */
 export async function visitHistory<V extends LogVisitor>(
   call: HistoryCall,
@@ -190,61 +251,30 @@ export async function visitHistory<V extends LogVisitor>(
   cap: number,
   start: () => V,
 ): Promise<VisitedHistory<V>> {
-  const watched = await watchedHistory(call.appId, webhookId);
-  let why = "why" in watched ? watched.why : "";
-  if (!("why" in watched)) {
-    const stored = await visitStore(watched, start()).catch(() => ({ why: STORE_DOWN }));
-    if (!("why" in stored)) return stored;
-    why = stored.why;
+  const askedAt = Date.now();
+  let copy = await copyFor(call, webhookId, { since: askedAt, cap });
+  let visitor = start();
+  let done = await visitCopy(copy, visitor);
+  if (visitor.shown() === null && copy.asOf < askedAt) {
+    // The delivery it looks for may be newer than the copy: a person saw it in the live table.
+    copy = await copyFor(call, webhookId, { since: askedAt, cap }, { refresh: true });
+    visitor = start();
+    done = await visitCopy(copy, visitor);
   }
-  const visitor = start();
-  const reader = await openHistory(call, webhookId, { cap, retain: true });
-  let read = 0;
-  let done = false;
-  try {
-    while (!done) {
-      const batch = await reader.next();
-      if (!batch) break;
-      for (const log of batch) {
-        read++;
-        done = !visitor.add(log);
-        if (done) break;
-      }
-    }
-  } finally {
-    reader.close();
+  if (!done && !copy.complete) {
+    copy = await copyFor(
+      call,
+      webhookId,
+      { since: null, cap },
+      { until: (log) => (done = !visitor.add(log)) },
+    );
+    if (copy.partial?.reason === "failed") throw new AppError(copy.partial.code, copy.partial.message);
   }
-  const source: HistorySource = { from: "scan", why };
+  const cut = (visitor.shown() ?? []).filter(
+    (log) => (log as Partial<StoredLog>).responseBodyTruncated,
+  ).length;
+  const source = await sourceOf(copy, cut);
   if (done) return { visitor, stop: { reason: "done" }, source };
-  const stop = reader.stop;
-  if (stop.reason === "failed") throw stop.error;
-  if (stop.reason === "complete") return { visitor, stop, source };
-  return { visitor, stop: { reason: "cap", read, total: reader.total }, source };
-}
-
-/** The visit over the store's copy, or why the scan must make it (the copy ends short, or cut a body shown). */
-async function visitStore<V extends LogVisitor>(
-  watched: WatchedHistory,
-  visitor: V,
-): Promise<VisitedHistory<V> | { why: string }> {
-  let done = false;
-  for await (const batch of watched.stream(EMPTY_QUESTION)) {
-    done = batch.some((log) => !visitor.add(log));
-    if (done) break;
-  }
-  if (!done) {
-    const why = await watched.cannotAnswer(EMPTY_QUESTION, "rows");
-    if (why) return { why };
-  }
-  const shown = visitor.shown();
-  if (!shown) return { why: "the watch's copy does not hold this delivery yet." };
-  if (shown.some((log) => (log as Partial<StoredLog>).responseBodyTruncated))
-    return {
-      why: "a response it shows is longer than the watch keeps (WATCH_BODY_CAP_BYTES), and it is shown whole.",
-    };
-  return {
-    visitor,
-    stop: { reason: done ? "done" : "complete" },
-    source: { from: "watch", asOf: watched.asOf },
-  };
+  if (copy.complete) return { visitor, stop: { reason: "complete" }, source };
+  return { visitor, stop: { reason: "cap", read: source.logs, total: copy.total }, source };
 }

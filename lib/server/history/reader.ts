@@ -1,48 +1,141 @@
 import "server-only";
-import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import type { AppError } from "@/lib/server/app-error";
-import type { SharedHistory } from "@/lib/server/history/shared-history";
+import type { LimitFunction } from "p-limit";
+import type { Webhook, WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
+import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
+import type { WebhookId } from "@/lib/server/hub/path-params";
+import { sleepSeconds, withRetry } from "@/lib/server/history/retry";
+import type { KeyBudgets } from "@/lib/server/history/key-budget";
 
-/** Why a reader got fewer logs than the whole history, once `next()` returned null. */
-export type ReaderStop = { reason: "complete" } | { reason: "cap" } | { reason: "failed"; error: AppError };
+/**
+ * The one reader of a webhook's history on the hub, for the watcher's polls and for the copies
+ * questions make: every call under the application key's budget and the retry policy, pages of
+ * 50 newest first. The hub only adds logs at the top, so offsets only shift forward: a page read
+ * late holds logs already seen (dropped by id), never skips one.
+ */
 
-/** One reader of a shared history: the logs from the newest up to its cap, a batch at a time. */
-export class HistoryReader {
-  /** Logs handed to this reader so far. */
-  read = 0;
-  closed = false;
-  /** Wakes a reader waiting for logs. */
-  wake: (() => void) | null = null;
+/** Logs per call: the most the API hands out. */
+export const PAGE_SIZE = 50;
 
-  constructor(
-    private readonly history: SharedHistory,
-    /** Index (in the history's log sequence) of the next log to hand out. */
-    public cursor: number,
-    /** This reader wants logs up to this index (exclusive). */
-    public readonly until: number,
-  ) {}
+/** The hub as a reading of one webhook sees it. */
+export interface HubReader {
+  webhook(signal: AbortSignal): Promise<Webhook>;
+  logs(offset: number, signal: AbortSignal): Promise<WebhookLogPage>;
+}
 
-  /** The next logs, newest first; null when this reader has all it can get. */
-  next(): Promise<WebhookLog[] | null> {
-    return this.history.nextFor(this);
+/** Counts how each call ends (the watcher's hub calls by outcome, for /metrics). */
+export interface CallObserver {
+  count<T>(call: Promise<T>, signal: AbortSignal): Promise<T>;
+}
+
+/** Calls for one webhook with one key: each waits for the key's budget, then runs under `limit`, retried. */
+export function hubReader(
+  key: { appId: string; apiKey: string },
+  webhookId: WebhookId,
+  budgets: KeyBudgets,
+  limit: LimitFunction,
+  observer?: CallObserver,
+): HubReader {
+  const call = <T>(read: (signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
+    withRetry(
+      async () => {
+        await budgets.take(key.appId, signal);
+        return limit(() => (observer ? observer.count(read(signal), signal) : read(signal)));
+      },
+      {
+        signal,
+        waitOut: async (seconds, waitSignal) => {
+          budgets.pause(key.appId, seconds);
+          await sleepSeconds(seconds, waitSignal);
+        },
+      },
+    );
+  const hubCall = (signal: AbortSignal) => ({ apiKey: key.apiKey, signal, keep: false });
+  return {
+    webhook: (signal) => call((s) => getWebhook(hubCall(s), webhookId), signal),
+    logs: (offset, signal) =>
+      call((s) => listWebhookLogs(hubCall(s), webhookId, { offset, limit: PAGE_SIZE }), signal),
+  };
+}
+
+export interface NewestLogs {
+  /** The logs newer than the known head, newest first, without duplicates. */
+  logs: WebhookLog[];
+  /** Where the known head stood in the listing (0 when it was not met). */
+  headIndex: number;
+  /** More arrived than `max`: the known head was not reached, so a gap lies below these logs. */
+  gap: boolean;
+  /** The hub's count of the webhook's logs, as its first page said. */
+  total: number;
+}
+
+/** Newest pages until the log `headId` (or the end, or `max` new logs). */
+export async function readNewest(
+  hub: HubReader,
+  headId: string | null,
+  max: number,
+  signal: AbortSignal,
+): Promise<NewestLogs> {
+  const logs: WebhookLog[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  for (let offset = 0; ; offset += PAGE_SIZE) {
+    const page = await hub.logs(offset, signal);
+    if (offset === 0) total = page.pagination.total;
+    for (const [index, log] of page.data.entries()) {
+      const id = log.id.toLowerCase();
+      if (id === headId) return { logs, headIndex: offset + index, gap: false, total };
+      if (!seen.has(id)) {
+        seen.add(id);
+        logs.push(log);
+      }
+    }
+    if (page.data.length < PAGE_SIZE) return { logs, headIndex: 0, gap: false, total };
+    if (logs.length >= max) return { logs, headIndex: 0, gap: true, total };
   }
+}
 
-  close(): void {
-    this.history.closeReader(this);
-  }
-
-  get stop(): ReaderStop {
-    if (this.history.failure) return { reason: "failed", error: this.history.failure };
-    return this.history.reachedEnd(this.cursor) ? { reason: "complete" } : { reason: "cap" };
-  }
-
-  /** The hub's total when the history was anchored. */
-  get total(): number {
-    return this.history.anchorTotal ?? 0;
-  }
-
-  /** Deliveries that arrived after the history was anchored (they are not in it). */
-  get arrivedMeanwhile(): number {
-    return this.history.arrived;
+/**
+ * Pages from `offset` on, `parallel` in flight, at most `maxPages`, handed over in offset order:
+ * each time, every page that has arrived in order so far. A page that arrives before the ones
+ * above it waits for them. The reading ends after a short page (the end of the list) or when the
+ * caller stops iterating, which aborts the calls still in flight.
+ */
+export async function* olderPages(
+  hub: HubReader,
+  offset: number,
+  options: { parallel: number; maxPages: number },
+  signal: AbortSignal,
+): AsyncGenerator<WebhookLogPage[]> {
+  const done = new AbortController();
+  const readSignal = AbortSignal.any([signal, done.signal]);
+  const queue: Array<{ read: Promise<WebhookLogPage>; page?: WebhookLogPage }> = [];
+  let requested = 0;
+  let ended = false;
+  const request = () => {
+    while (!ended && queue.length < options.parallel && requested < options.maxPages) {
+      const slot: (typeof queue)[number] = { read: hub.logs(offset + requested * PAGE_SIZE, readSignal) };
+      slot.read.then((page) => (slot.page = page)).catch(() => undefined);
+      queue.push(slot);
+      requested++;
+    }
+  };
+  try {
+    request();
+    while (queue.length > 0) {
+      const pages = [await queue.shift()!.read];
+      // Answers that came in meanwhile are taken in too, so that one write holds them all.
+      await new Promise((resolve) => setImmediate(resolve));
+      while (queue[0]?.page) pages.push(queue.shift()!.page!);
+      const end = pages.findIndex((page) => page.data.length < PAGE_SIZE);
+      if (end >= 0) {
+        ended = true;
+        pages.length = end + 1;
+      }
+      request();
+      yield pages;
+      if (ended) return;
+    }
+  } finally {
+    done.abort();
   }
 }

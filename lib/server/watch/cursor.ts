@@ -4,9 +4,11 @@ import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { sql, type Selectable, type Updateable } from "kysely";
 import { failureCause } from "@/lib/domain/failure-signature";
 import { HOUR_MS } from "@/lib/domain/watch/hourly-counts";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { pruneIssues, recordFailures, type FreshLog } from "@/lib/server/watch/failure-issues";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import { EMPTY_QUESTION } from "@/lib/domain/history/question";
+import { newest, streak } from "@/lib/server/history/questions";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /**
  * The watcher's writes: claiming due webhooks under a lease, writing a batch of logs together
@@ -14,7 +16,7 @@ import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
  * nothing), recording the webhook's fields and timeline, ending a poll, bounding retention.
  */
 
-export type WatchState = Selectable<WatchDatabase["watch_state"]>;
+export type WatchState = Selectable<StoreDatabase["watch_state"]>;
 
 export interface Claimed {
   state: WatchState;
@@ -77,7 +79,7 @@ export async function claimDue(
 }
 
 /** Extends the lease (and checks it is still ours) inside a transaction; throws LeaseLost otherwise. */
-async function holdLease(tx: WatchDb, owner: string, webhookId: string, leaseMs: number, now: number) {
+async function holdLease(tx: StoreDb, owner: string, webhookId: string, leaseMs: number, now: number) {
   const held = await tx
     .updateTable("watch_state")
     .set({ lease_until: now + leaseMs })
@@ -100,7 +102,7 @@ export async function recordWebhook(
   await ctx.db.transaction().execute(async (tx) => {
     const state = await holdLease(tx, owner, webhook.id, leaseMs, now);
     const active = webhook.active ? 1 : 0;
-    const events: WatchDatabase["watch_timeline"][] = [];
+    const events: StoreDatabase["watch_timeline"][] = [];
     if (state.active !== active) {
       events.push({
         webhook_id: webhook.id,
@@ -169,13 +171,15 @@ export function storedSignature(status: string, statusCode: number, kept: string
 
 /** What a write moves the cursor to (fields left out stay as they are). */
 export type CursorChange = Pick<
-  Updateable<WatchDatabase["watch_state"]>,
-  "head_id" | "tail_offset" | "backfill_read" | "complete_from" | "history_complete"
+  Updateable<StoreDatabase["watch_state"]>,
+  "head_id" | "tail_offset" | "backfill_read" | "complete_from" | "history_complete" | "hub_total"
 >;
 
 /**
  * Writes logs (ignoring ids already stored) and the cursor in one transaction, under our lease.
- * Returns how many logs were new.
+ * Returns the ids of the logs that were new. A watched webhook's failure issues and summary
+ * (last success and failure, the failing streak) are kept up to date with them; a copy nobody
+ * watches gets those when it is watched (rebuildWatched).
  */
 export async function writeLogs(
   ctx: StoreContext,
@@ -185,7 +189,8 @@ export async function writeLogs(
   cursor: CursorChange,
   leaseMs: number,
   now = Date.now(),
-): Promise<number> {
+  { watched = true }: { watched?: boolean } = {},
+): Promise<string[]> {
   return ctx.db.transaction().execute(async (tx) => {
     await holdLease(tx, owner, webhookId, leaseMs, now);
     const fresh: FreshLog[] = [];
@@ -212,70 +217,84 @@ export async function writeLogs(
         .execute();
       fresh.push(...inserted);
     }
-    const hours = new Map<number, { success: number; failed: number }>();
-    for (const log of fresh) {
-      const hour = Math.floor(log.send_at / HOUR_MS) * HOUR_MS;
-      const counts = hours.get(hour) ?? { success: 0, failed: 0 };
-      if (log.status === "Success") counts.success++;
-      else counts.failed++;
-      hours.set(hour, counts);
-    }
-    for (const [hour, counts] of hours) {
-      await tx
-        .insertInto("watch_log_hours")
-        .values({ webhook_id: webhookId, hour, ...counts })
-        .onConflict((oc) =>
-          oc.columns(["webhook_id", "hour"]).doUpdateSet((eb) => ({
-            success: eb("watch_log_hours.success", "+", counts.success),
-            failed: eb("watch_log_hours.failed", "+", counts.failed),
-          })),
-        )
-        .execute();
-    }
-    if (fresh.length > 0) await recordFailures(tx, webhookId, fresh, ctx.issueResolveAfter, now);
-    const summary = fresh.length > 0 ? await summarise(tx, webhookId) : {};
+    await countHours(tx, webhookId, fresh);
+    if (watched && fresh.length > 0) await recordFailures(tx, webhookId, fresh, ctx.issueResolveAfter, now);
+    const summary = watched && fresh.length > 0 ? await summarise(tx, webhookId) : {};
     await tx
       .updateTable("watch_state")
       .set((eb) => ({ ...cursor, ...summary, stored_logs: eb("stored_logs", "+", fresh.length) }))
       .where("webhook_id", "=", webhookId)
       .execute();
-    return fresh.length;
+    return fresh.map((log) => log.id);
   });
 }
 
-/** Last success, last failure and the failing streak since the newest success, over everything stored. */
-async function summarise(tx: WatchDb, webhookId: string) {
-  const newest = (status: string) =>
-    tx
-      .selectFrom("watch_logs")
-      .select(["id", "send_at", "status_code"])
-      .where("webhook_id", "=", webhookId)
-      .where("status", "=", status)
-      .orderBy("send_at", "desc")
-      .orderBy("id", "desc")
-      .limit(1)
-      .executeTakeFirst();
-  const success = await newest("Success");
-  const failure = await newest("Failed");
-  let streak = { since: null as number | null, length: 0 };
-  if (failure && (!success || failure.send_at > success.send_at)) {
-    const row = await tx
-      .selectFrom("watch_logs")
-      .select([(eb) => eb.fn.min("send_at").as("since"), (eb) => eb.fn.countAll<number>().as("n")])
-      .where("webhook_id", "=", webhookId)
-      .where("status", "=", "Failed")
-      .where("send_at", ">", success?.send_at ?? -1)
-      .executeTakeFirstOrThrow();
-    streak = { since: Number(row.since), length: Number(row.n) };
+/**
+ * Adds logs to their webhook's attempts per hour and failures per hour and status code: the
+ * overview and /metrics read these, not the logs.
+ */
+async function countHours(tx: StoreDb, webhookId: string, logs: readonly FreshLog[]): Promise<void> {
+  const hours = new Map<number, { success: number; failed: number }>();
+  const codes = new Map<string, { hour: number; status_code: number; failed: number }>();
+  for (const log of logs) {
+    const hour = Math.floor(log.send_at / HOUR_MS) * HOUR_MS;
+    const counts = hours.get(hour) ?? { success: 0, failed: 0 };
+    if (log.status === "Success") counts.success++;
+    else {
+      counts.failed++;
+      const key = `${hour} ${log.status_code}`;
+      const code = codes.get(key) ?? { hour, status_code: log.status_code, failed: 0 };
+      code.failed++;
+      codes.set(key, code);
+    }
+    hours.set(hour, counts);
   }
+  for (const [hour, counts] of hours) {
+    await tx
+      .insertInto("watch_log_hours")
+      .values({ webhook_id: webhookId, hour, ...counts })
+      .onConflict((oc) =>
+        oc.columns(["webhook_id", "hour"]).doUpdateSet((eb) => ({
+          success: eb("watch_log_hours.success", "+", counts.success),
+          failed: eb("watch_log_hours.failed", "+", counts.failed),
+        })),
+      )
+      .execute();
+  }
+  for (const code of codes.values()) {
+    await tx
+      .insertInto("watch_log_codes")
+      .values({ webhook_id: webhookId, ...code })
+      .onConflict((oc) =>
+        oc
+          .columns(["webhook_id", "hour", "status_code"])
+          .doUpdateSet((eb) => ({ failed: eb("watch_log_codes.failed", "+", code.failed) })),
+      )
+      .execute();
+  }
+}
+
+/** Last success, last failure and the failing streak over everything stored: the overview's row. */
+export async function summarise(tx: StoreDb, webhookId: string) {
+  const state = await tx
+    .selectFrom("watch_state")
+    .select("history_complete")
+    .where("webhook_id", "=", webhookId)
+    .executeTakeFirst();
+  const scope = { webhookId, from: null, complete: state?.history_complete === 1 };
+  const [success, failure, failing] = await Promise.all([
+    newest(tx, scope, EMPTY_QUESTION, "Success"),
+    newest(tx, scope, EMPTY_QUESTION, "Failed"),
+    streak(tx, scope),
+  ]);
   return {
     last_success_at: success?.send_at ?? null,
     last_success_id: success?.id ?? null,
     last_failure_at: failure?.send_at ?? null,
     last_failure_id: failure?.id ?? null,
     last_failure_code: failure?.status_code ?? null,
-    streak_since: streak.since,
-    streak_length: streak.length,
+    streak_since: failing ? Date.parse(failing.since) : null,
+    streak_length: failing?.length ?? 0,
   };
 }
 
@@ -302,6 +321,7 @@ export async function finishPoll(
           }
         : {
             polled_at: now,
+            copied_at: now,
             poll_failures: 0,
             poll_error_code: null,
             poll_error_message: null,
@@ -314,7 +334,8 @@ export async function finishPoll(
 }
 
 /**
- * Deletes what is older than the retention: logs (by creation time), hourly counts, timeline.
+ * Deletes what is older than the retention: logs (by creation time), hourly counts (the hub
+ * calls' too), timeline.
  * A webhook that lost logs no longer holds its whole history: its store is complete from the cut.
  */
 export async function prune(ctx: StoreContext, retentionDays: number, now = Date.now()): Promise<number> {
@@ -325,10 +346,12 @@ export async function prune(ctx: StoreContext, retentionDays: number, now = Date
       .where("created_at", "<", cut)
       .returning("webhook_id")
       .execute();
-    await tx
-      .deleteFrom("watch_log_hours")
-      .where("hour", "<", cut - HOUR_MS)
-      .execute();
+    for (const table of ["watch_log_hours", "watch_log_codes", "watch_hub_calls"] as const) {
+      await tx
+        .deleteFrom(table)
+        .where("hour", "<", cut - HOUR_MS)
+        .execute();
+    }
     await tx.deleteFrom("watch_timeline").where("at", "<", cut).execute();
     await pruneIssues(tx, cut);
     const counts = new Map<string, number>();

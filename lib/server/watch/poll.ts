@@ -1,6 +1,7 @@
 import "server-only";
-import type { Webhook, WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
+import { olderPages, PAGE_SIZE, readNewest, type HubReader } from "@/lib/server/history/reader";
+import type { StoreContext } from "@/lib/server/store/context";
 import { recordWebhook, writeLogs, type Claimed, type CursorChange } from "@/lib/server/watch/cursor";
 
 /**
@@ -9,19 +10,11 @@ import { recordWebhook, writeLogs, type Claimed, type CursorChange } from "@/lib
  * filling, older pages up to the backfill horizon. Backfill pages are read a few at once and
  * written in offset order, each batch together with the cursor that follows it, so a poll cut
  * short anywhere is taken up again by the next without a gap or a duplicate. The hub lists newest
- * first and only adds logs, so offsets only shift forward: a page read late holds logs already
- * seen (dropped by id), never skips one.
+ * first and only adds logs, so offsets only shift forward (history/reader.ts).
  */
 
-export const PAGE_SIZE = 50;
 /** Backfill pages one poll reads, per page in flight, before it lets other webhooks have a turn. */
 const BACKFILL_PAGES_PER_POLL = 40;
-
-/** The hub as a poll sees it: calls made under the key's budget and the retry policy. */
-export interface HubReader {
-  webhook(signal: AbortSignal): Promise<Webhook>;
-  logs(offset: number, signal: AbortSignal): Promise<WebhookLogPage>;
-}
 
 export interface PollSettings {
   ctx: StoreContext;
@@ -57,9 +50,9 @@ export async function pollWebhook(
   let newLogs = 0;
   let newest: WebhookLog | undefined;
   if (state.head_id !== null || state.tail_offset === null) {
-    const top = await readTop(settings, state.head_id, hub, signal);
+    const top = await readNewest(hub, state.head_id, settings.backfillCount, signal);
     newest = top.logs[0];
-    const cursor: CursorChange = { head_id: newest?.id.toLowerCase() ?? state.head_id };
+    const cursor: CursorChange = { head_id: newest?.id.toLowerCase() ?? state.head_id, hub_total: top.total };
     if (top.gap) {
       // More arrived since the last poll than the horizon keeps: the store holds them from here.
       Object.assign(cursor, {
@@ -70,15 +63,15 @@ export async function pollWebhook(
     } else if (state.tail_offset !== null && top.headIndex) {
       cursor.tail_offset = state.tail_offset + top.headIndex;
     }
-    if (top.logs.length > 0 || cursor.tail_offset !== undefined) {
-      newLogs += await writeLogs(ctx, owner, webhookId, top.logs, cursor, leaseMs);
+    if (top.logs.length > 0 || cursor.tail_offset !== undefined || top.total !== state.hub_total) {
+      newLogs += (await writeLogs(ctx, owner, webhookId, top.logs, cursor, leaseMs)).length;
       Object.assign(state, cursor);
     }
   }
 
   if (state.tail_offset !== null) {
     await backfill(settings, state, hub, signal, async (step) => {
-      newLogs += await writeLogs(ctx, owner, webhookId, step.logs, step.cursor, leaseMs);
+      newLogs += (await writeLogs(ctx, owner, webhookId, step.logs, step.cursor, leaseMs)).length;
       newest ??= state.head_id === null ? step.logs[0] : undefined;
       Object.assign(state, step.cursor);
     });
@@ -91,32 +84,12 @@ export async function pollWebhook(
   };
 }
 
-/** Newest pages until the log `headId` (or the end, or the horizon's count): the logs before it. */
-async function readTop(settings: PollSettings, headId: string | null, hub: HubReader, signal: AbortSignal) {
-  const logs: WebhookLog[] = [];
-  const seen = new Set<string>();
-  for (let offset = 0; ; offset += PAGE_SIZE) {
-    const page = await hub.logs(offset, signal);
-    for (const [index, log] of page.data.entries()) {
-      const id = log.id.toLowerCase();
-      if (id === headId) return { logs, headIndex: offset + index, gap: false };
-      if (!seen.has(id)) {
-        seen.add(id);
-        logs.push(log);
-      }
-    }
-    if (page.data.length < PAGE_SIZE) return { logs, headIndex: 0, gap: false };
-    if (logs.length >= settings.backfillCount) return { logs, headIndex: 0, gap: true };
-  }
-}
-
 type BackfillStep = { logs: WebhookLog[]; cursor: CursorChange };
 
 /**
- * Reads backfill pages from `state.tail_offset` on, `parallelPages` in flight, and hands them to
- * `write` in offset order: each time, every page that has arrived in order so far, as one step.
- * A page that arrives before the ones above it waits for them. `write` must move `state` to the
- * step's cursor; the reads stop when it reaches the horizon or the poll's share of pages.
+ * Reads backfill pages from `state.tail_offset` on and hands them to `write` in offset order, each
+ * batch as one step. `write` must move `state` to the step's cursor; the reading stops when it
+ * reaches the horizon or the poll's share of pages.
  */
 async function backfill(
   settings: PollSettings,
@@ -125,34 +98,16 @@ async function backfill(
   signal: AbortSignal,
   write: (step: BackfillStep) => Promise<void>,
 ): Promise<void> {
-  const first = state.tail_offset!;
-  const limit = BACKFILL_PAGES_PER_POLL * settings.parallelPages;
   const oldestKept = Date.now() - settings.backfillAgeMs;
-  // Pages read past the horizon are not needed: stopping aborts them.
-  const done = new AbortController();
-  const readSignal = AbortSignal.any([signal, done.signal]);
-  const queue: Array<{ read: Promise<WebhookLogPage>; page?: WebhookLogPage }> = [];
-  let requested = 0;
-  const request = () => {
-    while (queue.length < settings.parallelPages && requested < limit) {
-      const slot: (typeof queue)[number] = { read: hub.logs(first + requested * PAGE_SIZE, readSignal) };
-      slot.read.then((page) => (slot.page = page)).catch(() => undefined);
-      queue.push(slot);
-      requested++;
-    }
-  };
-  try {
-    request();
-    while (queue.length > 0 && state.tail_offset !== null) {
-      const pages = [await queue.shift()!.read];
-      // Answers that came in during the last write are taken in first, so one write holds them all.
-      await new Promise((resolve) => setImmediate(resolve));
-      while (queue[0]?.page) pages.push(queue.shift()!.page!);
-      request();
-      await write(takePages(settings, state, pages, oldestKept));
-    }
-  } finally {
-    done.abort();
+  const pages = olderPages(
+    hub,
+    state.tail_offset!,
+    { parallel: settings.parallelPages, maxPages: BACKFILL_PAGES_PER_POLL * settings.parallelPages },
+    signal,
+  );
+  for await (const batch of pages) {
+    await write(takePages(settings, state, batch, oldestKept));
+    if (state.tail_offset === null) break;
   }
 }
 

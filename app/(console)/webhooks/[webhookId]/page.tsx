@@ -12,7 +12,8 @@ import { getQueryClient } from "@/lib/browser/query-client";
 import { logsQueryOptions, webhookQueryOptions } from "@/lib/browser/queries";
 import { isAppError } from "@/lib/server/app-error";
 import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
-import { storedWebhook } from "@/lib/server/watch/store-answers";
+import { storedWebhook } from "@/lib/server/watch/stored-webhook";
+import { storeAccess } from "@/lib/server/watch/store-access";
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
@@ -115,7 +116,8 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   if (failures.some(({ code }) => code === "not_found")) notFound();
   // The hub does not answer: a watched webhook is shown as the watch last read it.
   const outage = isAppError(webhookError) && webhookError.code.startsWith("upstream_") ? webhookError : null;
-  const stored = outage ? await storedWebhook(app.id, webhookId) : null;
+  const stored =
+    outage && (await storeAccess([app])).allowed.length > 0 ? await storedWebhook(app.id, webhookId) : null;
   if (stored) queryClient.setQueryData(webhookOptions.queryKey, stored.webhook);
   // Any other failure of the logs alone is left to the browser: its query retries and shows the
   // error with "Try again".

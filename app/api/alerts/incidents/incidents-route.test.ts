@@ -4,10 +4,11 @@
  * banner and the Alerts page count), summaries apart, every application of the session listed by
  * its name, another application's incidents never, no session 401, and no hub call.
  */
+import { addWatches } from "@/lib/server/watch/watches";
 import { beforeEach, describe, expect, it } from "vitest";
 import { firingText, type IncidentsAnswer } from "@/lib/domain/alerts/incidents";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { incidentRow } from "@/tests/support/alert-incidents";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
 import { errorOf, request, signedInCookie, twoApplicationsCookie } from "@/tests/support/route-requests";
@@ -38,13 +39,13 @@ async function list(cookie: string): Promise<IncidentsAnswer> {
 beforeEach(async () => {
   const ctx = await sharedStoreContext();
   await ctx.db.deleteFrom("alert_incidents").execute();
-  const store = await watchStore();
+  const store = await sharedStoreContext();
   for (const [key, webhookId, name] of [
     [FIRST, A, "Acme"],
     [SECOND, B, "Globex"],
     [STRANGER, C, "Not yours"],
   ] as const) {
-    await store.addWatches(applicationId(key), key, [{ webhook: fakeWebhook(webhookId), name }]);
+    await addWatches(store, applicationId(key), key, [{ webhook: fakeWebhook(webhookId), name }]);
   }
   await ctx.db
     .insertInto("alert_incidents")

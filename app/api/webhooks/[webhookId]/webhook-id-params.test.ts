@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeLogPage, fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
 import { request, errorOf, ctx, fakeHubForRoutes, signedInCookie } from "@/tests/support/route-requests";
-import { resetHistoryForTests } from "@/lib/server/history/scan";
+import { closeSharedStore } from "@/lib/server/store/context";
 import * as webhookRoute from "@/app/api/webhooks/[webhookId]/route";
 import * as logsRoute from "@/app/api/webhooks/[webhookId]/logs/route";
 import * as retryRoute from "@/app/api/webhooks/[webhookId]/logs/[logId]/retry/route";
@@ -31,7 +31,7 @@ const fake = fakeHubForRoutes((req, res) => {
 let cookie: string;
 
 beforeEach(async () => {
-  resetHistoryForTests();
+  await closeSharedStore();
   cookie = await signedInCookie(KEY);
   fake.requests.length = 0;
 });

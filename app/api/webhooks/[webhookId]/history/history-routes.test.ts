@@ -7,7 +7,7 @@ import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { ORIGIN, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import { sendJson, servesLogs, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
-import { resetHistoryForTests } from "@/lib/server/history/scan";
+import { closeSharedStore } from "@/lib/server/store/context";
 import * as scanRoute from "@/app/api/webhooks/[webhookId]/history/route";
 import * as healthRoute from "@/app/api/webhooks/[webhookId]/history/health/route";
 import * as findRoute from "@/app/api/webhooks/[webhookId]/history/find/route";
@@ -45,10 +45,10 @@ const LOGS = Array.from({ length: 300 }, (_, i) => {
   };
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   upstream = fake.current;
   signInLimiter.reset();
-  resetHistoryForTests();
+  await closeSharedStore();
   upstream.requests.length = 0;
   upstream.handle = servesLogs(LOGS);
 });
@@ -135,10 +135,15 @@ describe("GET …/history (scan)", () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain(WEBHOOK);
   });
 
-  it("cap reads at most that many and says the result is partial", async () => {
+  it("cap bounds how far back the copy is read (to the page), and says the result is partial", async () => {
     const cookie = await signIn();
     const result = (await lines(await scanRoute.GET(get("?cap=120", cookie), ctx))).at(-1)!;
-    expect(result).toMatchObject({ read: 120, cap: 120, partial: { reason: "cap" } });
+    expect(result).toMatchObject({
+      cap: 120,
+      partial: { reason: "cap", message: expect.stringMatching(/Scan further/) },
+    });
+    expect(result.read).toBeGreaterThanOrEqual(120);
+    expect(result.read).toBeLessThan(120 + 50);
   });
 });
 
@@ -211,16 +216,16 @@ describe("GET …/history/find", () => {
     expect(await byLink.json()).toMatchObject({ log: { id: LOGS[250]!.id }, position: 250 });
   });
 
-  it("404 says how far it looked", async () => {
+  it("404 says how far it looked: within the cap, then, asked further, the whole history", async () => {
     const cookie = await signIn();
+    const capped = await findRoute.GET(get(`/find?q=${id(9999)}&cap=100`, cookie), ctx);
+    expect(capped.status).toBe(404);
+    expect(((await capped.json()) as { error: { message: string } }).error.message).toMatch(
+      /newest 1\d\d of 300.*Scan further/,
+    );
     const response = await findRoute.GET(get(`/find?q=${id(9999)}`, cookie), ctx);
-    expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
       /No delivery with log or message ID .* in the 300 deliveries of this webhook/,
-    );
-    const capped = await findRoute.GET(get(`/find?q=${id(9999)}&cap=100`, cookie), ctx);
-    expect(((await capped.json()) as { error: { message: string } }).error.message).toMatch(
-      /newest 100 of 300.*Scan further/,
     );
   });
 

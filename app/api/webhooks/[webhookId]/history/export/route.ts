@@ -11,16 +11,15 @@ import {
 import { createRedactor } from "@/lib/domain/redact";
 import { serverConfig } from "@/lib/server/config";
 import { narrowToIssue, openExport } from "@/lib/server/history/answer";
-import { HISTORY_SOURCE_HEADER, historySourceHeader } from "@/lib/domain/history/answer-source";
+import { HISTORY_SOURCE_HEADER } from "@/lib/domain/history/answer-source";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 import { exportQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schemas";
 
 /**
- * Every delivery matching the question (up to `cap` logs read) as a file, `format=csv|json`,
- * named after the webhook and the time range. Rows are written as they are read: memory does not
- * grow with the export. A scan that fails midway aborts the download (the file is incomplete, so
- * the browser says the download failed); the cap ends the file where it stops. The watch's store
- * writes it instead when it holds every matching log whole; `X-History-Source` says which.
+ * Every delivery matching the question (from the console's copy, brought back up to `cap` logs)
+ * as a file, `format=csv|json`, named after the webhook and the time range. Rows are written as
+ * the database hands them out: memory does not grow with the export. `X-History-Source` says what
+ * the copy covered (JSON of HistorySource), and how many responses in it are cut.
  * `for=customer`: every row redacted as a support bundle is (REDACT_PATTERNS and the session's key
  * included), the file named `…-redacted`; a pattern over its time budget breaks the download off.
  */
@@ -28,7 +27,7 @@ export const GET = defineRoute({
   params: webhookParamsSchema,
   query: exportQuerySchema,
   async handle({ params, query, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const { cap, format } = query;
     const forCustomer = query.for === "customer";
     const question = await narrowToIssue(appId, params.webhookId, query.question, query.issue);
@@ -70,7 +69,7 @@ export const GET = defineRoute({
         "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
         "content-disposition": `attachment; filename="${fileName}"`,
         "x-content-type-options": "nosniff",
-        [HISTORY_SOURCE_HEADER]: historySourceHeader(matches.source),
+        [HISTORY_SOURCE_HEADER]: JSON.stringify(matches.source),
       },
     });
   },

@@ -15,7 +15,7 @@ export const GET = defineRoute({
   params: webhookParamsSchema,
   query: healthQuerySchema,
   async handle({ params, query, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const now = Date.now();
     const question = { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[query.window] };
     const answer = await beginAnswer(

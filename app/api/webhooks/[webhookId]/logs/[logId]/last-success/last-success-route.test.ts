@@ -5,18 +5,20 @@
  * changes between the two come from the watch's timeline (a real embedded store), or are said to
  * be unknown for a webhook the application does not watch.
  */
+import { addWatches, listWatches, removeWatch } from "@/lib/server/watch/watches";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
+import type { LastSuccessAnswer } from "@/lib/domain/bundle/last-success";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { resetHistoryForTests } from "@/lib/server/history/scan";
+import { closeSharedStore, withStore } from "@/lib/server/store/context";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { claimDue, recordWebhook } from "@/lib/server/watch/cursor";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
 import { sendJson } from "@/tests/support/fake-upstream";
 import { ctx, errorOf, KEY, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { storeLogs } from "@/tests/support/watch-databases";
+import { stubEnv } from "@/tests/support/env";
 import * as route from "@/app/api/webhooks/[webhookId]/logs/[logId]/last-success/route";
 
 const fake = fakeUpstreamPerTest({
@@ -52,10 +54,10 @@ function history(successAt: number | null): WebhookLog[] {
 
 let logs: WebhookLog[] = [];
 beforeEach(async () => {
-  resetHistoryForTests();
-  const store = await watchStore();
-  for (const watch of await store.listWatches([applicationId(KEY)])) {
-    await store.removeWatch([applicationId(KEY)], watch.webhookId);
+  await closeSharedStore();
+  const store = await sharedStoreContext();
+  for (const watch of await listWatches(store, [applicationId(KEY)])) {
+    await removeWatch(store, [applicationId(KEY)], watch.webhookId);
   }
   fake.current.handle = (req, res) => {
     const url = new URL(req.url ?? "", "http://hub");
@@ -87,26 +89,27 @@ describe("the last success before a delivery", () => {
       lastSuccess: expect.objectContaining({ id: id(120), statusCode: 200 }),
       partial: null,
       changes: { known: false, why: expect.stringMatching(/^This webhook is not watched, so its changes/) },
-      source: { from: "scan", why: "this webhook is not watched by this application." },
+      source: expect.objectContaining({ watched: false, complete: false }),
     });
-    // 3 pages of 50 reach log 120; none of the rest is read.
-    expect(fake.current.requests.length).toBeLessThanOrEqual(3);
+    // The newest page, then the pages below it until log 120: a few at once, never all 200 logs.
+    expect(fake.current.requests.length).toBeLessThanOrEqual(1 + 4);
   });
 
   it("is none when the history has no success before it, and says when the cap cut the reading short", async () => {
     logs = history(1);
     expect(await (await lastSuccess(id(100))).json()).toEqual({
       lastSuccess: null,
-      partial: expect.stringMatching(/^No success among the newest 150 of 200 deliveries \(the scan's cap\)/),
+      partial: expect.stringMatching(/^No success among the newest 1\d\d of 200 deliveries \(the cap\)/),
       changes: null,
-      source: expect.objectContaining({ from: "scan" }),
+      source: expect.objectContaining({ watched: false }),
     });
+    await closeSharedStore();
     logs = history(1).slice(0, 120);
     expect(await (await lastSuccess(id(100))).json()).toEqual({
       lastSuccess: null,
       partial: null,
       changes: null,
-      source: expect.objectContaining({ from: "scan" }),
+      source: expect.objectContaining({ watched: false, complete: true }),
     });
   });
 
@@ -114,9 +117,9 @@ describe("the last success before a delivery", () => {
     logs = history(120);
     const successAt = NOW - 120 * 60_000;
     const failedAt = NOW - 3 * 60_000;
-    const store = await watchStore();
+    const store = await sharedStoreContext();
     const db = await sharedStoreContext();
-    await store.addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+    await addWatches(store, applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
     await claimDue(db, "test", 10, 60_000, Date.now() + 60_000);
     const poll = (at: number, active: boolean, numberOfErrors: number) =>
       recordWebhook(db, "test", { ...fakeWebhook(WEBHOOK), active, numberOfErrors }, 60_000, at);
@@ -150,7 +153,7 @@ describe("the last success before a delivery", () => {
     logs = history(120);
     const missing = await lastSuccess(id(999));
     expect(missing.status).toBe(404);
-    expect((await errorOf(missing)).message).toMatch(/is not among the newest 150 of 200 deliveries/);
+    expect((await errorOf(missing)).message).toMatch(/is not among the newest 1\d\d of 200 deliveries/);
     const bad = await lastSuccess("not-a-uuid");
     expect(bad.status).toBe(400);
     expect(fake.current.requests.length).toBe(0);
@@ -159,11 +162,11 @@ describe("the last success before a delivery", () => {
   describe("of a watched webhook", () => {
     /** Watches the webhook and stores `stored` as the watcher does, its whole history read. */
     async function watchedWith(stored: WebhookLog[]) {
-      await (await watchStore()).addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+      await withStore((ctx) => addWatches(ctx, applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]));
       await storeLogs(await sharedStoreContext(), WEBHOOK, stored, Date.now(), { history_complete: 1 });
     }
 
-    it("is read from the watch's store, with no call to the hub, beyond the scan's cap too", async () => {
+    it("is read from the watch's copy, with no call to the hub, beyond the cap too", async () => {
       logs = history(180);
       await watchedWith(logs);
       const response = await lastSuccess(id(3));
@@ -171,30 +174,33 @@ describe("the last success before a delivery", () => {
       const answer = (await response.json()) as LastSuccessAnswer;
       expect(answer.lastSuccess).toMatchObject({ id: id(180), statusCode: 200 });
       expect(answer.partial).toBeNull();
-      expect(answer.source).toEqual({ from: "watch", asOf: expect.any(String) });
+      expect(answer.source).toMatchObject({ watched: true, complete: true, logs: 200 });
       expect(fake.current.requests.length).toBe(0);
 
       const none = (await (await lastSuccess(id(190))).json()) as LastSuccessAnswer;
-      expect(none).toMatchObject({ lastSuccess: null, partial: null, source: { from: "watch" } });
+      expect(none).toMatchObject({ lastSuccess: null, partial: null, source: { watched: true } });
       expect(fake.current.requests.length).toBe(0);
     });
 
-    it("is scanned from the hub when the store cut the success's body, or does not hold the delivery yet", async () => {
+    it("says it is not exact when the copy cut the success's body", async () => {
+      stubEnv({ WATCH_BODY_CAP_BYTES: "1024" });
+      await closeSharedStore();
       logs = history(120);
       logs[120] = { ...logs[120]!, responseBody: JSON.stringify({ ok: true, pad: "x".repeat(10_000) }) };
-      await watchedWith(logs.slice(2));
+      await watchedWith(logs);
       const cut = (await (await lastSuccess(id(3))).json()) as LastSuccessAnswer;
-      expect(cut.lastSuccess?.responseBody).toBe(logs[120]!.responseBody);
-      expect(cut.source).toEqual({ from: "scan", why: expect.stringMatching(/longer than the watch keeps/) });
-      expect(fake.current.requests.length).toBeGreaterThan(0);
+      expect(cut.lastSuccess?.responseBody).toBe(logs[120]!.responseBody.slice(0, 1024));
+      expect(cut.source).toMatchObject({ watched: true, cutBodies: 1 });
+      expect(fake.current.requests.length).toBe(0);
+    });
 
+    it("reads the hub's newest page when the copy does not hold the delivery yet", async () => {
       logs = history(120);
+      await watchedWith(logs.slice(2));
       const newer = (await (await lastSuccess(id(0))).json()) as LastSuccessAnswer;
       expect(newer.lastSuccess).toMatchObject({ id: id(120) });
-      expect(newer.source).toEqual({
-        from: "scan",
-        why: expect.stringMatching(/does not hold this delivery yet/),
-      });
+      expect(newer.source).toMatchObject({ watched: true, logs: 200 });
+      expect(fake.current.requests.length).toBe(1);
     });
   });
 });
