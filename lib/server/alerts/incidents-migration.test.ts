@@ -1,5 +1,5 @@
 /**
- * Migration 0011 on both databases: a store holding one incident per rule (firing and resolved,
+ * Migration 0014 on both databases: a store holding one incident per rule (firing and resolved,
  * told alone, told with another rule, held, inside a summary, application-wide) comes out with
  * one incident per webhook listing its conditions, under the id of the one that was told, and
  * the engine carries on from there: no alert told again, one recovery under that id.
@@ -98,7 +98,7 @@ const deliveries = (webhookId: string, at: number, count: number, statusCode: nu
 beforeEach(() => stubEnv({ SESSION_SECRET: "a-session-secret-for-tests-32-chars!" }));
 afterEach(() => restoreEnv());
 
-describe.each(WATCH_DATABASES)("migration 0011 on %s", (kind) => {
+describe.each(WATCH_DATABASES)("migration 0014 on %s", (kind) => {
   let ctx: StoreContext;
 
   beforeEach(async () => {
@@ -117,7 +117,7 @@ describe.each(WATCH_DATABASES)("migration 0011 on %s", (kind) => {
       secret: "",
     });
     const migrator = new Migrator({ db: ctx.db, provider: migrations });
-    expect((await migrator.migrateTo("0010_alert_application_names")).error).toBeUndefined();
+    expect((await migrator.migrateTo("0013_log_copies")).error).toBeUndefined();
     const before = ctx.db as unknown as Kysely<{ alert_incidents: OldIncident }>;
     await before
       .insertInto("alert_incidents")
