@@ -1,6 +1,6 @@
 import "server-only";
 import type { Generated, Kysely } from "kysely";
-import type { DeliveryState } from "@/lib/domain/alerts/destinations";
+import type { DeliveryState, DestinationKind } from "@/lib/domain/alerts/destinations";
 import type { IncidentScope } from "@/lib/domain/alerts/message";
 import type { IssueState } from "@/lib/domain/watch/failure-issue";
 
@@ -112,7 +112,7 @@ export interface StoreDatabase extends FailureIssueTables, AlertEngineTables, Co
   alert_destinations: {
     id: string;
     app_id: string;
-    kind: "slack" | "webhook" | "email";
+    kind: DestinationKind;
     label: string;
     sealed: string;
     target: string;
@@ -124,7 +124,7 @@ export interface StoreDatabase extends FailureIssueTables, AlertEngineTables, Co
     app_id: string;
     destination_id: string;
     destination_label: string;
-    kind: "slack" | "webhook" | "email";
+    kind: DestinationKind;
     idempotency_key: string;
     alert_kind: string;
     title: string;
