@@ -1,13 +1,16 @@
 /**
  * The sandbox's alert inbox: stand-ins for the places the console sends alerts to, so alerts can
  * be tried with no outside service. It receives Slack-shaped posts, Standard Webhooks signed
- * posts (checked with the reference library against INBOX_SIGNING_SECRET) and email (its SMTP
- * listener, inbox-smtp.ts), and lists what arrived, newest first. Kept in memory, the newest
- * INBOX_MAX: it is a place to look, not a record.
+ * posts (checked with the reference library against INBOX_SIGNING_SECRET), email (its SMTP
+ * listener, inbox-smtp.ts) and PagerDuty, Teams and Discord posts (inbox-services.ts), and lists
+ * what arrived, newest first, also as pages per service (inbox-pages.ts). Kept in memory, the
+ * newest INBOX_MAX: it is a place to look, not a record.
  *
  *   POST   /_sandbox/inbox/slack     200 "ok" for `{ text, blocks? }` (as Slack answers), 400 otherwise
  *   POST   /_sandbox/inbox/webhook   204 when the signature verifies, 401 (and kept, marked) when not
+ *   POST   /_sandbox/inbox/pagerduty | /teams | /discord   as each service answers (inbox-services.ts)
  *   GET    /_sandbox/inbox           { items, smtp, signingSecret, urls } (admin guard)
+ *   GET    /_sandbox/inbox/pagerduty | /teams | /discord   what arrived, as HTML (admin guard)
  *   DELETE /_sandbox/inbox           empties it (admin guard)
  */
 import { randomUUID } from "node:crypto";
@@ -20,6 +23,8 @@ import {
 } from "../domain/alerts/sandbox-inbox";
 import { requireAdmin } from "./auth";
 import { HttpError, readJsonBody, readJsonText, sendJson, sendText, type Router } from "./http";
+import { discordItems, inboxPage, pagerDutyItems, teamsItems } from "./inbox-pages";
+import { addServiceRoutes } from "./inbox-services";
 
 /** The inbox's path and secret, as the sandbox's CLI and tests name them. */
 export { INBOX_PATH, INBOX_SIGNING_SECRET };
@@ -30,7 +35,7 @@ export const INBOX_MAX = 200;
 /** Longest body kept per item. */
 const BODY_MAX = 64 * 1024;
 
-export type InboxChannel = "slack" | "webhook" | "email";
+export type InboxChannel = "slack" | "webhook" | "email" | "pagerduty" | "teams" | "discord";
 
 export interface InboxItem {
   id: string;
@@ -42,7 +47,7 @@ export interface InboxItem {
   verified: boolean | null;
   /** Why the signature did not verify. */
   problem: string | null;
-  /** webhook-id, the email's Message-ID. */
+  /** webhook-id, the email's Message-ID, PagerDuty's dedup_key. */
   messageId: string | null;
   /** Email only: the envelope. */
   from: string | null;
@@ -157,6 +162,35 @@ export function addInboxRoutes(router: Router, { inbox, adminToken, smtp, baseUr
     if (problem) throw new HttpError(401, "invalid_signature", `The signature did not verify: ${problem}.`);
     res.writeHead(204).end();
   });
+
+  addServiceRoutes(router, inbox);
+  const pages = {
+    pagerduty: [
+      "PagerDuty (sandbox inbox)",
+      "Alerts by dedup key, as PagerDuty lists them: a trigger opens one, a resolve with the same key closes it.",
+      pagerDutyItems,
+    ],
+    teams: [
+      "Microsoft Teams (sandbox inbox)",
+      "Each Workflows post's Adaptive Card, newest first, roughly as a channel shows it.",
+      teamsItems,
+    ],
+    discord: [
+      "Discord (sandbox inbox)",
+      "Each webhook message's embeds, newest first, and whom it would ping.",
+      discordItems,
+    ],
+  } as const;
+  for (const [channel, [title, intro, render]] of Object.entries(pages)) {
+    router.add("GET", `${INBOX_PATH}/${channel}`, ({ req, res }) => {
+      requireAdmin(req, adminToken);
+      const html = inboxPage(title, intro, render(inbox.list().filter((item) => item.channel === channel)));
+      sendText(res, 200, "text/html; charset=utf-8", html, {
+        "cache-control": "no-store",
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      });
+    });
+  }
 
   router.add("GET", INBOX_PATH, ({ req, res }) => {
     requireAdmin(req, adminToken);
