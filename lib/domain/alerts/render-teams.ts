@@ -94,7 +94,11 @@ export function renderTeams(message: AlertMessage): TeamsMessage {
       rich(run(sample.body, { fontType: "Monospace" })),
     );
   }
-  body.push({ type: "TextBlock", text: message.at, size: "Small", isSubtle: true, wrap: true });
+  // The incident's id, as Discord's footer and the other kinds carry it: the same from firing to recovery.
+  const footer = message.incident
+    ? `Incident ${message.incident.id} · ${message.at}`
+    : `Test alert · ${message.at}`;
+  body.push({ type: "TextBlock", text: footer, size: "Small", isSubtle: true, wrap: true });
   return {
     type: "message",
     attachments: [
