@@ -25,6 +25,7 @@ function row(failingStreak: OverviewRow["failingStreak"]): OverviewRow {
     asOf: new Date(NOW).toISOString(),
     pollError: null,
     keyRejected: false,
+    maintenance: null,
   };
 }
 

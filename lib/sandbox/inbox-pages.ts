@@ -7,7 +7,7 @@
  *   GET /_sandbox/inbox/pagerduty | /teams | /discord   (admin guard, as GET /_sandbox/inbox)
  */
 import { escapeHtml } from "../domain/bundle/render-html";
-import type { InboxItem } from "./inbox";
+import type { InboxItem } from "./inbox-items";
 
 type Json = Record<string, unknown>;
 

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { SANDBOX_INBOX_PATH as INBOX_PATH } from "../domain/alerts/sandbox-inbox";
 import { readJsonText, sendJson, type Router } from "./http";
-import type { AlertInbox } from "./inbox";
+import type { AlertInbox } from "./inbox-items";
 
 type Json = Record<string, unknown>;
 

@@ -20,6 +20,7 @@ import { AppError } from "@/lib/server/app-error";
 import { toIso, type StoreContext } from "@/lib/server/store/context";
 import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 import { moveRulesTo } from "@/lib/server/alerts/rules-store";
+import { moveWindowsTo } from "@/lib/server/maintenance/windows-store";
 
 /**
  * Alert destinations and their delivery log, in the watch's store. Each belongs to one
@@ -299,7 +300,7 @@ export async function recentDeliveries(
 /**
  * Moves an application's alerts to its new id (its key was handed over, or the id's secret
  * rotated): its destinations but those in `drop` (removed, as Remove does), their delivery log,
- * and its rules with each webhook's snooze and quiet hours (moveRulesTo).
+ * its rules with each webhook's snooze and quiet hours (moveRulesTo), and its maintenance windows.
  */
 export async function moveAlertsTo(
   db: StoreDb,
@@ -316,4 +317,5 @@ export async function moveAlertsTo(
   await db.updateTable("alert_destinations").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
   await db.updateTable("alert_deliveries").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
   await moveRulesTo(db, oldAppId, appId);
+  await moveWindowsTo(db, oldAppId, appId);
 }
