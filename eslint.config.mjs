@@ -64,7 +64,9 @@ const boundaries = [
           patterns: [
             rule(
               "lib/server/store is the bottom layer: the modules that query it import it, never the other way.",
-              ...["watch", "history", "alerts", "bundle", "metrics", "maintenance"].map((name) => `server/${name}`),
+              ...["watch", "history", "alerts", "bundle", "metrics", "maintenance"].map(
+                (name) => `server/${name}`,
+              ),
             ),
           ],
         },
@@ -80,7 +82,8 @@ const boundaries = [
           patterns: [
             {
               group: ["@/**", "./**", "../**", "server-only"],
-              message: "A migration is frozen: it imports nothing but Kysely, so it never changes when code does.",
+              message:
+                "A migration is frozen: it imports nothing but Kysely, so it never changes when code does.",
             },
           ],
         },
