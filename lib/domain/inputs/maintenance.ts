@@ -91,20 +91,17 @@ const numberOfText = (raw: unknown) =>
   typeof raw === "string" && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
 
 const daysError = fieldMessage(MAINTENANCE_LABELS.days, "tick at least one day of the week.");
+const isWeekday = (day: unknown): day is Weekday => (WEEKDAYS as readonly unknown[]).includes(day);
+/** Days of the week, 1 (Monday) to 7 (Sunday), as numbers or a form's text; each once, in order. */
 const daysInput = z.pipe(
   z.transform((raw: unknown) => (Array.isArray(raw) ? raw.map(numberOfText) : raw)),
-  z
-    .array(
-      z.union(
-        WEEKDAYS.map((day) => z.literal(day)),
-        { error: daysError },
-      ),
-      { error: daysError },
-    )
-    .check(
+  z.pipe(
+    z.array(z.unknown(), { error: daysError }).check(
       z.minLength(1, { error: daysError }),
-      z.overwrite((days: Weekday[]) => [...new Set(days)].sort()),
+      z.refine((days: unknown[]) => days.every(isWeekday), { error: daysError }),
     ),
+    z.transform((days: unknown[]) => [...new Set(days.filter(isWeekday))].sort()),
+  ),
 );
 
 const durationError = fieldMessage(
