@@ -14,6 +14,7 @@ import { WEEKDAYS, WEEKDAY_NAMES, WEEKLY_MAX_MINUTES } from "@/lib/domain/mainte
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { Field } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
+import { browserZone, TimeZoneSelect } from "@/components/ui/time-zone-select";
 import { Notice } from "@/components/ui/notice";
 import { apiFieldErrors } from "@/components/alerts/rules-form";
 import {
@@ -31,10 +32,6 @@ const WEBHOOK_INTRO =
 const APPLICATION_INTRO =
   "A window here covers every watched webhook of this application: while it is on, their alerts hold and " +
   "their failures are counted apart. A webhook's own windows are set on its page.";
-
-function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
 
 /** The window the soonest to matter: the one on now, else the next to start. */
 function soonest(windows: readonly MaintenanceWindowView[]): MaintenanceWindowView | null {
@@ -161,8 +158,6 @@ function WindowForm({ webhookId, onAdded }: { webhookId: string | null; onAdded:
     onSuccess: onAdded,
     onError: (caught) => setErrors(apiFieldErrors(caught) ?? {}),
   });
-  const zone = browserZone();
-  const zones = Intl.supportedValuesOf("timeZone");
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -277,15 +272,7 @@ function WindowForm({ webhookId, onAdded }: { webhookId: string | null; onAdded:
         hint="Its times are read in this zone, summer time included."
         error={error("zone")}
       >
-        {(control) => (
-          <select {...control} name="zone" defaultValue={zone} className="field-select w-full">
-            {(zones.includes(zone) ? zones : [zone, ...zones]).map((value) => (
-              <option key={value} value={value}>
-                {value.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        )}
+        {(control) => <TimeZoneSelect control={control} name="zone" zone={browserZone()} />}
       </Field>
       <Field
         label={MAINTENANCE_LABELS.note}
