@@ -23,7 +23,6 @@ import { alertPass, settleMs, type PassSettings } from "@/lib/server/alerts/noti
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import { saveAppRules } from "@/lib/server/alerts/rules-store";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { openStoreContext, type StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll, writeLogs } from "@/lib/server/watch/cursor";
 import { addWatches } from "@/lib/server/watch/watches";
 import { discordPings } from "@/lib/sandbox/inbox-pages";
@@ -33,7 +32,7 @@ import { startReceiver, type Answer, type TestReceiver } from "@/tests/sandbox/s
 import { dispatchUntilSettled, testDispatchSettings, untilSettled } from "@/tests/support/alert-outbox";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { webhookLog } from "@/tests/support/webhook-log";
-import { TEST_SECRET, WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
+import { postgresInstances, WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
 
 const databases = watchDatabases();
 const APP = "0123456789abcdef";
@@ -349,19 +348,7 @@ function testMessage(): AlertMessage {
 }
 
 describe("two instances on one PostgreSQL", () => {
-  const opened: StoreContext[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((ctx) => ctx.db.destroy()));
-  });
-  async function instance(url: string): Promise<StoreContext> {
-    const ctx = await openStoreContext({
-      target: { kind: "postgres", url },
-      secrets: [TEST_SECRET],
-      bodyCapBytes: 64,
-    });
-    opened.push(ctx);
-    return ctx;
-  }
+  const instance = postgresInstances();
 
   it("two dispatchers send each alert once to PagerDuty, Teams and Discord", async () => {
     const url = await databases.freshPostgresUrl();
