@@ -236,12 +236,13 @@ function readAlertsConfig(): AlertsConfig {
   };
 }
 
+/** The value is never repeated in the message: a proxy's URL may hold a password. */
 function readPagerDutyEventsUrl(): string | null {
   const raw = process.env.ALERTS_PAGERDUTY_EVENTS_URL?.trim();
   if (!raw) return null;
   if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol))
     throw new Error(
-      `ALERTS_PAGERDUTY_EVENTS_URL must be an http(s) URL like https://events.eu.pagerduty.com/v2/enqueue, got "${raw}".`,
+      "ALERTS_PAGERDUTY_EVENTS_URL must be an http(s) URL like https://events.eu.pagerduty.com/v2/enqueue. Fix it or unset it to use each destination's region.",
     );
   return raw;
 }
