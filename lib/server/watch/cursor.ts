@@ -213,9 +213,10 @@ export async function writeLogs(
         .insertInto("watch_logs")
         .values(rows)
         .onConflict((oc) => oc.columns(["webhook_id", "id"]).doNothing())
-        .returning(["id", "status", "status_code", "send_at", "body", "body_size"])
+        .returning("id")
         .execute();
-      fresh.push(...inserted);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      fresh.push(...inserted.map(({ id }) => byId.get(id)!));
     }
     await countHours(tx, webhookId, fresh);
     if (watched && fresh.length > 0) await recordFailures(tx, webhookId, fresh, ctx.issueResolveAfter, now);
