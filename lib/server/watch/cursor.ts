@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { sql, type Selectable, type Updateable } from "kysely";
 import { failureCause } from "@/lib/domain/failure-signature";
@@ -155,11 +155,11 @@ export function keptBody(body: string, capBytes: number): string {
 
 /** The body as stored: its kept part, with its full size and hash. */
 export function compactBody(body: string, capBytes: number) {
-  const bytes = Buffer.from(body, "utf8");
+  const size = Buffer.byteLength(body, "utf8");
   return {
-    body: keptBody(body, capBytes),
-    body_size: bytes.length,
-    body_sha256: createHash("sha256").update(bytes).digest("hex"),
+    body: size <= capBytes ? body : keptBody(body, capBytes),
+    body_size: size,
+    body_sha256: hash("sha256", body),
   };
 }
 
@@ -215,9 +215,10 @@ export async function writeLogs(
         .insertInto("watch_logs")
         .values(rows)
         .onConflict((oc) => oc.columns(["webhook_id", "id"]).doNothing())
-        .returning(["id", "status", "status_code", "send_at", "body", "body_size"])
+        .returning("id")
         .execute();
-      fresh.push(...inserted);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      fresh.push(...inserted.map(({ id }) => byId.get(id)!));
     }
     await countHours(tx, webhookId, fresh, watched);
     if (watched && fresh.length > 0) await recordFailures(tx, webhookId, fresh, ctx.issueResolveAfter, now);
