@@ -80,7 +80,8 @@ const boundaries = [
           patterns: [
             {
               group: ["@/**", "./**", "../**", "server-only"],
-              message: "A migration is frozen: it imports nothing but Kysely, so it never changes when code does.",
+              message:
+                "A migration is frozen: it imports nothing but Kysely, so it never changes when code does.",
             },
           ],
         },

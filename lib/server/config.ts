@@ -108,7 +108,10 @@ export interface WatchConfig {
   leaseSeconds: number;
   /** WATCH_BODY_CAP_BYTES: stored bytes of a response body; a longer one is kept cut, with its full size and hash (default 256 KiB). */
   bodyCapBytes: number;
-  /** WATCH_ISSUE_RESOLVE_AFTER: successful deliveries in a row that resolve a failure issue by itself (default 3). */
+  /**
+   * WATCH_ISSUE_RESOLVE_AFTER: successful deliveries in a row that resolve a failure issue by
+   * itself, and end a webhook's alert incident (default 3).
+   */
   issueResolveAfter: number;
 }
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   alertLatencyFigure,
+  demoIncidentsFigure,
   fairnessFigure,
   latencyGoalMs,
   outageFigure,
   outboxInstancesFigure,
+  recoveryFigure,
 } from "./alert-figures";
 
 describe("outboxInstancesFigure", () => {
@@ -130,5 +132,59 @@ describe("outageFigure", () => {
     };
     expect(outageFigure(silent).measured).toMatch(/first never came/);
     expect(outageFigure(silent).holds).toBe("no");
+  });
+});
+
+describe("demoIncidentsFigure", () => {
+  const input = {
+    failing: 8,
+    incidents: 8,
+    webhooks: 8,
+    ofFailing: 8,
+    conditions: 21,
+    summaries: 1,
+    alerts: 3,
+  };
+
+  it("holds with one incident per failing demo webhook", () => {
+    const figure = demoIncidentsFigure(input);
+    expect(figure.holds).toBe("yes");
+    expect(figure.measured).toBe(
+      "8 (one per webhook: 8 of the 8 failing), listing 21 conditions; 1 summary, 3 alerts received",
+    );
+  });
+
+  it.each([
+    ["an incident per rule", { incidents: 23 }],
+    ["a failing webhook without one", { incidents: 7, webhooks: 7, ofFailing: 7 }],
+    ["one of a healthy webhook", { ofFailing: 7 }],
+  ])("does not hold with %s", (_name, change) => {
+    expect(demoIncidentsFigure({ ...input, ...change }).holds).toBe("no");
+  });
+});
+
+describe("recoveryFigure", () => {
+  const input = {
+    intervalSeconds: 10,
+    resolveAfter: 3,
+    successes: 12,
+    window: { failures: 12, attempts: 25 },
+    afterMs: 3200,
+    waitedSeconds: 60,
+  };
+
+  it("holds within two poll intervals of the success that makes 3 in a row", () => {
+    const figure = recoveryFigure(input);
+    expect(figure.holds).toBe("yes");
+    expect(figure.measured).toBe(
+      "3.2 s (0.32 poll intervals) after success 3 of 12 in a row; 12 of 25 attempts in the failure rate's window failed",
+    );
+    expect(recoveryFigure({ ...input, afterMs: 20_001 }).holds).toBe("no");
+  });
+
+  it("does not hold when none came", () => {
+    const figure = recoveryFigure({ ...input, afterMs: null });
+    expect(figure.holds).toBe("no");
+    expect(figure.measured).toMatch(/^none within 60 s of 12 successes/);
   });
 });

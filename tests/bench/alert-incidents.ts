@@ -11,17 +11,26 @@
  *   what each of two destinations received.
  * - Fairness: the latency of the first, while another application's alert is being sent to 100
  *   receivers that never answer.
+ * - The demo: the sandbox demo's applications watched as `npm start` watches them, and messages
+ *   sent to each as a person trying it does; the firing incidents once the engine has judged
+ *   every webhook's new deliveries, against the demo webhooks that fail.
+ * - Recovery: a webhook fails long enough for its failure rate to hold, then its endpoint is
+ *   fixed; from the hub's time of the success that makes WATCH_ISSUE_RESOLVE_AFTER in a row to
+ *   the "recovered" alert's arrival.
  */
 import path from "node:path";
 import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
+import { DEFAULT_RESOLVE_AFTER } from "@/lib/domain/watch/failure-issue";
 import { createApplication, createChannel, createWebhook, type CreatedWebhook } from "../support/hub";
 import type { ServerProcess } from "../support/server-process";
 import { startReceiver, type TestReceiver } from "../sandbox/support/receiver";
 import {
   alertLatencyFigure,
+  demoIncidentsFigure,
   fairnessFigure,
   latencyGoalMs,
   outageFigure,
+  recoveryFigure,
   type OutageReceived,
 } from "./alert-figures";
 import type { Figure } from "./report";
@@ -48,6 +57,7 @@ interface TimedReceiver {
 
 interface AlertData {
   kind: string;
+  incident: { id: string; scope: string } | null;
   webhook: { id: string } | null;
   webhooks: Array<{ webhook: { id: string } }>;
 }
@@ -373,7 +383,8 @@ export async function measureOutage(options: {
           const allDeadline = startedAt + 20 * intervalSeconds * 1000;
           for (; Date.now() < allDeadline; await sleep(250)) {
             const [row] = await reader.all<{ n: number | string }>(
-              "select count(distinct webhook_id) as n from alert_incidents where rule = 'watchUnreadable' and webhook_id <> ''",
+              "select count(distinct webhook_id) as n from alert_incidents " +
+                `where scope = 'webhook' and detail like '%"rule":"watchUnreadable"%'`,
             );
             unreadable = Number(row?.n);
             if (unreadable >= webhooks.length) break;
@@ -388,21 +399,22 @@ export async function measureOutage(options: {
         const during = Object.fromEntries(labels.map((label) => [label, receivers[label].alerts().length]));
         const resolvedDeadline = Date.now() + 6 * intervalSeconds * 1000;
         const recovered = () =>
-          labels.every((label) => receivers[label].alerts().some((a) => a.data.kind === "resolved"));
+          labels.every((label) => receivers[label].alerts().some((a) => a.data.kind === "recovered"));
         while (Date.now() < resolvedDeadline && !recovered()) await sleep(250);
         const destinations: Record<string, OutageReceived> = {};
         for (const label of labels) {
           const all = receivers[label].alerts();
-          const told = all.slice(0, during[label]).filter((a) => ["firing", "summary"].includes(a.data.kind));
-          const summary = told.find((a) => a.data.kind === "summary");
+          const told = all.slice(0, during[label]).filter((a) => ["firing", "updated"].includes(a.data.kind));
+          const isSummary = (a: (typeof all)[number]) => a.data.incident?.scope === "summary";
+          const summary = told.find(isSummary);
           destinations[label] = {
             firing: told.length,
-            summaries: told.filter((a) => a.data.kind === "summary").length,
+            summaries: told.filter(isSummary).length,
             listed: new Set(
               (summary?.data.webhooks ?? []).map((item) => item.webhook.id).filter((id) => ids.has(id)),
             ).size,
             firstAfterSeconds: told[0] ? (told[0].at - startedAt) / 1000 : null,
-            resolved: all.filter((a) => a.data.kind === "resolved").length,
+            resolved: all.filter((a) => a.data.kind === "recovered").length,
           };
         }
         return [
@@ -418,5 +430,196 @@ export async function measureOutage(options: {
     );
   } finally {
     await Promise.all(labels.map((label) => receivers[label].receiver.close()));
+  }
+}
+
+/** A demo application as `GET /_sandbox/demo` lists it. */
+interface DemoApplication {
+  apiKey: string;
+  channels: Array<{ id: string; kind: string }>;
+  webhooks: Array<{ id: string; endpoint: string; active: boolean }>;
+}
+
+/** Messages sent to each demo application: enough for every rule about deliveries to hold on its failing webhooks. */
+const DEMO_MESSAGES = 12;
+
+/** Whether a demo webhook fails now: inactive, or its endpoint is not the receiver that answers 200. */
+const failingDemo = (webhook: DemoApplication["webhooks"][number]) =>
+  !webhook.active || !webhook.endpoint.endsWith("/_sandbox/receivers/ok");
+
+/**
+ * The sandbox demo (`demoSandboxUrl`: a sandbox seeded with it) watched as `npm start` watches
+ * it, every webhook of every demo application, each application with one destination; once its
+ * history is read, DEMO_MESSAGES messages to each application; the firing incidents once the
+ * watch holds their deliveries and the alert pass has told them.
+ */
+export async function measureDemoIncidents(options: {
+  env: WatchEnv;
+  demoSandboxUrl: string;
+  intervalSeconds: number;
+}): Promise<Figure[]> {
+  const { env, demoSandboxUrl, intervalSeconds } = options;
+  const response = await fetch(`${demoSandboxUrl}/_sandbox/demo`);
+  if (!response.ok) throw new Error(`GET /_sandbox/demo → HTTP ${response.status}`);
+  const { applications } = (await response.json()) as { applications: DemoApplication[] };
+  const webhooks = applications.flatMap((app) => app.webhooks);
+  const failing = new Set(webhooks.filter(failingDemo).map((webhook) => webhook.id));
+  const timed = await timedReceiver();
+  try {
+    env.log(
+      `alert demo: ${webhooks.length} demo webhooks of ${applications.length} applications, ${failing.size} failing, interval ${intervalSeconds} s`,
+    );
+    return await withWatcher(
+      env,
+      "alert-demo",
+      { sandboxUrl: demoSandboxUrl, intervalSeconds, webhooks: webhooks.length },
+      applications.map((app) => ({
+        apiKey: app.apiKey,
+        webhooks: app.webhooks,
+        destinations: [{ label: "on-call", url: `${timed.receiver.url}/hook` }],
+      })),
+      async (reader) => {
+        const sentAt = Date.now();
+        for (const app of applications)
+          await sendMessages(
+            demoSandboxUrl,
+            { apiKey: app.apiKey, channel: app.channels[0]! },
+            DEMO_MESSAGES,
+            4,
+          );
+        const active = webhooks.filter((webhook) => webhook.active).map((webhook) => webhook.id);
+        for (const deadline = Date.now() + 180_000; ; await sleep(500)) {
+          const [row] = await reader.all<{ n: number | string }>(
+            "select count(*) as n from (select webhook_id from watch_logs " +
+              `where send_at >= ${sentAt} and webhook_id in (${active.map((id) => `'${id}'`).join(",")}) ` +
+              `group by webhook_id having count(*) >= ${DEMO_MESSAGES})`,
+          );
+          if (Number(row?.n) === active.length) break;
+          if (Date.now() > deadline)
+            throw new Error(`the watch holds the messages of ${row?.n} of ${active.length} demo webhooks`);
+        }
+        // Each webhook is judged at its polls and the pass tells what settled: a summary waits two intervals at most.
+        await sleep(3 * intervalSeconds * 1000);
+        const rows = await reader.all<{ webhook_id: string; scope: string; detail: string }>(
+          "select webhook_id, scope, detail from alert_incidents where state = 'firing'",
+        );
+        const ofWebhooks = rows.filter((row) => row.scope === "webhook");
+        const ids = new Set(ofWebhooks.map((row) => row.webhook_id));
+        return [
+          demoIncidentsFigure({
+            failing: failing.size,
+            incidents: ofWebhooks.length,
+            webhooks: ids.size,
+            ofFailing: [...ids].filter((id) => failing.has(id)).length,
+            conditions: ofWebhooks.reduce(
+              (sum, row) => sum + (JSON.parse(row.detail) as { conditions: unknown[] }).conditions.length,
+              0,
+            ),
+            summaries: rows.filter((row) => row.scope === "summary").length,
+            alerts: timed.alerts().length,
+          }),
+        ];
+      },
+    );
+  } finally {
+    await timed.receiver.close();
+  }
+}
+
+/** Failures before the fix: enough for the failure rate to hold over its window after every success sent. */
+const RECOVERY_FAILURES = 14;
+/** Successes sent after the fix, as in issue 38 (12 in a row sent no "recovered" within a minute). */
+const RECOVERY_SUCCESSES = 12;
+/** How long the recovery is waited for after the success that should end the incident. */
+const RECOVERY_WAIT_MS = 60_000;
+
+/** The hub's createdDate of the `nth` success of a webhook logged after `after` (epoch ms). */
+async function succeededAt(
+  sandboxUrl: string,
+  apiKey: string,
+  webhookId: string,
+  nth: number,
+  after: number,
+) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(100)) {
+    const response = await fetch(`${sandboxUrl}/v1/organization/webhook/${webhookId}/webhook-log?limit=50`, {
+      headers: { "x-api-key": apiKey },
+    });
+    if (!response.ok) throw new Error(`the hub's logs of ${webhookId} → HTTP ${response.status}`);
+    const { data } = (await response.json()) as { data: Array<{ statusCode: number; createdDate: string }> };
+    const times = data
+      .filter((log) => log.statusCode === 200 && Date.parse(log.createdDate) > after)
+      .map((log) => Date.parse(log.createdDate))
+      .sort((a, b) => a - b);
+    if (times.length >= nth) return times[nth - 1]!;
+  }
+  throw new Error(`the hub did not log ${nth} successes of ${webhookId} within 30 s`);
+}
+
+/**
+ * Recovery: a webhook of its own application fails RECOVERY_FAILURES times (a streak and a
+ * failure rate hold, and its alert fires), then its endpoint is fixed and RECOVERY_SUCCESSES
+ * messages delivered; the "recovered" alert's arrival from the hub's time of success number
+ * WATCH_ISSUE_RESOLVE_AFTER, with the failure rate's window as it stood.
+ */
+export async function measureRecovery(options: {
+  env: WatchEnv;
+  sandboxUrl: string;
+  intervalSeconds: number;
+}): Promise<Figure[]> {
+  const { env, sandboxUrl, intervalSeconds } = options;
+  const timed = await timedReceiver();
+  try {
+    const [app] = await latencyApps(sandboxUrl, 1, "alert recovery");
+    const id = app!.webhook.id;
+    env.log(
+      `alert recovery: ${RECOVERY_FAILURES} failures, then ${RECOVERY_SUCCESSES} successes, interval ${intervalSeconds} s`,
+    );
+    return await withWatcher(
+      env,
+      "alert-recovery",
+      { sandboxUrl, intervalSeconds, webhooks: 1 },
+      [
+        {
+          apiKey: app!.apiKey,
+          webhooks: [app!.webhook],
+          destinations: [{ label: "on-call", url: `${timed.receiver.url}/hook` }],
+        },
+      ],
+      async (reader) => {
+        const kind = (name: string) => timed.alerts().find((alert) => alert.data.kind === name);
+        await patchWebhook(sandboxUrl, id, `${sandboxUrl}/_sandbox/receivers/error`);
+        await sendMessages(sandboxUrl, app!, RECOVERY_FAILURES, 1);
+        for (
+          const deadline = Date.now() + 6 * latencyGoalMs(intervalSeconds);
+          !kind("firing");
+          await sleep(100)
+        )
+          if (Date.now() > deadline) throw new Error("the failing webhook's alert did not fire");
+        const fixedAt = Date.now();
+        await patchWebhook(sandboxUrl, id, `${sandboxUrl}/_sandbox/receivers/ok`);
+        await sendMessages(sandboxUrl, app!, RECOVERY_SUCCESSES, 1);
+        const resolvedAt = await succeededAt(sandboxUrl, app!.apiKey, id, DEFAULT_RESOLVE_AFTER, fixedAt);
+        while (!kind("recovered") && Date.now() < resolvedAt + RECOVERY_WAIT_MS) await sleep(100);
+        const recovered = kind("recovered");
+        const windowStart = Date.now() - DEFAULT_RULES.rate.windowMinutes * 60_000;
+        const [window] = await reader.all<{ attempts: number | string; failures: number | string | null }>(
+          "select count(*) as attempts, sum(case when status = 'Success' then 0 else 1 end) as failures " +
+            `from watch_logs where webhook_id = '${id.replace(/[^0-9a-f-]/gi, "")}' and send_at >= ${windowStart}`,
+        );
+        return [
+          recoveryFigure({
+            intervalSeconds,
+            resolveAfter: DEFAULT_RESOLVE_AFTER,
+            successes: RECOVERY_SUCCESSES,
+            window: { failures: Number(window?.failures ?? 0), attempts: Number(window?.attempts ?? 0) },
+            afterMs: recovered ? recovered.at - resolvedAt : null,
+            waitedSeconds: RECOVERY_WAIT_MS / 1000,
+          }),
+        ];
+      },
+    );
+  } finally {
+    await timed.receiver.close();
   }
 }

@@ -84,7 +84,13 @@ import { watchWithAutoRefresh } from "./viewers";
 import { measureInstances, measureOverview, measureWatcher, type WatcherFixture } from "./watching";
 import { measureMetrics } from "./metrics";
 import { measureOutboxInstances } from "./alert-outbox";
-import { measureAlertLatency, measureFairness, measureOutage } from "./alert-incidents";
+import {
+  measureAlertLatency,
+  measureDemoIncidents,
+  measureFairness,
+  measureOutage,
+  measureRecovery,
+} from "./alert-incidents";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 
@@ -160,6 +166,7 @@ const SECTIONS = [
   "instances",
   "outbox",
   "alerts",
+  "incidents",
   "fairness",
   "handover",
 ] as const;
@@ -235,6 +242,7 @@ async function main(): Promise<void> {
     sandbox: sandboxPort,
     bareProxy: Number(process.env.BENCH_BARE_PROXY_PORT ?? sandboxPort + 1),
     delayProxy: sandboxPort + 2,
+    demoSandbox: sandboxPort + 3,
     lighthouse: Number(process.env.BENCH_LIGHTHOUSE_PORT ?? consolePort + 2000),
   };
   for (const [what, port] of Object.entries(ports)) await assertPortFree(port, what);
@@ -595,6 +603,32 @@ async function main(): Promise<void> {
           sandboxUrl: sandbox.url,
           intervalSeconds: PLAN.alertIntervalSeconds,
           webhooks: ALERTS.outageWebhooks,
+        }),
+    );
+    await part("incidents", [`firing incidents for the failing demo webhooks`], async () => {
+      const demo = await startSandboxProcess({
+        port: ports.demoSandbox,
+        dbPath: path.join(tmp, "demo.sqlite"),
+        seed: "demo",
+      });
+      try {
+        return await measureDemoIncidents({
+          env: watchEnv,
+          demoSandboxUrl: demo.url,
+          intervalSeconds: PLAN.alertIntervalSeconds,
+        });
+      } finally {
+        await demo.stop();
+      }
+    });
+    await part(
+      "incidents",
+      [`"recovered" after a fixed endpoint's successes, poll interval ${PLAN.alertIntervalSeconds} s`],
+      () =>
+        measureRecovery({
+          env: watchEnv,
+          sandboxUrl: sandbox.url,
+          intervalSeconds: PLAN.alertIntervalSeconds,
         }),
     );
     await part(

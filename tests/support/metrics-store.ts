@@ -111,14 +111,28 @@ export async function fillMetricsStore(ctx: StoreContext, now = Date.now()): Pro
   await ctx.db
     .insertInto("alert_incidents")
     .values([
-      incidentRow({ appId: SHOP, webhookId: ORDERS, rule: "streak", openedAt: now - MINUTE }),
+      incidentRow({
+        appId: SHOP,
+        webhookId: ORDERS,
+        openedAt: now - MINUTE,
+        conditions: [
+          { rule: "streak", headline: "5 failures in a row" },
+          { rule: "rate", headline: "100 % of 10 attempts failed in the last 15 minutes" },
+        ],
+      }),
       incidentRow({
         appId: SHOP,
         webhookId: INVOICES,
         openedAt: now - 60 * MINUTE,
         resolvedAt: now - MINUTE,
       }),
-      incidentRow({ appId: BILLING, webhookId: "", rule: "watchUnreadable", openedAt: now - 5 * MINUTE }),
+      incidentRow({
+        appId: BILLING,
+        webhookId: "",
+        scope: "application",
+        openedAt: now - 5 * MINUTE,
+        conditions: [{ rule: "watchUnreadable", headline: "the hub rejects this application's API key" }],
+      }),
     ])
     .execute();
   await ctx.db

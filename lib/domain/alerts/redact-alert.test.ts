@@ -1,12 +1,12 @@
 /**
- * Nothing secret leaves in an alert: every kind (firing, summary, recovery, test), rendered for
+ * Nothing secret leaves in an alert: every kind (firing, updated, recovered, summaries, test), rendered for
  * every destination (Slack, email, signed JSON), from an incident whose endpoint and response
  * bodies carry credentials, tokens, a JWT, a card number and secret query values.
  */
 import { describe, expect, it } from "vitest";
 import {
-  firingMessage,
-  resolvedMessage,
+  incidentAlert,
+  recoveredMessage,
   summaryMessage,
   type IncidentFacts,
 } from "@/lib/domain/alerts/incident-message";
@@ -51,21 +51,32 @@ const BODY = [
 ].join("\n");
 
 const webhook = { id: "wh-1", name: "Acme orders", endpoint: ENDPOINT };
+const streak = {
+  rule: "streak" as const,
+  headline: "7 failures in a row",
+  since: NOW - 42 * 60_000,
+  failures: 7,
+  attempts: 7,
+  codes: [{ code: 401, count: 7 }],
+};
 const incident = (change: Partial<IncidentFacts> = {}): IncidentFacts => ({
   id: "inc-1",
-  rule: "streak",
+  scope: "webhook",
   application: { id: "0123456789abcdef", name: "Production" },
   webhook,
-  breach: {
-    headline: "7 failures in a row",
-    since: NOW - 42 * 60_000,
-    failures: 7,
-    attempts: 7,
-    codes: [{ code: 401, count: 7 }],
-  },
+  conditions: [streak],
+  since: NOW - 42 * 60_000,
   openedAt: NOW - 40 * 60_000,
   ...change,
 });
+const summary = (): IncidentFacts =>
+  incident({ scope: "summary", webhook: null, conditions: [{ ...streak, rule: "summary" }] });
+/** A condition whose words carry a secret (an error text read back from somewhere). */
+const unreadable = {
+  ...streak,
+  rule: "watchUnreadable" as const,
+  headline: `the watch cannot read the webhook: ${ENDPOINT} answered with Bearer bearer-secret-123456`,
+};
 const samples = [1, 2].map((n) => ({
   logId: `log-${n}`,
   statusCode: 401,
@@ -80,27 +91,38 @@ const summaryItems = [1, 2, 3, 4, 5].map((n) => ({
 }));
 
 const MESSAGES: Array<[string, AlertMessage]> = [
-  ["firing", firingMessage(incident(), samples, CONTEXT, NOW)],
+  ["firing", incidentAlert(incident(), samples, CONTEXT, NOW)],
   [
     "firing, the watch named after its endpoint",
-    firingMessage(incident({ webhook: { ...webhook, name: ENDPOINT } }), samples, CONTEXT, NOW),
+    incidentAlert(incident({ webhook: { ...webhook, name: ENDPOINT } }), samples, CONTEXT, NOW),
   ],
   [
-    "firing, a rule without samples (inactive)",
-    firingMessage(incident({ rule: "inactive" }), [], CONTEXT, NOW),
+    "firing, a condition without samples (inactive)",
+    incidentAlert(incident({ conditions: [{ ...streak, rule: "inactive" }] }), [], CONTEXT, NOW),
   ],
-  ["recovery", resolvedMessage(incident(), 9, CONTEXT, NOW)],
   [
-    "recovery of a summary",
-    resolvedMessage(incident({ rule: "summary", webhook: null }), 25, CONTEXT, NOW, summaryItems),
+    "updated, a condition's words carrying secrets",
+    incidentAlert(incident({ conditions: [streak, unreadable] }), samples, CONTEXT, NOW, 1),
   ],
+  ["recovered", recoveredMessage(incident({ conditions: [streak, unreadable] }), 9, CONTEXT, NOW)],
+  ["recovered, a summary", recoveredMessage(summary(), 25, CONTEXT, NOW, summaryItems)],
   [
     "summary",
-    summaryMessage(incident({ rule: "summary", webhook: null }), summaryItems, false, CONTEXT, NOW),
+    summaryMessage(summary(), { webhooks: summaryItems, added: [], hubFailing: false }, CONTEXT, NOW),
   ],
   [
     "summary, the hub failing",
-    summaryMessage(incident({ rule: "summary", webhook: null }), summaryItems, true, CONTEXT, NOW),
+    summaryMessage(summary(), { webhooks: summaryItems, added: [], hubFailing: true }, CONTEXT, NOW),
+  ],
+  [
+    "summary's update, webhooks added",
+    summaryMessage(
+      summary(),
+      { webhooks: summaryItems, added: summaryItems.slice(3), hubFailing: false },
+      CONTEXT,
+      NOW,
+      1,
+    ),
   ],
   [
     "test",
@@ -129,7 +151,7 @@ describe("an alert leaves redacted", () => {
   });
 
   it("keeps what the reader needs: the host, the names of the parameters, the error, the console's own words", () => {
-    const message = firingMessage(incident(), samples, CONTEXT, NOW);
+    const message = incidentAlert(incident(), samples, CONTEXT, NOW);
     expect(message.webhook!.endpoint).toBe(
       "https://[redacted]@acme.example/hooks?token=[redacted]&password=[redacted]&shop=[redacted]",
     );
@@ -142,7 +164,7 @@ describe("an alert leaves redacted", () => {
 
   it("masks the operator's patterns too", () => {
     const body = "order ORD-123456 failed";
-    const message = firingMessage(
+    const message = incidentAlert(
       incident(),
       [{ ...samples[0]!, body }],
       { ...CONTEXT, redactPatterns: ["ORD-\\d{6}"] },
@@ -154,7 +176,7 @@ describe("an alert leaves redacted", () => {
   it("cuts a sample body after redacting it: a card number across the cut is still masked", () => {
     // Cut first, the body would end in "4111 1111 1111": too short to be a card, so never masked.
     const body = `${"x".repeat(SAMPLE_BODY_MAX - 15)} 4111 1111 1111 1111 then more`;
-    const [sample] = firingMessage(incident(), [{ ...samples[0]!, body }], CONTEXT, NOW).samples;
+    const [sample] = incidentAlert(incident(), [{ ...samples[0]!, body }], CONTEXT, NOW).samples;
     expect(sample!.body).toBe(`${"x".repeat(SAMPLE_BODY_MAX - 15)} [redacted] the… (cut)`);
     expect(sample!.body).not.toContain("4111");
   });

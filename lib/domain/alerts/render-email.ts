@@ -1,5 +1,11 @@
 import { countOf } from "@/lib/domain/format-count";
-import { alertFacts, alertTitle, codeText, type AlertMessage } from "@/lib/domain/alerts/message";
+import {
+  alertFacts,
+  alertTitle,
+  codeText,
+  namedWebhooks,
+  type AlertMessage,
+} from "@/lib/domain/alerts/message";
 import { escapeHtml } from "@/lib/domain/bundle/render-html";
 
 /**
@@ -16,13 +22,12 @@ export function renderEmail(message: AlertMessage): AlertEmail {
   const title = alertTitle(message);
   const link = message.links.webhook ?? message.links.console;
   const rows = alertFacts(message);
+  const named = namedWebhooks(message);
   const text = [
     title,
     "",
     ...rows.map(([label, value]) => `${label}: ${value}`),
-    ...message.webhooks.map(
-      (item) => `- ${item.webhook.name}: ${countOf(item.failures, "failure")} (${item.link})`,
-    ),
+    ...named.map((item) => `- ${item.webhook.name}: ${countOf(item.failures, "failure")} (${item.link})`),
     ...message.samples.flatMap((sample) => [
       "",
       `${codeText(sample.statusCode)} at ${sample.sentAt}:`,
@@ -40,8 +45,8 @@ export function renderEmail(message: AlertMessage): AlertEmail {
         `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
     ),
     `</table>`,
-    message.webhooks.length > 0
-      ? `<ul>${message.webhooks
+    named.length > 0
+      ? `<ul>${named
           .map(
             (item) =>
               `<li><a href="${escapeHtml(item.link)}">${escapeHtml(item.webhook.name)}</a>: ${countOf(item.failures, "failure")}</li>`,

@@ -75,7 +75,7 @@ const outboxWith = (ctx: StoreContext, kind: string) =>
   });
 
 describe("the watcher's alert engine", () => {
-  it("records a firing alert after the polls that find a failing streak, and its recovery after the next success", async () => {
+  it("records a firing alert after the polls that find a failing streak, and its recovery once it delivers 3 times in a row", async () => {
     const ctx = await databases.fresh("sqlite");
     const appId = await applicationWithSlack(ctx);
     const webhook = hub.webhook();
@@ -84,13 +84,13 @@ describe("the watcher's alert engine", () => {
     const fired = await outboxWith(ctx, "firing");
     const message = JSON.parse(fired.find((row) => row.alert_kind === "firing")!.payload!);
     expect(message).toMatchObject({
-      rule: { id: "streak" },
+      conditions: [{ rule: { id: "streak" } }],
       headline: "8 failures in a row",
       links: { webhook: `https://console.example/webhooks/${webhook.id}?app=${appId}` },
     });
 
-    hub.deliver(webhook, 1);
-    const after = await outboxWith(ctx, "resolved");
+    hub.deliver(webhook, 3);
+    const after = await outboxWith(ctx, "recovered");
     expect(after.map((row) => row.alert_kind).filter((kind) => kind === "firing")).toHaveLength(1);
     expect(JSON.parse(after.at(-1)!.payload!).headline).toMatch(/^recovered after 8 failures/);
   });
@@ -110,8 +110,8 @@ describe("the watcher's alert engine", () => {
     }
     await watchWebhook(ctx, appId, webhook);
     await outboxWith(ctx, "firing");
-    hub.deliver(webhook, 1);
-    const rows = await outboxWith(ctx, "resolved");
+    hub.deliver(webhook, 3);
+    const rows = await outboxWith(ctx, "recovered");
 
     const stored = JSON.stringify(rows);
     for (const secret of [

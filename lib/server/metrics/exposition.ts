@@ -169,10 +169,11 @@ export async function metricsText(
   for (const { appId, calls: left } of budgets)
     budget.set({ application: names.get(appId) ?? appId, app_id: appId }, left);
 
-  const firing = gauge("alert_incidents_firing", "Alert incidents firing now, by application and rule.", [
-    ...APPLICATION,
-    "rule",
-  ]);
+  const firing = gauge(
+    "alert_incidents_firing",
+    "Alert incidents firing now (one per failing webhook), by application and the rule each leads with.",
+    [...APPLICATION, "rule"],
+  );
   for (const row of incidents)
     firing.set({ application: row.application ?? row.appId, app_id: row.appId, rule: row.rule }, row.firing);
   gauge("alert_outbox_pending", "Alert deliveries waiting in the outbox: pending, or being sent.").set(

@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "kysely";
+import { parseDetail } from "@/lib/domain/alerts/incident-detail";
 import { HOUR_MS } from "@/lib/domain/watch/hourly-counts";
 import type { StoreContext } from "@/lib/server/store/context";
 
@@ -146,28 +147,44 @@ export async function hubCallsByOutcome(
   return rows.map((row) => ({ outcome: row.outcome, calls: countsOf(row, "calls") }));
 }
 
-/** Firing incidents per application and rule. */
+/** The rule an incident leads with: its first condition's (a failing streak before a rate), else its scope. */
+function leadingRule(row: { scope: string; detail: string }): string {
+  try {
+    return parseDetail(row.detail).conditions[0]?.rule ?? row.scope;
+  } catch {
+    return row.scope;
+  }
+}
+
+/**
+ * Firing incidents (one per failing webhook, one per application whose key is rejected, and
+ * summaries) per application and the rule each leads with.
+ */
 export async function firingIncidents(
   ctx: StoreContext,
 ): Promise<Array<{ appId: string; application: string | null; rule: string; firing: number }>> {
   const rows = await ctx.db
     .selectFrom("alert_incidents")
     .leftJoin("alert_applications", "alert_applications.app_id", "alert_incidents.app_id")
-    .select((eb) => [
+    .select([
       "alert_incidents.app_id",
       "alert_applications.name",
-      "alert_incidents.rule",
-      eb.fn.countAll<number>().as("firing"),
+      "alert_incidents.scope",
+      "alert_incidents.detail",
     ])
     .where("alert_incidents.state", "=", "firing")
-    .groupBy(["alert_incidents.app_id", "alert_applications.name", "alert_incidents.rule"])
     .execute();
-  return rows.map((row) => ({
-    appId: row.app_id,
-    application: row.name,
-    rule: row.rule,
-    firing: Number(row.firing),
-  }));
+  const counts = new Map<
+    string,
+    { appId: string; application: string | null; rule: string; firing: number }
+  >();
+  for (const row of rows) {
+    const rule = leadingRule(row);
+    const key = `${row.app_id} ${rule}`;
+    const count = counts.get(key) ?? { appId: row.app_id, application: row.name, rule, firing: 0 };
+    counts.set(key, { ...count, firing: count.firing + 1 });
+  }
+  return [...counts.values()];
 }
 
 /** Deliveries waiting in the outbox (pending, or being sent), and when the oldest of them was recorded. */

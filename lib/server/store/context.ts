@@ -19,7 +19,7 @@ export interface StoreContext {
   sealer: Sealer;
   /** Stored bytes of a response body (WATCH_BODY_CAP_BYTES). */
   bodyCapBytes: number;
-  /** Successful deliveries in a row that resolve a failure issue by itself (WATCH_ISSUE_RESOLVE_AFTER). */
+  /** Successful deliveries in a row that resolve a failure issue, and end an alert incident (WATCH_ISSUE_RESOLVE_AFTER). */
   issueResolveAfter: number;
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Generated, Kysely } from "kysely";
 import type { DeliveryState } from "@/lib/domain/alerts/destinations";
-import type { RuleId } from "@/lib/domain/alerts/rules";
+import type { IncidentScope } from "@/lib/domain/alerts/message";
 import type { IssueState } from "@/lib/domain/watch/failure-issue";
 
 /**
@@ -195,25 +195,29 @@ export interface AlertEngineTables {
     updated_at: number;
   };
   /**
-   * One incident of one rule: firing from `opened_at` until it clears (`resolved`). At most one
-   * firing incident per application, webhook ("" for application-wide ones) and rule: the
-   * partial unique index makes that hold across instances.
+   * One incident: a webhook's (every condition that holds on it), an application's (the hub
+   * rejects its key; webhook_id ""), or a summary of many webhooks at once (webhook_id ""),
+   * firing from `opened_at` until it ends (`resolved`). At most one firing incident per
+   * application, webhook and scope: the partial unique index makes that hold across instances.
    */
   alert_incidents: {
     id: string;
     app_id: string;
     webhook_id: string;
-    rule: RuleId | "summary";
+    /** What it is about (migration 0014). */
+    scope: IncidentScope;
     state: "firing" | "resolved";
     opened_at: number;
     resolved_at: number | null;
-    /** What fired, as JSON: counts, codes, samples, since (the engine's own shape). */
+    /** What holds, as JSON (lib/domain/alerts/incident-detail.ts). */
     detail: string;
-    /** When its firing alert was put in the outbox; null while held (quiet hours, snooze, cooldown). */
+    /** When its firing alert was put in the outbox, or told in a summary; null until then (held: quiet hours, snooze, cooldown). */
     notified_at: number | null;
     updated_at: number;
     /** The summary incident this one was told in (migration 0005); null when told alone or not yet. */
     summary_id: string | null;
+    /** Since when an update is due to be told (it got worse; a summary gained webhooks); null when none (migration 0014). */
+    update_due: number | null;
   };
   /**
    * The name people gave each application in their session (migration 0010), kept whenever a
