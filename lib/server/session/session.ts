@@ -18,9 +18,7 @@ import { sessionRevocations } from "@/lib/server/shared-state/revocations";
  * session ids signed out before they expired (`shared-state/revocations.ts`: in memory, and on
  * Redis when REDIS_URL is set, else in the console's database), so any number of instances
  * sharing SESSION_SECRET (and Redis or the database) can serve the same browser, and a sign-out
- * holds on all of them and across restarts. Each instance keeps the seals it opened lately (by
- * their text, until their session would end) so a browser's next request is not opened again;
- * the sign-out list is asked on every request all the same.
+ * holds on all of them and across restarts.
  *
  * - Cookie `__Host-hub_console` (Secure, Path=/, no Domain) in production; `hub_console`
  *   (not Secure) in development, or in production with SESSION_COOKIE_INSECURE=1 (plain http
@@ -149,37 +147,18 @@ export async function openSeal(seal: string | undefined | null): Promise<Session
   return { status: "signed_in", data };
 }
 
-// Bench row "upstream 25 ms away, one at a time": iron opens a seal in four thread-pool trips, so opened seals are kept.
-const opened = new Map<string, { data: SessionData; until: number }>();
-const OPENED_MAX = 1000;
-let openedWith = "";
-
-/**
- * The session data a sealed cookie holds, or undefined when it does not open (any reason). A seal
- * this process opened before, with the same secrets and TTL, is taken from `opened` until its
- * session would end; at most OPENED_MAX are kept, the oldest out.
- */
+/** The session data a sealed cookie holds, or undefined when it does not open (any reason). */
 async function unseal(seal: string): Promise<SessionData | undefined> {
-  const secrets = sessionSecrets();
-  const ttl = serverConfig().sessionTtlSeconds;
-  const openWith = [ttl, ...secrets].join("\n");
-  if (openedWith !== openWith) {
-    opened.clear();
-    openedWith = openWith;
-  }
-  const known = opened.get(seal);
-  if (known && known.until > Date.now()) return known.data;
-  opened.delete(seal);
-  let data: SessionData | undefined;
   try {
-    data = openSealed(await unsealData<unknown>(seal, { password: passwordMap(secrets), ttl }));
+    return openSealed(
+      await unsealData<unknown>(seal, {
+        password: passwordMap(sessionSecrets()),
+        ttl: serverConfig().sessionTtlSeconds,
+      }),
+    );
   } catch {
     return undefined;
   }
-  if (!data) return undefined;
-  if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
-  opened.set(seal, { data, until: data.signedInAt + ttl * 1000 });
-  return data;
 }
 
 /**
@@ -188,8 +167,6 @@ async function unseal(seal: string): Promise<SessionData | undefined> {
  */
 export async function revokeSession(data: SessionData): Promise<void> {
   const until = data.signedInAt + (serverConfig().sessionTtlSeconds + 60) * 1000;
-  // Its keys leave this process's memory now, not when the session would have ended.
-  for (const [seal, entry] of opened) if (entry.data.sessionId === data.sessionId) opened.delete(seal);
   await sessionRevocations().revoke(data.sessionId, until);
 }
 
