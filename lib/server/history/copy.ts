@@ -171,31 +171,6 @@ function capPartial(copy: { total: number }, reach: Reach, copied: number): Scan
   };
 }
 
-/**
- * Logs a question's reading writes in one transaction: a commit writes out every index page its
- * rows touched, and random ids touch a page each, so fewer, larger commits cost far less.
- */
-const WRITE_EVERY = 1000;
-
-/** Of `logs` (newest first), those neither in the copy nor `unwritten`, each once. */
-async function notCopied(
-  ctx: StoreContext,
-  webhookId: string,
-  logs: readonly WebhookLog[],
-  unwritten: ReadonlyMap<string, WebhookLog>,
-): Promise<WebhookLog[]> {
-  if (logs.length === 0) return [];
-  const ids = logs.map((log) => log.id.toLowerCase());
-  const held = await ctx.db
-    .selectFrom("watch_logs")
-    .select("id")
-    .where("webhook_id", "=", webhookId)
-    .where("id", "in", ids)
-    .execute();
-  const skip = new Set([...held.map((row) => row.id), ...unwritten.keys()]);
-  return logs.filter((_, i) => !skip.has(ids[i]!) && skip.add(ids[i]!));
-}
-
 /** Readings in flight in this process, by webhook: a question joins one rather than reading the same pages. */
 const readings = new Map<string, Promise<unknown>>();
 
@@ -367,8 +342,8 @@ async function read(
   const { until } = options;
   let done = false;
   // `until` sees the older logs as they are first copied, newest first, after those already copied.
-  const seen = (logs: readonly WebhookLog[]) => {
-    for (const log of logs) if (until && !done) done = until(log);
+  const seen = (logs: readonly WebhookLog[], fresh: ReadonlySet<string>) => {
+    for (const log of logs) if (until && !done && fresh.has(log.id.toLowerCase())) done = until(log);
   };
 
   const state = { ...before };
@@ -417,21 +392,6 @@ async function read(
     // straddle a page, and only some of them be copied.
     const offset = await stored(() => countCopied(ctx, webhookId, state.complete_from, "after"));
     const maxPages = Math.ceil((reach.cap - offset) / PAGE_SIZE);
-    // Logs read and not yet written: written with the cursor after them every WRITE_EVERY logs,
-    // before the lease runs half out, and when the reading ends however it ends.
-    const unwritten = new Map<string, WebhookLog>();
-    let moved = false;
-    let renewBy = Date.now() + leaseMs / 2;
-    const write = async () => {
-      if (!moved) return;
-      const logs = [...unwritten.values()];
-      const cursor = { complete_from: state.complete_from, history_complete: state.history_complete };
-      unwritten.clear();
-      moved = false;
-      renewBy = Date.now() + leaseMs / 2;
-      await stored(() => writeLogs(ctx, owner, webhookId, logs, cursor, leaseMs, Date.now(), { watched }));
-    };
-    let failure: unknown = null;
     try {
       for await (const pages of olderPages(
         hub,
@@ -446,26 +406,19 @@ async function read(
         const step: CursorChange = end
           ? { history_complete: 1, complete_from: null }
           : { complete_from: Math.min(oldest ?? Infinity, state.complete_from ?? Infinity) };
-        const added = await stored(() => notCopied(ctx, webhookId, logs, unwritten));
-        seen(added);
-        for (const log of added) unwritten.set(log.id.toLowerCase(), log);
+        const added = await stored(() =>
+          writeLogs(ctx, owner, webhookId, logs, step, leaseMs, Date.now(), { watched }),
+        );
+        seen(logs, new Set(added));
         Object.assign(state, step);
-        moved = true;
         copied += added.length;
         progress();
         if (!wanted()) break;
-        if (unwritten.size >= WRITE_EVERY || Date.now() >= renewBy) await write();
       }
     } catch (error) {
-      if (isAppError(error) && error.code === "store_unavailable") throw error;
-      failure = error;
-    }
-    // What was read stays, however the reading ended (Cancel, a hub failure).
-    await write();
-    if (failure) {
       if (signal.aborted) throw cancelledByClient(signal.reason);
-      if (!isAppError(failure)) throw failure;
-      partial = failedPartial(copied, failure);
+      if (!isAppError(error) || error.code === "store_unavailable") throw error;
+      partial = failedPartial(copied, error);
     }
   }
   const copy = copyOf(ctx, webhookId, state, partial, Math.max(0, arrived));

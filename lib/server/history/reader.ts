@@ -96,10 +96,9 @@ export async function readNewest(
 
 /**
  * Pages from `offset` on, `parallel` in flight, at most `maxPages`, handed over in offset order:
- * each time, every page that has arrived in order so far. Calls go on while the caller holds a
- * batch (writing it): each answer makes room for the next call, up to `parallel` pages read ahead
- * of the caller. The reading ends after a short page (the end of the list) or when the caller
- * stops iterating, which aborts the calls still in flight.
+ * each time, every page that has arrived in order so far. A page that arrives before the ones
+ * above it waits for them. The reading ends after a short page (the end of the list) or when the
+ * caller stops iterating, which aborts the calls still in flight.
  */
 export async function* olderPages(
   hub: HubReader,
@@ -111,36 +110,11 @@ export async function* olderPages(
   const readSignal = AbortSignal.any([signal, done.signal]);
   const queue: Array<{ read: Promise<WebhookLogPage>; page?: WebhookLogPage }> = [];
   let requested = 0;
-  let inFlight = 0;
-  // A short page arrived: no page after it is needed.
   let ended = false;
-  // The most logs the answers so far show the webhook has: a page that starts past them is empty.
-  let known: number | null = null;
   const request = () => {
-    while (
-      !ended &&
-      !readSignal.aborted &&
-      inFlight < options.parallel &&
-      queue.length < 2 * options.parallel &&
-      requested < options.maxPages &&
-      (known === null || offset + requested * PAGE_SIZE <= known)
-    ) {
-      const at = offset + requested * PAGE_SIZE;
-      const slot: (typeof queue)[number] = { read: hub.logs(at, readSignal) };
-      inFlight++;
-      slot.read
-        .then(
-          (page) => {
-            slot.page = page;
-            known = Math.max(known ?? 0, page.pagination.total, at + page.data.length);
-            if (page.data.length < PAGE_SIZE) ended = true;
-          },
-          () => undefined,
-        )
-        .finally(() => {
-          inFlight--;
-          request();
-        });
+    while (!ended && queue.length < options.parallel && requested < options.maxPages) {
+      const slot: (typeof queue)[number] = { read: hub.logs(offset + requested * PAGE_SIZE, readSignal) };
+      slot.read.then((page) => (slot.page = page)).catch(() => undefined);
       queue.push(slot);
       requested++;
     }
@@ -153,10 +127,13 @@ export async function* olderPages(
       await new Promise((resolve) => setImmediate(resolve));
       while (queue[0]?.page) pages.push(queue.shift()!.page!);
       const end = pages.findIndex((page) => page.data.length < PAGE_SIZE);
-      if (end >= 0) pages.length = end + 1;
+      if (end >= 0) {
+        ended = true;
+        pages.length = end + 1;
+      }
       request();
       yield pages;
-      if (end >= 0) return;
+      if (ended) return;
     }
   } finally {
     done.abort();

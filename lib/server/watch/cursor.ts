@@ -215,10 +215,9 @@ export async function writeLogs(
         .insertInto("watch_logs")
         .values(rows)
         .onConflict((oc) => oc.columns(["webhook_id", "id"]).doNothing())
-        .returning("id")
+        .returning(["id", "status", "status_code", "send_at", "body", "body_size"])
         .execute();
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      fresh.push(...inserted.map(({ id }) => byId.get(id)!));
+      fresh.push(...inserted);
     }
     await countHours(tx, webhookId, fresh, watched);
     if (watched && fresh.length > 0) await recordFailures(tx, webhookId, fresh, ctx.issueResolveAfter, now);
