@@ -5,7 +5,12 @@ import { useRef } from "react";
 import { apiFetch, isApiError } from "@/lib/browser/api";
 import { onUnauthorized } from "@/lib/browser/query-client";
 import { saveFile } from "@/lib/browser/save-file";
-import { historySourceText, sourceInHeader, HISTORY_SOURCE_HEADER, type HistorySource } from "@/lib/domain/history/answer-source";
+import {
+  historySourceText,
+  sourceInHeader,
+  HISTORY_SOURCE_HEADER,
+  type HistorySource,
+} from "@/lib/domain/history/answer-source";
 import { historyExportPath } from "@/lib/domain/log-view";
 import type { LogViewState } from "@/lib/domain/search-params";
 

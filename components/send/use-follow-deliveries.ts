@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useEffectEvent, useMemo, useState } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import {
   FOLLOW_POLL_MS,
@@ -9,7 +9,6 @@ import {
   type FollowTarget,
 } from "@/lib/domain/follow";
 import { logsQueryOptions } from "@/lib/browser/queries";
-import { webhookKeys } from "@/lib/domain/query-keys";
 
 type FollowPhase = "idle" | "waiting" | "landed" | "timed_out";
 
@@ -23,10 +22,13 @@ const NONE: WebhookLog[] = [];
 
 /**
  * After a test message is sent: poll the newest logs every second until the deliveries it
- * caused appear (or FOLLOW_TIMEOUT_MS passes), then refresh the table and header so they show.
+ * caused appear (or FOLLOW_TIMEOUT_MS passes), then `onLanded`, so the table and header show them.
  */
-export function useFollowDeliveries(webhookId: string, target: FollowTarget | null): FollowState {
-  const queryClient = useQueryClient();
+export function useFollowDeliveries(
+  webhookId: string,
+  target: FollowTarget | null,
+  onLanded: () => void,
+): FollowState {
   const [timedOut, setTimedOut] = useState<FollowTarget | null>(null);
 
   const { data } = useQuery({
@@ -60,11 +62,10 @@ export function useFollowDeliveries(webhookId: string, target: FollowTarget | nu
   }, [target, phase]);
 
   const landedCount = deliveries.length;
+  const landed = useEffectEvent(onLanded);
   useEffect(() => {
-    if (landedCount === 0) return;
-    // The table and the Errors count now differ from the hub: refresh them (the webhook and every view of its logs).
-    void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) });
-  }, [landedCount, queryClient, webhookId]);
+    if (landedCount > 0) landed();
+  }, [landedCount]);
 
   return { phase, target, deliveries };
 }

@@ -3,9 +3,12 @@
  * query, the history scan's and export's routes, the links to a view, the logs query's key part.
  */
 import { findUuid, isUuidShape } from "@/lib/domain/api-limits";
+import type { HistoryQuestion } from "@/lib/domain/history/question";
+import { readCode, readContains, readTime } from "@/lib/domain/inputs/history-filters";
 import {
   DEFAULT_LOG_VIEW,
   HISTORY_FILTERS,
+  inViewOrder,
   serializeLogView,
   type LogStatusFilter,
   type LogViewState,
@@ -22,6 +25,22 @@ export function webhookIdFrom(input: string): string | null {
 /** The console's own URL of a webhook's view. */
 export function webhookViewHref(webhookId: string, state: Partial<LogViewState> = {}): string {
   return serializeLogView(`/webhooks/${encodeURIComponent(webhookId)}`, { ...DEFAULT_LOG_VIEW, ...state });
+}
+
+/**
+ * `pathname` with the page's query as it is (`search`) and the delivery `logId` open (null:
+ * closed): opening or closing a delivery keeps the view it was opened from.
+ */
+export function withOpenLog(
+  pathname: string,
+  search: string | URLSearchParams,
+  logId: string | null,
+): string {
+  const params = new URLSearchParams(search);
+  if (logId) params.set("log", logId);
+  else params.delete("log");
+  const query = inViewOrder(params).toString();
+  return query ? `${pathname}?${query}` : pathname;
 }
 
 /**
@@ -57,6 +76,18 @@ export function apiQueryString(query: LogsApiQuery): string {
 /** True when the view filters by more than status: its rows come from the history route (store or scan). */
 export function isHistoryView(state: LogViewState): boolean {
   return state.issue !== null || HISTORY_FILTERS.some((name) => state[name] !== null);
+}
+
+/** The question a view with history filters asks (its issue is read by the server, from the issue's ID). */
+export function questionOfView(state: LogViewState): HistoryQuestion {
+  return {
+    status: state.status,
+    code: state.code === null ? null : readCode(state.code),
+    since: state.since === null ? null : readTime(state.since),
+    until: state.until === null ? null : readTime(state.until),
+    contains: state.contains === null ? null : readContains(state.contains),
+    issue: null,
+  };
 }
 
 /** The question's part of a view (status, the history filters and the failure issue), as search params. */

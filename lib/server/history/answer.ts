@@ -3,6 +3,7 @@ import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { HistorySource } from "@/lib/domain/history/answer-source";
 import { matchesTarget, type FindTarget } from "@/lib/domain/history/find-input";
 import { EMPTY_QUESTION, type HistoryQuestion } from "@/lib/domain/history/question";
+import { HEALTH_WINDOWS, type HealthWindow } from "@/lib/domain/history/health";
 import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
 import type { StoredLog } from "@/lib/domain/watch/stored-log";
 import { AppError } from "@/lib/server/app-error";
@@ -106,6 +107,27 @@ export async function beginAnswer(
       return resultOf(copy, question, options, now);
     },
   };
+}
+
+/** Delivery health's question: every delivery of the most recent `window`. */
+export function healthQuestion(window: HealthWindow, now: number): HistoryQuestion {
+  return { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[window] };
+}
+
+/**
+ * Starts answering Delivery health of the most recent `window`: its summary, and the webhook's
+ * failing streak read past the window to where it began (within `cap`); `rows` are the newest
+ * attempts (at most 5).
+ */
+export function beginHealth(
+  call: HistoryCall,
+  webhookId: WebhookId,
+  window: HealthWindow,
+  cap: number,
+  now = Date.now(),
+) {
+  const options = { cap, offset: 0, limit: 5, followStreak: true };
+  return beginAnswer(call, webhookId, healthQuestion(window, now), options, now);
 }
 
 async function resultOf(

@@ -136,6 +136,22 @@ async function reaches(ctx: StoreContext, webhookId: string, row: CopyRow, reach
 }
 
 /**
+ * Whether the copy of `webhookId` already reaches as far back as `reach` asks: a question then
+ * reads at most the hub's pages newer than the copy. A page answers at once when it does, and
+ * shows the reading's progress (with Cancel) when it does not.
+ */
+export async function copyReaches(webhookId: WebhookId, reach: Reach): Promise<boolean> {
+  try {
+    const ctx = await sharedStoreContext();
+    const id = webhookId.toLowerCase();
+    const row = await copyRow(ctx, id);
+    return row !== null && (await reaches(ctx, id, row, reach));
+  } catch (error) {
+    throw unavailable(error);
+  }
+}
+
+/**
  * Whether the copy may answer `call` as it is, without reading the hub's newest page first: it
  * is the application's watch and the watcher read it lately, or this application's key read it a
  * moment ago.
@@ -162,12 +178,12 @@ function copyOf(ctx: StoreContext, webhookId: string, row: CopyRow, partial: Sca
 }
 
 /** The copy does not reach as far as asked: its cap stopped it. */
-function capPartial(copy: { total: number }, reach: Reach, copied: number): ScanPartial {
+export function capPartial(copy: { total: number }, cap: number, copied: number): ScanPartial {
   return {
     reason: "cap",
     message:
       `Only the newest ${copied.toLocaleString("en-US")} of ${copy.total.toLocaleString("en-US")} deliveries are in the ` +
-      `console's copy (the cap, ${reach.cap.toLocaleString("en-US")}). Scan further to include older ones.`,
+      `console's copy (the cap, ${cap.toLocaleString("en-US")}). Scan further to include older ones.`,
   };
 }
 
@@ -420,7 +436,7 @@ async function read(
     !copy.complete &&
     !done &&
     (reach.since === null || copy.completeFrom === null || copy.completeFrom > reach.since);
-  return { ...copy, partial: partial ?? (short ? capPartial(copy, reach, copied) : null) };
+  return { ...copy, partial: partial ?? (short ? capPartial(copy, reach.cap, copied) : null) };
 }
 
 function failedPartial(copied: number, error: AppError): ScanPartial {

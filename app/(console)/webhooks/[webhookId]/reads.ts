@@ -1,0 +1,228 @@
+import "server-only";
+import { cache } from "react";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import type { HealthWindow } from "@/lib/domain/history/health";
+import { HEALTH_WINDOWS } from "@/lib/domain/history/health";
+import type { ScanResultLine } from "@/lib/domain/scan-answer";
+import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
+import type { Watch } from "@/lib/domain/watch/overview";
+import { historyScanPath, isHistoryView, questionOfView, toApiQuery } from "@/lib/domain/log-view";
+import { loadLogView } from "@/lib/domain/search-params";
+import { isAppError } from "@/lib/server/app-error";
+import { serverConfig } from "@/lib/server/config";
+import { beginAnswer, beginHealth, findDelivery, narrowToIssue } from "@/lib/server/history/answer";
+import { capPartial, copyReaches } from "@/lib/server/history/copy";
+import { isAutoRefresh } from "@/lib/server/http/auto-refresh";
+import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
+import type { WebhookId } from "@/lib/server/hub/path-params";
+import { watchStore } from "@/lib/server/watch/store";
+import { findInput } from "@/lib/domain/inputs/find-delivery";
+
+/**
+ * What the webhook page reads, once per request each (React's `cache`): the page and the parts
+ * it streams (Suspense) share one read. Each answer says how it failed instead of throwing, so a
+ * part that cannot be read says why in its place and the rest of the page stands.
+ */
+
+/** An error as a part of the page shows it. */
+export interface PartFailure {
+  status: number;
+  message: string;
+  retryAfter: number | null;
+}
+
+function failureOf(error: unknown): PartFailure {
+  if (isAppError(error))
+    return { status: error.status, message: error.message, retryAfter: error.retryAfter ?? null };
+  console.error("[console] a part of the webhook page failed", error);
+  return {
+    status: 500,
+    message: "The console failed while reading this part of the page.",
+    retryAfter: null,
+  };
+}
+
+/** The page's questions run to their end: a person leaving the page leaves what was copied for next time. */
+const NEVER = new AbortController().signal;
+
+const callOf = (appId: string, apiKey: string) => ({ apiKey, appId, signal: NEVER });
+
+/** The webhook from the hub (an Auto-refresh's read is a poll). Throws the hub's AppError. */
+export const readWebhook = cache(async (apiKey: string, webhookId: WebhookId) =>
+  getWebhook({ apiKey, poll: await isAutoRefresh() }, webhookId),
+);
+
+/**
+ * The webhook's watch under one of the session's applications (`appIds`, joined by commas), and
+ * its failure issues; what the store could not say.
+ */
+export const readWatch = cache(
+  async (
+    appIdList: string,
+    webhookId: WebhookId,
+  ): Promise<{ watch: Watch | null; issues: FailureIssue[]; failure: string | null }> => {
+    const appIds = appIdList.split(",");
+    try {
+      const store = await watchStore();
+      const [watch, issues] = await Promise.all([
+        store.getWatch(appIds, webhookId),
+        store.listIssues(appIds, { webhookId }),
+      ]);
+      return { watch, issues, failure: null };
+    } catch (error) {
+      return { watch: null, issues: [], failure: failureOf(error).message };
+    }
+  },
+);
+
+/**
+ * The answer as it says what it covers: a copy that already reached the question answers without
+ * reading, and says nothing of the cap that stopped it when it was read; said here, once for all.
+ */
+async function withCap(
+  webhookId: WebhookId,
+  since: number | null,
+  result: ScanResultLine,
+): Promise<ScanResultLine> {
+  if (result.partial || (await copyReaches(webhookId, { since, cap: Number.POSITIVE_INFINITY })))
+    return result;
+  return { ...result, partial: capPartial(result, result.cap, result.source.logs) };
+}
+
+/** A history answer, or the route to read the copy through first (with progress), or why it failed. */
+export type HistoryRead<T> =
+  | { kind: "answer"; answer: T }
+  | { kind: "reading"; path: string }
+  | { kind: "failed"; failure: PartFailure };
+
+/**
+ * How long the page waits for a history answer before the browser reads it instead (with
+ * progress and Cancel): the copy may be waiting for another reading of the same webhook (the
+ * watcher's first read of it, say), and the page is not held open meanwhile. The answer is made
+ * all the same, and is in the copy when the browser asks.
+ */
+const PAGE_ANSWER_MS = 2500;
+
+async function withinPageTime<T>(answer: Promise<HistoryRead<T>>, path: string): Promise<HistoryRead<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<HistoryRead<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "reading", path }), PAGE_ANSWER_MS);
+  });
+  // An answer that comes too late is still made (and put in the copy); its failure is no one's to see.
+  answer.catch(() => undefined);
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Delivery health of the most recent `window`, when the console's copy reaches that far. */
+export const readHealth = cache(
+  async (
+    appId: string,
+    apiKey: string,
+    webhookId: WebhookId,
+    window: HealthWindow,
+  ): Promise<HistoryRead<ScanResultLine>> => {
+    const now = Date.now();
+    const cap = serverConfig().history.cap;
+    const path = `/api/webhooks/${encodeURIComponent(webhookId)}/history/health?window=${window}`;
+    const read = async (): Promise<HistoryRead<ScanResultLine>> => {
+      try {
+        if (!(await copyReaches(webhookId, { since: now - HEALTH_WINDOWS[window], cap })))
+          return { kind: "reading", path };
+        const answer = await beginHealth(callOf(appId, apiKey), webhookId, window, cap, now);
+        return {
+          kind: "answer",
+          answer: await withCap(webhookId, now - HEALTH_WINDOWS[window], await answer.run()),
+        };
+      } catch (error) {
+        return { kind: "failed", failure: failureOf(error) };
+      }
+    };
+    return withinPageTime(read(), path);
+  },
+);
+
+/** The rows a view shows: a page of the hub's (live), or of the matches in the copy (`result` says what it covers). */
+export interface TableRows {
+  rows: WebhookLog[];
+  total: number;
+  result: ScanResultLine | null;
+}
+
+/**
+ * The table of the view `search` names (its canonical query): a live page of the API, or, with
+ * history filters, a page of the copy's matches once the copy reaches as far back as they ask.
+ */
+export const readTable = cache(
+  async (
+    appId: string,
+    apiKey: string,
+    webhookId: WebhookId,
+    search: string,
+  ): Promise<HistoryRead<TableRows>> => {
+    const view = loadLogView(new URLSearchParams(search));
+    try {
+      if (!isHistoryView(view)) {
+        const page = await listWebhookLogs(
+          { apiKey, poll: await isAutoRefresh() },
+          webhookId,
+          toApiQuery(view),
+        );
+        return { kind: "answer", answer: { rows: page.data, total: page.pagination.total, result: null } };
+      }
+      const { cap, capMax } = serverConfig().history;
+      const options = {
+        cap: Math.min(view.cap ?? cap, capMax),
+        offset: (view.page - 1) * view.limit,
+        limit: view.limit,
+      };
+      const path = historyScanPath(webhookId, view);
+      const question = await narrowToIssue(appId, webhookId, questionOfView(view), view.issue ?? undefined);
+      if (!(await copyReaches(webhookId, { since: question.since, cap: options.cap })))
+        return { kind: "reading", path };
+      const read = async (): Promise<HistoryRead<TableRows>> => {
+        const answer = await beginAnswer(callOf(appId, apiKey), webhookId, question, options);
+        const result = await withCap(webhookId, question.since, await answer.run());
+        return { kind: "answer", answer: { rows: result.rows, total: result.matches, result } };
+      };
+      return await withinPageTime(read(), path);
+    } catch (error) {
+      return { kind: "failed", failure: failureOf(error) };
+    }
+  },
+);
+
+/** The delivery a `?log=` names (a log ID or a message ID): from the page's rows, else from the copy. */
+export async function readOpenLog(
+  appId: string,
+  apiKey: string,
+  webhookId: WebhookId,
+  logId: string,
+  shown: readonly WebhookLog[],
+): Promise<{ log: WebhookLog | null; missing: string | null }> {
+  const onPage = shown.find((log) => log.id === logId || log.messageId === logId);
+  if (onPage) return { log: onPage, missing: null };
+  const target = findInput.safeParse(logId);
+  if (!target.success) return { log: null, missing: target.error.issues[0]?.message ?? null };
+  try {
+    const found = await findDelivery(
+      callOf(appId, apiKey),
+      webhookId,
+      target.data,
+      serverConfig().history.cap,
+    );
+    if (found.found) return { log: found.log, missing: null };
+    if (found.partial?.reason === "failed") return { log: null, missing: found.partial.message };
+    const reach =
+      found.partial?.reason === "cap" ? ` among the newest ${found.read.toLocaleString("en-US")}` : "";
+    return {
+      log: null,
+      missing: `No delivery with log or message ID ${logId}${reach} of ${found.total.toLocaleString("en-US")} deliveries of this webhook.`,
+    };
+  } catch (error) {
+    return { log: null, missing: failureOf(error).message };
+  }
+}
