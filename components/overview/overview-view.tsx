@@ -79,7 +79,8 @@ export function OverviewView() {
         <button type="button" className="btn btn-small" onClick={() => void refetch()} disabled={isFetching}>
           {isFetching ? "Refreshing…" : "Refresh now"}
         </button>
-        <div className="ml-auto">
+        {/* Phones seldom have a keyboard. */}
+        <div className="ml-auto max-sm:hidden">
           <OverviewKeys />
         </div>
       </div>
