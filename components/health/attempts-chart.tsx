@@ -12,7 +12,7 @@ const MARGIN = { top: 8, right: 8, bottom: 22, left: 32 };
  * Attempts over time, Success and Failed stacked per bucket, drawn on the server (plain SVG, no
  * script). Readable without colour: Failed is hatched and drawn above Success, and the legend says
  * so. Each bar links to its deliveries in the table. For assistive technology the chart is one
- * image with a summary label; the numbers and the same links are in the table beside it.
+ * sentence (its summary); the numbers and the same links are in the table beside it.
  */
 export function AttemptsChart({
   buckets,
@@ -42,10 +42,11 @@ export function AttemptsChart({
 
   return (
     <figure className="space-y-1">
+      {/* Read as one sentence; the bars' links are the mouse's way to the table's own links. */}
+      <p className="sr-only">{summary}</p>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label={summary}
+        aria-hidden="true"
         className="h-auto w-full text-zinc-500 dark:text-zinc-400"
       >
         <defs>
@@ -101,7 +102,6 @@ export function AttemptsChart({
               prefetch={false}
               scroll={false}
               tabIndex={-1}
-              aria-hidden="true"
               className="hover:opacity-80"
               data-bucket={bucket.start}
             >

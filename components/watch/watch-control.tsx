@@ -25,15 +25,16 @@ export function WatchControl({ webhookId, watch }: { webhookId: string; watch: W
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [confirming, setConfirming] = useState(false);
   const stopButton = useRef<HTMLButtonElement>(null);
-  const focusOnClose = useRef<HTMLButtonElement | null>(null);
+  const said = useRef<HTMLParagraphElement>(null);
+  const focusOnClose = useRef<HTMLElement | null>(null);
 
-  // When the question closes, focus goes back to Stop watching.
+  // When the question closes, focus goes back to Stop watching, or to what was said once it is gone.
   useEffect(() => {
     if (!confirming) focusOnClose.current?.focus();
     focusOnClose.current = null;
   }, [confirming]);
 
-  function closeQuestion(focus: HTMLButtonElement | null) {
+  function closeQuestion(focus: HTMLElement | null) {
     focusOnClose.current = focus;
     setConfirming(false);
   }
@@ -66,7 +67,7 @@ export function WatchControl({ webhookId, watch }: { webhookId: string; watch: W
       () => stopWatching(webhookId),
       "No longer watched: its stored history, failure issues and alert settings were deleted.",
     );
-    closeQuestion(stopped ? null : stopButton.current);
+    closeQuestion(stopped ? said.current : stopButton.current);
   }
 
   function onRename(event: FormEvent<HTMLFormElement>) {
@@ -76,7 +77,7 @@ export function WatchControl({ webhookId, watch }: { webhookId: string; watch: W
   }
 
   const status = (
-    <p role="status" className="text-sm">
+    <p ref={said} role="status" tabIndex={-1} className="rounded-sm text-sm">
       {outcome && !outcome.field ? (
         <span className={outcome.tone === "error" ? "text-red-800 dark:text-red-300" : ""}>
           {outcome.text}

@@ -72,6 +72,8 @@ export interface AnswerOptions {
    * streak is known whole: where it began is a fact about the webhook, not about the range.
    */
   followStreak?: boolean;
+  /** Answer from the copy as it is, with no hub call, when it reaches the question (CopyOptions.asIs). */
+  asIs?: boolean;
 }
 
 /**
@@ -87,11 +89,12 @@ export async function beginAnswer(
   now = Date.now(),
 ): Promise<{ run(onProgress?: (progress: ScanProgressLine) => void): Promise<ScanResultLine> }> {
   const reach: Reach = { since: question.since, cap: options.cap };
-  await copyFor(call, webhookId, { since: now, cap: options.cap });
+  const asIs = options.asIs ?? false;
+  await copyFor(call, webhookId, { since: now, cap: options.cap }, { asIs });
   return {
     async run(onProgress) {
-      let copy = await copyFor(call, webhookId, reach, { onProgress });
-      if (options.followStreak) {
+      let copy = await copyFor(call, webhookId, reach, { onProgress, asIs });
+      if (options.followStreak && !asIs) {
         const streak = await asked(() => questions.streak(copy.ctx.db, scopeOf(copy)));
         if (streak?.atLeast && !copy.partial)
           copy = await copyFor(
@@ -125,8 +128,9 @@ export function beginHealth(
   window: HealthWindow,
   cap: number,
   now = Date.now(),
+  asIs = false,
 ) {
-  const options = { cap, offset: 0, limit: 5, followStreak: true };
+  const options = { cap, offset: 0, limit: 5, followStreak: true, asIs };
   return beginAnswer(call, webhookId, healthQuestion(window, now), options, now);
 }
 

@@ -96,22 +96,26 @@ export type HistoryRead<T> =
   | { kind: "failed"; failure: PartFailure };
 
 /**
- * How long the page waits for a history answer before the browser reads it instead (with
- * progress and Cancel): the copy may be waiting for another reading of the same webhook (the
- * watcher's first read of it, say), and the page is not held open meanwhile. The answer is made
- * all the same, and is in the copy when the browser asks.
+ * How long the page waits for a history answer brought up to date with the hub (its newest
+ * page: the copy may be waiting for another reading of the same webhook, the watcher's first
+ * read of it, say, or the hub may be slow) before it answers from the copy as it is, and says as
+ * of when: the page is not held open meanwhile. The reading goes on, for the next question.
  */
 const PAGE_ANSWER_MS = 2500;
 
-async function withinPageTime<T>(answer: Promise<HistoryRead<T>>, path: string): Promise<HistoryRead<T>> {
+async function withinPageTime<T>(
+  fresh: Promise<HistoryRead<T>>,
+  asItIs: () => Promise<HistoryRead<T>>,
+): Promise<HistoryRead<T>> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<HistoryRead<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "reading", path }), PAGE_ANSWER_MS);
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), PAGE_ANSWER_MS);
   });
   // An answer that comes too late is still made (and put in the copy); its failure is no one's to see.
-  answer.catch(() => undefined);
+  fresh.catch(() => undefined);
   try {
-    return await Promise.race([answer, late]);
+    const first = await Promise.race([fresh, late]);
+    return first === "late" ? await asItIs() : first;
   } finally {
     clearTimeout(timer);
   }
@@ -128,20 +132,21 @@ export const readHealth = cache(
     const now = Date.now();
     const cap = serverConfig().history.cap;
     const path = `/api/webhooks/${encodeURIComponent(webhookId)}/history/health?window=${window}`;
-    const read = async (): Promise<HistoryRead<ScanResultLine>> => {
+    const since = now - HEALTH_WINDOWS[window];
+    const read = async (asIs: boolean): Promise<HistoryRead<ScanResultLine>> => {
       try {
-        if (!(await copyReaches(webhookId, { since: now - HEALTH_WINDOWS[window], cap })))
-          return { kind: "reading", path };
-        const answer = await beginHealth(callOf(appId, apiKey), webhookId, window, cap, now);
-        return {
-          kind: "answer",
-          answer: await withCap(webhookId, now - HEALTH_WINDOWS[window], await answer.run()),
-        };
+        const answer = await beginHealth(callOf(appId, apiKey), webhookId, window, cap, now, asIs);
+        return { kind: "answer", answer: await withCap(webhookId, since, await answer.run()) };
       } catch (error) {
         return { kind: "failed", failure: failureOf(error) };
       }
     };
-    return withinPageTime(read(), path);
+    try {
+      if (!(await copyReaches(webhookId, { since, cap }))) return { kind: "reading", path };
+    } catch (error) {
+      return { kind: "failed", failure: failureOf(error) };
+    }
+    return withinPageTime(read(false), () => read(true));
   },
 );
 
@@ -183,12 +188,12 @@ export const readTable = cache(
       const question = await narrowToIssue(appId, webhookId, questionOfView(view), view.issue ?? undefined);
       if (!(await copyReaches(webhookId, { since: question.since, cap: options.cap })))
         return { kind: "reading", path };
-      const read = async (): Promise<HistoryRead<TableRows>> => {
-        const answer = await beginAnswer(callOf(appId, apiKey), webhookId, question, options);
+      const read = async (asIs: boolean): Promise<HistoryRead<TableRows>> => {
+        const answer = await beginAnswer(callOf(appId, apiKey), webhookId, question, { ...options, asIs });
         const result = await withCap(webhookId, question.since, await answer.run());
         return { kind: "answer", answer: { rows: result.rows, total: result.matches, result } };
       };
-      return await withinPageTime(read(), path);
+      return await withinPageTime(read(false), () => read(true));
     } catch (error) {
       return { kind: "failed", failure: failureOf(error) };
     }
@@ -216,12 +221,12 @@ export async function readOpenLog(
     );
     if (found.found) return { log: found.log, missing: null };
     if (found.partial?.reason === "failed") return { log: null, missing: found.partial.message };
-    const reach =
-      found.partial?.reason === "cap" ? ` among the newest ${found.read.toLocaleString("en-US")}` : "";
-    return {
-      log: null,
-      missing: `No delivery with log or message ID ${logId}${reach} of ${found.total.toLocaleString("en-US")} deliveries of this webhook.`,
-    };
+    const count = (n: number) => n.toLocaleString("en-US");
+    const where =
+      found.partial?.reason === "cap"
+        ? `among the newest ${count(found.read)} of ${count(found.total)} deliveries of this webhook: it may be older.`
+        : `in the ${count(found.total)} deliveries of this webhook. Check the ID, and that it belongs to this webhook.`;
+    return { log: null, missing: `No delivery with log or message ID ${logId} ${where}` };
   } catch (error) {
     return { log: null, missing: failureOf(error).message };
   }
