@@ -77,6 +77,11 @@ test("Auto-refresh asks through the page's Server Action (read as a poll), and a
   await signInWithKey(application.apiKey);
   await webhookPage.goto(webhook.id);
   await expect(page.getByText("No deliveries recorded for this webhook yet")).toBeVisible();
+  // Delivery health's first reading of the history asks for the page again when done: let it end first.
+  await expect(
+    page.getByRole("region", { name: "Delivery health" }).getByText(/^No delivery attempts in this window/),
+  ).toBeVisible({ timeout: 15_000 });
+  await page.waitForLoadState("networkidle");
   const asked: Array<"poll" | "person"> = [];
   page.on("request", (request) => {
     if (new URL(request.url()).pathname !== `/webhooks/${webhook.id}`) return;
