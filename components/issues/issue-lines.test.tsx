@@ -2,6 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { FailureIssue, IssueAction, IssueState } from "@/lib/domain/watch/failure-issue";
+import { issueView } from "@/lib/domain/watch/issue-view";
 import { IssueLines } from "@/components/issues/issue-lines";
 import { fakeApi, renderWithQueries, type ApiCall } from "@/tests/support/component-api";
 
@@ -55,7 +56,7 @@ function showLines(listed = ISSUES, settled = false) {
       },
     };
   });
-  renderWithQueries(<IssueLines issues={listed} settled={settled} />);
+  renderWithQueries(<IssueLines issues={listed.map(issueView)} settled={settled} />);
   const lines = () => screen.getAllByRole("listitem").filter((item) => item.hasAttribute("data-issue-id"));
   return { calls, lines, user: userEvent.setup() };
 }
@@ -64,7 +65,8 @@ function showLines(listed = ISSUES, settled = false) {
 async function act(user: ReturnType<typeof userEvent.setup>, line: HTMLElement, button: string) {
   await user.click(within(line).getAllByRole("group")[0]!.querySelector("summary")!);
   await user.click(within(line).getByText("Acknowledge, resolve or ignore"));
-  await user.type(within(line).getByRole("textbox", { name: "Your name" }), "Grace Hopper");
+  // The form is a chunk of its own, loaded when its section is first opened.
+  await user.type(await within(line).findByRole("textbox", { name: "Your name" }), "Grace Hopper");
   if (button === "Acknowledge") await user.type(within(line).getByRole("textbox", { name: "Note" }), "On it");
   await user.click(within(line).getByRole("button", { name: button }));
 }
@@ -124,7 +126,7 @@ describe("IssueLines", () => {
     const line = lines()[0]!;
     await user.click(line.querySelector("summary")!);
     await user.click(within(line).getByText("Acknowledge, resolve or ignore"));
-    await user.click(within(line).getByRole("button", { name: "Acknowledge" }));
+    await user.click(await within(line).findByRole("button", { name: "Acknowledge" }));
     expect(within(line).getByText(/^Your name: /)).toBeInTheDocument();
     expect(within(line).getByText(/^Note: /)).toBeInTheDocument();
     expect(within(line).getAllByText("Open", { exact: true })[0]).toBeInTheDocument();

@@ -1,13 +1,18 @@
 "use client";
 
-import Link from "next/link";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { formatCount } from "@/lib/domain/format-count";
-import { bundleHref, webhookViewHref } from "@/lib/domain/log-view";
-import { statusCodeLabel, statusMeaning } from "@/lib/domain/status-meaning";
-import { isActive, issueLogView, type FailureIssue, type IssueState } from "@/lib/domain/watch/failure-issue";
+import { isActive, type FailureIssue, type IssueState } from "@/lib/domain/watch/failure-issue";
+import type { IssueView } from "@/lib/domain/watch/issue-view";
 import { LocalTime } from "@/components/ui/local-time";
-import { IssueActions } from "@/components/issues/issue-actions";
+import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
+
+/** What a line opens to: its diagnosis, links and actions. */
+const IssueDetails = dynamic(
+  () => import("@/components/issues/issue-details").then((loaded) => loaded.IssueDetails),
+  { ssr: false, loading: () => <p className="text-sm">Loading…</p> },
+);
 
 const STATE_STYLE: Record<IssueState, string> = {
   open: "bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800",
@@ -23,16 +28,8 @@ const STATE_NAME: Record<IssueState, string> = {
   resolved: "Resolved",
   ignored: "Ignored",
 };
-const CHANGE_SUMMARY: Record<IssueState, string> = {
-  open: "Acknowledge, resolve or ignore",
-  acknowledged: "Update, resolve or ignore",
-  resolved: "Reopen or ignore",
-  ignored: "Reopen",
-};
-const MUTED = "text-xs text-zinc-600 dark:text-zinc-400";
-
 /** A stable order, whatever happens to the issues meanwhile: the newest cause first. */
-function byFirstFailure(a: FailureIssue, b: FailureIssue): number {
+function byFirstFailure({ issue: a }: IssueView, { issue: b }: IssueView): number {
   return Date.parse(b.firstFailure.at) - Date.parse(a.firstFailure.at) || a.id.localeCompare(b.id);
 }
 
@@ -48,22 +45,27 @@ export function IssueLines({
   shownIssue,
   settled = false,
 }: {
-  issues: FailureIssue[];
+  /** The issues, each with its words and links (issue-view.ts). */
+  issues: IssueView[];
   /** The issue whose deliveries the page's table shows. */
   shownIssue?: string | null;
   /** List the resolved and ignored issues too, folded away. */
   settled?: boolean;
 }) {
-  const [changed, setChanged] = useState<ReadonlyMap<string, FailureIssue>>(new Map());
-  const listed = new Map(issues.map((issue) => [issue.id, changed.get(issue.id) ?? issue]));
-  for (const [id, issue] of changed) listed.set(id, issue);
+  const [changed, setChanged] = useState<ReadonlyMap<string, IssueView>>(new Map());
+  const listed = new Map(issues.map((view) => [view.issue.id, view]));
+  for (const [id, view] of changed) listed.set(id, view);
   const all = [...listed.values()].sort(byFirstFailure);
-  const kept = (issue: FailureIssue) => isActive(issue) || changed.has(issue.id);
-  const onChanged = (issue: FailureIssue) => setChanged((before) => new Map(before).set(issue.id, issue));
-  const line = (issue: FailureIssue) => (
-    <IssueLine key={issue.id} issue={issue} shown={issue.id === shownIssue} onChanged={onChanged} />
+  const kept = ({ issue }: IssueView) => isActive(issue) || changed.has(issue.id);
+  const line = (view: IssueView) => (
+    <IssueLine
+      key={view.issue.id}
+      view={view}
+      shown={view.issue.id === shownIssue}
+      onChanged={(issue) => setChanged((before) => new Map(before).set(issue.id, { ...view, issue }))}
+    />
   );
-  const rest = settled ? all.filter((issue) => !kept(issue)) : [];
+  const rest = settled ? all.filter((view) => !kept(view)) : [];
   return (
     <div className="space-y-2">
       <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">{all.filter(kept).map(line)}</ul>
@@ -80,18 +82,25 @@ export function IssueLines({
 }
 
 function IssueLine({
-  issue,
+  view,
   shown,
   onChanged,
 }: {
-  issue: FailureIssue;
+  view: IssueView;
   shown: boolean;
   onChanged: (issue: FailureIssue) => void;
 }) {
-  const meaning = statusMeaning(issue.statusCode);
+  const { issue } = view;
+  // What the line opens to is a chunk of its own, loaded when a line is first opened (then kept).
+  const [opened, setOpened] = useState(false);
   return (
     <li data-issue-id={issue.id}>
-      <details className="group py-1 text-sm">
+      <details
+        className="group py-1 text-sm"
+        onToggle={(event) => {
+          if (event.currentTarget.open) setOpened(true);
+        }}
+      >
         <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-2 gap-y-0.5">
           <span
             className={`rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATE_STYLE[issue.state]}`}
@@ -100,8 +109,8 @@ function IssueLine({
           </span>
           {/* On a phone the code alone: the line stays one line. */}
           <span className="font-semibold">
-            <span className="max-sm:hidden">{meaning.title}</span>
-            <span className="sm:hidden">{statusCodeLabel(issue.statusCode)}</span>
+            <span className="max-sm:hidden">{view.title}</span>
+            <span className="sm:hidden">{view.label}</span>
           </span>
           <span className="min-w-0 truncate font-mono text-xs max-sm:hidden sm:max-w-[28rem]">
             {issue.signatureText || "(empty response body)"}
@@ -112,126 +121,13 @@ function IssueLine({
           </span>
         </summary>
         <div className="mt-2 mb-2 space-y-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-700">
-          <IssueDetails issue={issue} shown={shown} />
-          <details>
-            <summary className="cursor-pointer font-medium">{CHANGE_SUMMARY[issue.state]}</summary>
-            <div className="mt-2">
-              <IssueActions issue={issue} onChanged={onChanged} />
-            </div>
-          </details>
+          {opened ? (
+            <PartBoundary fallback={<PartUnavailable what="issue's details" />}>
+              <IssueDetails view={view} shown={shown} onChanged={onChanged} />
+            </PartBoundary>
+          ) : null}
         </div>
       </details>
     </li>
   );
-}
-
-function IssueDetails({ issue, shown }: { issue: FailureIssue; shown: boolean }) {
-  const meaning = statusMeaning(issue.statusCode);
-  return (
-    <>
-      <p className="font-mono text-xs break-all">{issue.signatureText || "(empty response body)"}</p>
-      <p>
-        {formatCount(issue.failures)} {issue.failures === 1 ? "failure" : "failures"}, first{" "}
-        <LocalTime iso={issue.firstFailure.at} />, last{" "}
-        <LocalTime iso={issue.lastFailure.at} form="relative" />
-      </p>
-      <dl className="space-y-1">
-        <div>
-          <dt className="inline font-medium">Likely cause: </dt>
-          <dd className="inline">{meaning.cause}</dd>
-        </div>
-        <div>
-          <dt className="inline font-medium">What the customer must fix: </dt>
-          <dd className="inline">{meaning.nextStep}</dd>
-        </div>
-      </dl>
-      <History issue={issue} />
-      <p className={MUTED}>
-        Resolves by itself after {issue.resolveAfter} successful deliveries in a row; a new failure of this
-        cause reopens it.
-      </p>
-      <div className="flex flex-wrap items-center gap-2">
-        <Link
-          href={webhookViewHref(issue.webhookId, { app: issue.appId, ...issueLogView(issue) })}
-          aria-current={shown ? "true" : undefined}
-          prefetch={false}
-          className="btn btn-secondary aria-[current=true]:border-blue-700 aria-[current=true]:ring-1 aria-[current=true]:ring-blue-700"
-        >
-          Show its deliveries
-        </Link>
-        <Link
-          href={webhookViewHref(issue.webhookId, { app: issue.appId, log: issue.lastFailure.logId })}
-          prefetch={false}
-          className="btn btn-secondary"
-        >
-          Compare with last success
-        </Link>
-        <Link
-          href={bundleHref(issue.webhookId, { app: issue.appId, issue: issue.id })}
-          prefetch={false}
-          className="btn btn-secondary"
-        >
-          Hand over
-        </Link>
-      </div>
-      {issue.samples.length > 0 ? (
-        <details>
-          <summary className="cursor-pointer font-medium">Samples ({issue.samples.length})</summary>
-          <ul className="mt-2 space-y-2">
-            {issue.samples.map((sample) => (
-              <li key={sample.logId}>
-                <Link
-                  href={webhookViewHref(issue.webhookId, { app: issue.appId, log: sample.logId })}
-                  prefetch={false}
-                  className="btn-link font-mono text-xs"
-                >
-                  {sample.logId}
-                </Link>{" "}
-                <LocalTime iso={sample.at} className={MUTED} />
-                <pre className="mt-1 max-h-32 overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap dark:bg-zinc-800">
-                  {sample.body || "(empty)"}
-                  {new TextEncoder().encode(sample.body).length < sample.bodySize ? "…" : ""}
-                </pre>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-    </>
-  );
-}
-
-/** What happened to the issue last, in a sentence: who acknowledged, resolved or ignored it, or how it resolved or reopened. */
-function History({ issue }: { issue: FailureIssue }) {
-  const change = issue.lastChange;
-  const by = change ? (
-    <>
-      {" "}
-      by <span className="font-medium">{change.name}</span>, <LocalTime iso={change.at} form="relative" />
-      {change.note ? <>: &ldquo;{change.note}&rdquo;</> : null}
-    </>
-  ) : null;
-  if (issue.state === "acknowledged") return <p>Acknowledged{by}.</p>;
-  if (issue.state === "ignored") return <p>Ignored{by}. Its failures still count.</p>;
-  if (issue.state === "resolved" && issue.resolved?.by === "auto") {
-    return (
-      <p>
-        Resolved by itself: {issue.resolveAfter} successful deliveries in a row, the last{" "}
-        <LocalTime iso={issue.resolved.at} form="relative" />.
-      </p>
-    );
-  }
-  if (issue.state === "resolved") return <p>Resolved{by}.</p>;
-  if (issue.reopenedAt) {
-    return (
-      <p>
-        Reopened <LocalTime iso={issue.reopenedAt} form="relative" />
-        {change && Date.parse(change.at) >= Date.parse(issue.reopenedAt)
-          ? by
-          : ": it failed again after it was resolved"}
-        .
-      </p>
-    );
-  }
-  return null;
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
+import { issueView } from "@/lib/domain/watch/issue-view";
 import { Notice } from "@/components/ui/notice";
 import { IssueLines } from "@/components/issues/issue-lines";
 import { issuesQueryOptions } from "@/components/issues/issues-api";
@@ -67,7 +68,7 @@ export function FailureIssuesSection({ webhookIds }: { webhookIds: readonly stri
                     {first.endpoint}
                   </span>
                 </h3>
-                <IssueLines issues={issues} settled />
+                <IssueLines issues={issues.map(issueView)} settled />
               </section>
             );
           })}
