@@ -1,28 +1,10 @@
-/**
- * The browser's read of a page of a webhook's logs, and its `queryOptions`: what the send form
- * reads to follow its test message's deliveries.
- */
-import { queryOptions } from "@tanstack/react-query";
-import type { WebhookLogPage } from "@/lib/domain/hub-schemas";
+/** The browser's read of a webhook's newest deliveries: what the send form follows its test message in. */
+import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
+import { FOLLOW_LIMIT } from "@/lib/domain/follow";
 import { apiRequest } from "@/lib/browser/api";
-import { apiQueryString, toApiQuery } from "@/lib/domain/log-view";
-import type { LogViewState } from "@/lib/domain/search-params";
-import { webhookKeys } from "@/lib/domain/query-keys";
 
-export function fetchLogPage(
-  webhookId: string,
-  view: LogViewState,
-  signal?: AbortSignal,
-): Promise<WebhookLogPage> {
-  const query = apiQueryString(toApiQuery(view));
-  return apiRequest<WebhookLogPage>(`/api/webhooks/${encodeURIComponent(webhookId)}/logs?${query}`, {
-    signal,
-  });
-}
-
-export function logsQueryOptions(webhookId: string, view: LogViewState) {
-  return queryOptions({
-    queryKey: webhookKeys.logPage(webhookId, view),
-    queryFn: ({ signal }) => fetchLogPage(webhookId, view, signal),
-  });
+/** The newest FOLLOW_LIMIT deliveries of every status, as the hub lists them. */
+export async function fetchNewestLogs(webhookId: string, signal?: AbortSignal): Promise<WebhookLog[]> {
+  const path = `/api/webhooks/${encodeURIComponent(webhookId)}/logs?offset=0&limit=${FOLLOW_LIMIT}`;
+  return (await apiRequest<WebhookLogPage>(path, { signal })).data;
 }

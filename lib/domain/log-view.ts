@@ -8,7 +8,6 @@ import { readCode, readContains, readTime } from "@/lib/domain/inputs/history-fi
 import {
   DEFAULT_LOG_VIEW,
   HISTORY_FILTERS,
-  inViewOrder,
   serializeLogView,
   type LogStatusFilter,
   type LogViewState,
@@ -25,30 +24,6 @@ export function webhookIdFrom(input: string): string | null {
 /** The console's own URL of a webhook's view. */
 export function webhookViewHref(webhookId: string, state: Partial<LogViewState> = {}): string {
   return serializeLogView(`/webhooks/${encodeURIComponent(webhookId)}`, { ...DEFAULT_LOG_VIEW, ...state });
-}
-
-/**
- * `pathname` with the page's query as it is (`search`) and the delivery `logId` open (null:
- * closed): opening or closing a delivery keeps the view it was opened from.
- */
-export function withOpenLog(
-  pathname: string,
-  search: string | URLSearchParams,
-  logId: string | null,
-): string {
-  const params = new URLSearchParams(search);
-  if (logId) params.set("log", logId);
-  else params.delete("log");
-  const query = inViewOrder(params).toString();
-  return query ? `${pathname}?${query}` : pathname;
-}
-
-/**
- * The part of the view the logs query depends on (an open dialog does not refetch). Not the
- * application: a page's queries all use its own, and moving to another is a full page load.
- */
-export function logsQueryState(state: LogViewState): string {
-  return serializeLogView({ ...state, log: null, app: null });
 }
 
 interface LogsApiQuery {

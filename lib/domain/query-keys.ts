@@ -1,9 +1,4 @@
-/**
- * The browser's query key of a page of a webhook's logs (the serialized view), and the pace of
- * the webhook page's Auto-refresh and of the polls it makes.
- */
-import { logsQueryState } from "@/lib/domain/log-view";
-import type { LogViewState } from "@/lib/domain/search-params";
+/** The pace of the webhook page's Auto-refresh, and of the polls it makes. */
 
 /** How often the webhook page asks the server for its answer again when Auto-refresh is on. */
 export const AUTO_REFRESH_MS = 5000;
@@ -14,11 +9,6 @@ export const AUTO_REFRESH_MS = 5000;
  * rows for 10 s), while ten viewers of one webhook still cost about one call per interval.
  */
 export const POLL_REUSE_MS = AUTO_REFRESH_MS - 500;
-
-export const webhookKeys = {
-  logPage: (webhookId: string, state: LogViewState) =>
-    ["webhooks", webhookId, "logs", logsQueryState(state)] as const,
-};
 
 /**
  * Sent by the browser on a poll of the API (never on a fetch a person asked for): the server may

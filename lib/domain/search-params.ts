@@ -1,9 +1,8 @@
 /**
- * The URL state of a webhook's page, `/webhooks/{id}?app=&status=&code=&since=&until=&contains=&issue=&cap=&page=&limit=&log=`:
- * one set of nuqs parsers, read by the page on the server (`loadLogView`), by the browser
- * (`useLogView`, components/logs/use-log-view.ts) and by every link (`serializeLogView`), so a copied
- * link reopens the same view. A value a parser cannot read is left out of the view, and
- * `ignoredParams` says which and why.
+ * The URL state of a webhook's page, `/webhooks/{id}?app=&status=&code=&since=&until=&contains=&issue=&cap=&page=&limit=&log=&health=`:
+ * one set of nuqs parsers, read by the page on the server (`loadLogView`) and by every link
+ * (`serializeLogView`), so a copied link reopens the same view. A value a parser cannot read is
+ * left out of the view, and `ignoredParams` says which and why.
  */
 import {
   createLoader,
@@ -139,7 +138,7 @@ export function loadLogView(input: URLSearchParams | Record<string, string | str
 
 /**
  * The URL's parameters in the parsers' order (any others after them, as they were), so one view
- * has one spelling whichever control changed last. The nuqs adapter applies it to every update.
+ * has one spelling whichever control changed last.
  */
 export function inViewOrder(search: URLSearchParams): URLSearchParams {
   const order: string[] = Object.keys(logViewParsers);
