@@ -2,16 +2,21 @@
 
 import { createContext, useContext, useState, type ReactNode } from "react";
 import type { FieldErrors } from "@/lib/domain/api-error";
-import { QUESTION_LABELS } from "@/lib/domain/inputs/history-filters";
 import { LogTable, LogTableMessage } from "@/components/logs/log-table";
 
-interface Refusal {
-  /** What the filter form refused, by field; null while it refuses nothing. */
-  errors: FieldErrors | null;
-  refuse: (errors: FieldErrors | null) => void;
+/** What the filter form refused, by field, and the refused fields' labels. */
+export interface Refused {
+  errors: FieldErrors;
+  labels: string[];
 }
 
-const RefusalContext = createContext<Refusal>({ errors: null, refuse: () => undefined });
+interface Refusal {
+  /** What the filter form refused; null while it refuses nothing. */
+  refused: Refused | null;
+  refuse: (refused: Refused | null) => void;
+}
+
+const RefusalContext = createContext<Refusal>({ refused: null, refuse: () => undefined });
 
 /** What the filter form refused, and how to say so. */
 export function useFilterRefusal(): Refusal {
@@ -23,10 +28,10 @@ export function useFilterRefusal(): Refusal {
  * view's filters as one text): once the page shows others, the refusal is gone with them.
  */
 export function FilterRefusal({ filters, children }: { filters: string; children: ReactNode }) {
-  const [refused, setRefused] = useState<{ filters: string; errors: FieldErrors } | null>(null);
-  const errors = refused?.filters === filters ? refused.errors : null;
-  const refuse = (next: FieldErrors | null) => setRefused(next && { filters, errors: next });
-  return <RefusalContext value={{ errors, refuse }}>{children}</RefusalContext>;
+  const [refusal, setRefusal] = useState<{ filters: string; refused: Refused } | null>(null);
+  const refused = refusal?.filters === filters ? refusal.refused : null;
+  const refuse = (next: Refused | null) => setRefusal(next && { filters, refused: next });
+  return <RefusalContext value={{ refused, refuse }}>{children}</RefusalContext>;
 }
 
 /**
@@ -34,17 +39,14 @@ export function FilterRefusal({ filters, children }: { filters: string; children
  * the answer to what was typed, and the table says what to fix.
  */
 export function UnlessRefused({ children }: { children: ReactNode }) {
-  const { errors } = useFilterRefusal();
-  if (!errors) return children;
-  const fields = Object.keys(errors).map(
-    (name) => QUESTION_LABELS[name as keyof typeof QUESTION_LABELS] ?? name,
-  );
+  const { refused } = useFilterRefusal();
+  if (!refused) return children;
   return (
     <LogTable>
       <LogTableMessage>
         <p role="status">
-          No results shown: the filters above were not applied. Fix {fields.join(" and ")}, then apply them
-          again.
+          No results shown: the filters above were not applied. Fix {refused.labels.join(" and ")}, then
+          apply them again.
         </p>
       </LogTableMessage>
     </LogTable>

@@ -5,7 +5,7 @@ import { useTransition, type FormEvent } from "react";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
 import { capHint, fieldMessage } from "@/lib/domain/inputs/field-message";
-import { CONTAINS_MAX } from "@/lib/domain/inputs/history-filters";
+import { CONTAINS_MAX, QUESTION_LABELS } from "@/lib/domain/inputs/history-filters";
 import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import { isHistoryView, webhookViewHref } from "@/lib/domain/log-view";
 import { ExportButtons } from "@/components/history/export-buttons";
@@ -79,7 +79,12 @@ function halfTypedTimes(form: HTMLFormElement): FieldErrors | null {
 export default function HistoryTools({ webhookId, view }: { webhookId: string; view: LogViewState }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const { errors, refuse } = useFilterRefusal();
+  const { refused, refuse } = useFilterRefusal();
+  const refuseFields = (errors: FieldErrors) =>
+    refuse({
+      errors,
+      labels: Object.keys(errors).map((name) => QUESTION_LABELS[name as keyof typeof QUESTION_LABELS] ?? name),
+    });
   const go = (state: Partial<LogViewState>) =>
     startTransition(() =>
       router.push(webhookViewHref(webhookId, { ...view, ...state, page: 1, log: null }), { scroll: false }),
@@ -91,7 +96,7 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
       ...Object.fromEntries(HISTORY_FILTERS.map((name) => [name, filters[name] ?? undefined])),
     });
     if (!parsed.success) {
-      refuse(fieldErrors(parsed.error));
+      refuseFields(fieldErrors(parsed.error));
       return;
     }
     refuse(null);
@@ -101,12 +106,12 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const halfTyped = halfTypedTimes(event.currentTarget);
-    if (halfTyped) refuse(halfTyped);
+    if (halfTyped) refuseFields(halfTyped);
     else apply(typedFilters(event.currentTarget));
   }
 
   // Each message already names its field by its label.
-  const error = (name: string) => errors?.[name]?.join(" ");
+  const error = (name: string) => refused?.errors[name]?.join(" ");
 
   return (
     <form

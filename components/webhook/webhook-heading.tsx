@@ -4,7 +4,7 @@ import type { FailingStreak } from "@/lib/domain/history/health";
 import { streakText } from "@/lib/domain/health-text";
 import { formatCount } from "@/lib/domain/format-count";
 import { webhookName } from "@/lib/domain/webhook-name";
-import { HiddenValue } from "@/components/webhook/hidden-value";
+import { HiddenValue } from "@/components/webhook/later-parts";
 import { LocalTime } from "@/components/ui/local-time";
 
 const SENSITIVE_KEY = /secret|token|password|passphrase|api[-_]?key|signature/i;

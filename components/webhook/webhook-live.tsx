@@ -1,9 +1,8 @@
 "use client";
 
-import { useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState, type ReactNode } from "react";
 import type { FollowTarget } from "@/lib/domain/follow";
-import { withOpenLog } from "@/lib/domain/log-view";
 import type { DemoChannelOption } from "@/components/send/send-message-form";
 import { SendMessagePart } from "@/components/send/send-message-part";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
@@ -32,6 +31,7 @@ export function WebhookLive({
   children: ReactNode;
 }) {
   const router = useRouter();
+  const pathname = usePathname();
   const search = useSearchParams();
   const [target, setTarget] = useState<FollowTarget | null>(null);
   const follow = useFollowDeliveries(webhookId, target, () => router.refresh());
@@ -52,11 +52,12 @@ export function WebhookLive({
           demoChannels={demoChannels}
           follow={follow}
           onSent={onSent}
-          onShowDelivery={(logId) =>
-            router.replace(withOpenLog(`/webhooks/${encodeURIComponent(webhookId)}`, search, logId), {
-              scroll: false,
-            })
-          }
+          onShowDelivery={(logId) => {
+            // Over the view shown: closing the delivery comes back to it.
+            const query = new URLSearchParams(search);
+            query.set("log", logId);
+            router.replace(`${pathname}?${query}`, { scroll: false });
+          }}
         />
       </div>
     </Highlighted>

@@ -9,7 +9,7 @@ import { FindDelivery } from "@/components/history/find-delivery";
 import { FilterRefusal, UnlessRefused } from "@/components/history/filter-refusal";
 import { HistoryFilters } from "@/components/history/history-filters";
 import { IssueFilterChip } from "@/components/issues/issue-filter-chip";
-import { IssueLines } from "@/components/issues/issue-lines";
+
 import { IgnoredParamsNotice } from "@/components/logs/ignored-params-notice";
 import { LogTable, LogTableMessage } from "@/components/logs/log-table";
 import { LogsToolbar, type ViewChoice } from "@/components/logs/logs-toolbar";
@@ -18,7 +18,9 @@ import { RememberWebhook } from "@/components/webhook/remember-webhook";
 import { StoredWebhookNotice } from "@/components/webhook/stored-webhook-notice";
 import { WebhookHeading } from "@/components/webhook/webhook-heading";
 import { WebhookLive } from "@/components/webhook/webhook-live";
-import { WatchForm } from "@/components/watch/watch-form";
+import { IssueLines } from "@/components/webhook/later-parts";
+import { WatchPart } from "@/components/watch/watch-part";
+
 import { isAppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { storedWebhook } from "@/lib/server/watch/stored-webhook";
@@ -38,7 +40,8 @@ import {
   serializeLogView,
   unknownIssueParam,
 } from "@/lib/domain/search-params";
-import { isActive } from "@/lib/domain/watch/failure-issue";
+import { isActive, type FailureIssue } from "@/lib/domain/watch/failure-issue";
+import { issueView } from "@/lib/domain/watch/issue-view";
 import { webhookTitle } from "@/lib/domain/webhook-name";
 import { sessionAppIds } from "@/app/api/watches/overview-answer";
 import { refreshPage } from "@/app/(console)/webhooks/[webhookId]/actions";
@@ -213,7 +216,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
             Not watched: watch it to keep its history in the console, group its failures into issues and be
             alerted when it fails.
           </p>
-          <WatchForm webhookId={webhookId} />
+          <WatchPart webhookId={webhookId} />
         </section>
       )}
       <HealthRegion
@@ -262,7 +265,7 @@ function IssuesPart({
   failure,
   shownIssue,
 }: {
-  issues: Parameters<typeof IssueLines>[0]["issues"];
+  issues: FailureIssue[];
   failure: string | null;
   shownIssue: string | null;
 }) {
@@ -279,7 +282,7 @@ function IssuesPart({
         Failure issues{" "}
         <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">({open.length} open)</span>
       </h2>
-      <IssueLines issues={open} shownIssue={shownIssue} />
+      <IssueLines issues={open.map(issueView)} shownIssue={shownIssue} />
     </section>
   );
 }
@@ -293,7 +296,7 @@ function LogsSection({
 }: {
   parts: { call: PartCall; view: LogViewState; search: string };
   ignored: ReturnType<typeof ignoredParams>;
-  issues: Parameters<typeof IssueLines>[0]["issues"];
+  issues: FailureIssue[];
   /** Why what Find was given is no ID. */
   findError: string | null;
 }) {

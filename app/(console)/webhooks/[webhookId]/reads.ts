@@ -96,26 +96,42 @@ export type HistoryRead<T> =
   | { kind: "failed"; failure: PartFailure };
 
 /**
- * How long the page waits for a history answer brought up to date with the hub (its newest
- * page: the copy may be waiting for another reading of the same webhook, the watcher's first
- * read of it, say, or the hub may be slow) before it answers from the copy as it is, and says as
- * of when: the page is not held open meanwhile. The reading goes on, for the next question.
+ * How long the page waits for a history answer before it shows what it has. A copy that already
+ * reaches the question is first brought up to date with the hub (its newest page); past this
+ * time (the copy may be waiting for another reading of the same webhook, the watcher's first read
+ * of it, say, or the hub may be slow) it answers as it is, and says as of when, while the reading
+ * goes on for the next question. A copy that must first read older pages reads them on the page's
+ * time; past it, that reading stops (what was copied stays) and the browser goes on with it, with
+ * progress and Cancel.
  */
 const PAGE_ANSWER_MS = 2500;
 
-async function withinPageTime<T>(
-  fresh: Promise<HistoryRead<T>>,
-  asItIs: () => Promise<HistoryRead<T>>,
+/** A history question answered within the page's time: `read` answers it (as it is, with `asIs`), or throws. */
+async function answerWithin<T>(
+  webhookId: WebhookId,
+  reach: { since: number | null; cap: number },
+  path: string,
+  read: (asIs: boolean, signal: AbortSignal) => Promise<HistoryRead<T>>,
 ): Promise<HistoryRead<T>> {
+  if (!(await copyReaches(webhookId, reach))) {
+    const signal = AbortSignal.timeout(PAGE_ANSWER_MS);
+    try {
+      return await read(false, signal);
+    } catch (error) {
+      if (signal.aborted) return { kind: "reading", path };
+      throw error;
+    }
+  }
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<"late">((resolve) => {
     timer = setTimeout(() => resolve("late"), PAGE_ANSWER_MS);
   });
+  const fresh = read(false, NEVER);
   // An answer that comes too late is still made (and put in the copy); its failure is no one's to see.
   fresh.catch(() => undefined);
   try {
     const first = await Promise.race([fresh, late]);
-    return first === "late" ? await asItIs() : first;
+    return first === "late" ? await read(true, NEVER) : first;
   } finally {
     clearTimeout(timer);
   }
@@ -133,20 +149,14 @@ export const readHealth = cache(
     const cap = serverConfig().history.cap;
     const path = `/api/webhooks/${encodeURIComponent(webhookId)}/history/health?window=${window}`;
     const since = now - HEALTH_WINDOWS[window];
-    const read = async (asIs: boolean): Promise<HistoryRead<ScanResultLine>> => {
-      try {
-        const answer = await beginHealth(callOf(appId, apiKey), webhookId, window, cap, now, asIs);
-        return { kind: "answer", answer: await withCap(webhookId, since, await answer.run()) };
-      } catch (error) {
-        return { kind: "failed", failure: failureOf(error) };
-      }
-    };
     try {
-      if (!(await copyReaches(webhookId, { since, cap }))) return { kind: "reading", path };
+      return await answerWithin(webhookId, { since, cap }, path, async (asIs, signal) => {
+        const answer = await beginHealth({ apiKey, appId, signal }, webhookId, window, cap, now, asIs);
+        return { kind: "answer", answer: await withCap(webhookId, since, await answer.run()) };
+      });
     } catch (error) {
       return { kind: "failed", failure: failureOf(error) };
     }
-    return withinPageTime(read(false), () => read(true));
   },
 );
 
@@ -184,16 +194,16 @@ export const readTable = cache(
         offset: (view.page - 1) * view.limit,
         limit: view.limit,
       };
-      const path = historyScanPath(webhookId, view);
       const question = await narrowToIssue(appId, webhookId, questionOfView(view), view.issue ?? undefined);
-      if (!(await copyReaches(webhookId, { since: question.since, cap: options.cap })))
-        return { kind: "reading", path };
-      const read = async (asIs: boolean): Promise<HistoryRead<TableRows>> => {
-        const answer = await beginAnswer(callOf(appId, apiKey), webhookId, question, { ...options, asIs });
+      const reach = { since: question.since, cap: options.cap };
+      return await answerWithin(webhookId, reach, historyScanPath(webhookId, view), async (asIs, signal) => {
+        const answer = await beginAnswer({ apiKey, appId, signal }, webhookId, question, {
+          ...options,
+          asIs,
+        });
         const result = await withCap(webhookId, question.since, await answer.run());
         return { kind: "answer", answer: { rows: result.rows, total: result.matches, result } };
-      };
-      return await withinPageTime(read(false), () => read(true));
+      });
     } catch (error) {
       return { kind: "failed", failure: failureOf(error) };
     }
