@@ -55,6 +55,56 @@ const boundaries = [
     files: ["lib/sandbox/**", "lib/launch/**"],
     rules: { "no-restricted-imports": ["error", { patterns: [consoleCode] }] },
   },
+  {
+    files: ["lib/server/store/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            rule(
+              "lib/server/store is the bottom layer: the modules that query it import it, never the other way.",
+              ...["watch", "history", "alerts", "bundle", "metrics"].map((name) => `server/${name}`),
+            ),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/server/store/migrations/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/**", "./**", "../**", "server-only"],
+              message:
+                "A migration is frozen: it imports nothing but Kysely, so it never changes when code does.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/server/alerts/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            rule(
+              "The watcher calls the alert engine; alerts read the store, not the watch's or the history's modules.",
+              ...["watch", "history", "bundle", "metrics"].map((name) => `server/${name}`),
+            ),
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 /** Prettier wraps code at 110; text it cannot wrap (strings, comments) stops at 160. Tailwind class lists may run on. */

@@ -14,12 +14,12 @@ const nextConfig = {
   async headers() {
     return [
       { source: "/:path*", headers: securityHeaders },
-      // JSON answers get a CSP that allows nothing; the page CSP carries a per-request nonce, so
-      // `proxy.ts` sets it.
-      {
-        source: "/api/:path*",
+      // JSON answers (and /metrics' text) get a CSP that allows nothing; the page CSP carries a
+      // per-request nonce, so `proxy.ts` sets it.
+      ...["/api/:path*", "/metrics"].map((source) => ({
+        source,
         headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }],
-      },
+      })),
     ];
   },
 };

@@ -9,7 +9,8 @@ import { PAGE_ADDRESS_HEADER } from "@/lib/server/http/page-address";
  * request, passed to the render in the request's CSP header (Next reads it there) and sent to the
  * browser, and the page's own address in PAGE_ADDRESS_HEADER, overwriting whatever the browser
  * sent there. Other requests (/api, which answers JSON under its own CSP from next.config.mjs,
- * and Next's static files) come here only when they carry that header, to have it removed. A
+ * /metrics, which answers text to Prometheus under the same CSP, and Next's static files) come
+ * here only when they carry that header, to have it removed. A
  * path with a malformed percent-encoding, of a page or of /api, is answered 400 here
  * (malformed-path.ts).
  *
@@ -36,7 +37,7 @@ export function proxy(request: NextRequest) {
 
 /** The first matcher below, in code. */
 function isPagePath(pathname: string): boolean {
-  return !/^\/(api\/|_next\/static\/|_next\/image$)/.test(pathname);
+  return !/^\/(api\/|metrics$|_next\/static\/|_next\/image$)/.test(pathname);
 }
 
 /**
@@ -45,7 +46,7 @@ function isPagePath(pathname: string): boolean {
  */
 export const config = {
   matcher: [
-    "/((?!api/|_next/static/|_next/image$).*)",
+    "/((?!api/|metrics$|_next/static/|_next/image$).*)",
     { source: "/:path*", has: [{ type: "header", key: "x-console-page" }] },
     // An /api path with a percent sign, which may be malformed (malformed-path.ts).
     "/api/:path(.*%.*)",

@@ -1,12 +1,16 @@
 import { redirect } from "next/navigation";
+import { listWatches } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import type { SessionData } from "@/lib/server/session/session";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
-import { watchStore } from "@/lib/server/watch/store";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+
+import { storeAccess } from "@/lib/server/watch/store-access";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 async function hasWatches(session: SessionData): Promise<boolean> {
   try {
-    return (await (await watchStore()).listWatches(sessionAppIds(session))).length > 0;
+    const { allowed } = await storeAccess(session.applications);
+    return (await withStore((ctx) => listWatches(ctx, appIdsOf(allowed)))).length > 0;
   } catch {
     // The store is down: the webhooks pages still work from the hub.
     return false;

@@ -12,7 +12,9 @@ const REASONS: Record<string, { tone: NoticeTone; title: string; text: string }>
   key_rejected: {
     tone: "error",
     title: "The Messaging Hub rejected your API key",
-    text: "It may have been rotated or revoked, or it belongs to another application. You have been signed out; sign in with a current key.",
+    text:
+      "It may have been rotated or revoked, or it belongs to another application. You have been signed out; sign in with a current key. " +
+      "Signing in with the application's new key offers to carry over its watches and alerts, and lists them first.",
   },
   expired: {
     tone: "warning",

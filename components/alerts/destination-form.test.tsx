@@ -2,6 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { DestinationForm } from "@/components/alerts/destination-form";
+import { SANDBOX_INBOX_SIGNING_SECRET } from "@/lib/domain/alerts/sandbox-inbox";
 import { fakeApi, fieldRefusal, renderWithQueries, type ApiAnswer } from "@/tests/support/component-api";
 
 const SLACK = "https://hooks.slack.com/services/T000/B000/XXXX";
@@ -13,9 +14,9 @@ async function typeInto(user: ReturnType<typeof userEvent.setup>, field: HTMLEle
   await user.paste(value);
 }
 
-function setUp(answer: ApiAnswer = { status: 201, body: {} }) {
+function setUp(answer: ApiAnswer = { status: 201, body: {} }, sandboxInbox: string | null = null) {
   const calls = fakeApi(() => answer);
-  renderWithQueries(<DestinationForm />);
+  renderWithQueries(<DestinationForm sandboxInbox={sandboxInbox} />);
   const form = screen.getByRole("form", { name: "Add destination" });
   const field = (label: string) => within(form).getByLabelText(label, { exact: true });
   return { calls, form, field, user: userEvent.setup() };
@@ -129,5 +130,39 @@ describe("DestinationForm", () => {
     expect(await screen.findByText('Added "Ops bridge"')).toBeInTheDocument();
     expect(screen.getByText("whsec_c2VjcmV0LXNob3duLW9uY2UtMDEyMzQ1Njc4OQ==")).toBeInTheDocument();
     expect(field("Name")).toHaveValue("");
+  });
+
+  it("offers the sandbox's inbox in one click only when the console started the sandbox", () => {
+    setUp();
+    expect(screen.queryByRole("button", { name: "Add the sandbox inbox" })).not.toBeInTheDocument();
+  });
+
+  it("Add the sandbox inbox adds its signed webhook with the inbox's secret", async () => {
+    const added = {
+      destination: {
+        id: "d1",
+        appId: "a1",
+        kind: "webhook",
+        label: "Sandbox inbox",
+        target: "http://127.0.0.1:4010/…/••••hook",
+        createdAt: "2026-11-25T12:00:00Z",
+      },
+      signingSecret: null,
+    };
+    const { calls, user } = setUp({ status: 201, body: added }, "http://127.0.0.1:4010/_sandbox/inbox");
+    await user.click(screen.getByRole("button", { name: "Add the sandbox inbox" }));
+    expect(await screen.findByText('Added "Sandbox inbox"')).toBeInTheDocument();
+    expect(calls).toEqual([
+      {
+        method: "POST",
+        path: "/api/alerts/destinations",
+        body: {
+          kind: "webhook",
+          label: "Sandbox inbox",
+          url: "http://127.0.0.1:4010/_sandbox/inbox/webhook",
+          secret: SANDBOX_INBOX_SIGNING_SECRET,
+        },
+      },
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import {
   DESTINATION_KINDS,
   type DestinationKind,
 } from "@/lib/domain/alerts/destinations";
+import { SANDBOX_INBOX_SIGNING_SECRET, sandboxInboxUrls } from "@/lib/domain/alerts/sandbox-inbox";
 import { firstErrors } from "@/lib/domain/inputs/field-errors";
 import { capHint } from "@/lib/domain/inputs/field-message";
 import {
@@ -26,12 +27,17 @@ const URL_HINTS: Record<Exclude<DestinationKind, "email">, string> = {
   webhook: "Your receiver's https:// address. Each alert is signed the Standard Webhooks way.",
 };
 
+/** The name the sandbox's inbox is added under. */
+const SANDBOX_INBOX_LABEL = "Sandbox inbox";
+
 /**
  * "Add destination": where this application's alerts go. The fields follow the kind; the same
  * schema as the route checks them first, and the server's refusals (an address it will not call)
- * appear beside the field they name.
+ * appear beside the field they name. When the console started the local sandbox (`sandboxInbox`,
+ * its inbox's base URL), one button adds the inbox's signed-webhook stand-in, so alerts can be
+ * tried at once.
  */
-export function DestinationForm() {
+export function DestinationForm({ sandboxInbox }: { sandboxInbox: string | null }) {
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<DestinationKind>("slack");
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -56,6 +62,19 @@ export function DestinationForm() {
     add.mutate(parsed.data, { onSuccess: () => form.reset() });
   }
 
+  function addSandboxInbox() {
+    if (!sandboxInbox) return;
+    setKind("webhook");
+    setErrors({});
+    add.reset();
+    add.mutate({
+      kind: "webhook",
+      label: SANDBOX_INBOX_LABEL,
+      url: sandboxInboxUrls(sandboxInbox).webhook,
+      secret: SANDBOX_INBOX_SIGNING_SECRET,
+    });
+  }
+
   const fieldError = (name: string) => errors[name] ?? null;
   const formError = add.error && !(isApiError(add.error) && add.error.fields) ? add.error.message : null;
 
@@ -69,6 +88,22 @@ export function DestinationForm() {
       <h2 id="add-destination-heading" className="text-base font-semibold">
         Add destination
       </h2>
+      {sandboxInbox ? (
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
+          <p className="text-zinc-700 dark:text-zinc-300">
+            This console started the local sandbox: its alert inbox receives signed alerts (what arrives:{" "}
+            <code>GET /_sandbox/inbox</code>).
+          </p>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            onClick={addSandboxInbox}
+            disabled={add.isPending}
+          >
+            Add the sandbox inbox
+          </button>
+        </div>
+      ) : null}
       <Field label={DESTINATION_LABELS.kind} error={fieldError("kind")}>
         {(control) => (
           <select

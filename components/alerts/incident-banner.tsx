@@ -11,12 +11,12 @@ import { incidentsQueryOptions } from "@/components/alerts/incidents-query";
 function announcementOf(previous: IncidentsAnswer, next: IncidentsAnswer): string | null {
   const known = new Set(previous.firing.map((incident) => incident.id));
   const newest = newestFiring(next.firing.filter((incident) => !known.has(incident.id)));
-  return newest ? `New alert firing: ${newest.name}: ${newest.headline}` : null;
+  return newest ? `Now failing: ${newest.name}: ${newest.headline}` : null;
 }
 
 /**
- * The banner on every signed-in page while alerts fire: how many, the newest one's headline, and
- * links to its webhook and to the Alerts page. Dismissed, it stays hidden until an incident fires
+ * The banner on every signed-in page while alerts fire: how many webhooks fail (one each, whatever
+ * holds on them), the newest one's headline, and links to its webhook and to the Alerts page. Dismissed, it stays hidden until an incident fires
  * that was not in the dismissed set. Each incident that fires after the page opened is announced
  * politely, and notified when the browser allows it.
  */
@@ -52,7 +52,7 @@ export default function IncidentBanner() {
           <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-4 gap-y-1.5 px-4 py-2 text-sm sm:px-6">
             {/* The count and the newest alert on lines of their own: a long name wrapping beside the count would be drawn over it. */}
             <p className="min-w-0 flex-1 basis-64 break-words">
-              <strong className="block font-semibold">{firingText(firing.length)}.</strong>{" "}
+              <strong className="block font-semibold">{firingText(firing)}.</strong>{" "}
               <span className="block">
                 Newest:{" "}
                 <a href={newest.href} className="font-medium underline underline-offset-2">

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { codeText } from "@/lib/domain/alerts/message";
-import type { IncidentView } from "@/lib/domain/alerts/incidents";
+import { firingText, type IncidentView } from "@/lib/domain/alerts/incidents";
 import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { incidentsQueryOptions } from "@/components/alerts/incidents-query";
@@ -24,7 +24,6 @@ function IncidentTable({
         <thead className="text-xs text-zinc-600 dark:text-zinc-400">
           <tr>
             <th className="py-1 pr-3">Webhook</th>
-            <th className="py-1 pr-3">Rule</th>
             <th className="py-1 pr-3">What is wrong</th>
             <th className="py-1 pr-3">Since</th>
             {resolved ? <th className="py-1">Resolved</th> : null}
@@ -41,9 +40,15 @@ function IncidentTable({
                   {incident.endpoint || "every watched webhook"} · {incident.applicationName}
                 </span>
               </td>
-              <td className="py-1.5 pr-3">{incident.ruleName}</td>
               <td className="py-1.5 pr-3">
-                {incident.headline}
+                {resolved ? <span className="block">{incident.headline}</span> : null}
+                <ul>
+                  {incident.conditions.map((condition) => (
+                    <li key={condition.rule}>
+                      <span className="font-medium">{condition.name}:</span> {condition.headline}
+                    </li>
+                  ))}
+                </ul>
                 {incident.counts ? (
                   <span className="block text-xs text-zinc-600 dark:text-zinc-400">
                     {incident.counts.failures} of {incident.counts.attempts} attempts failed
@@ -80,8 +85,8 @@ export function IncidentsSection() {
           Incidents
         </h2>
         <p className="field-hint">
-          One incident per webhook and rule, from the moment the rule fires until it clears, for every
-          application you are signed in to.
+          One incident per failing webhook, listing what holds on it, from its first alert until it delivers
+          again (or what held clears), for every application you are signed in to.
         </p>
       </div>
       <NotifyControl />
@@ -93,12 +98,19 @@ export function IncidentsSection() {
         <p className="text-sm text-zinc-600 dark:text-zinc-400">Reading the incidents…</p>
       ) : (
         <>
-          <h3 className="text-sm font-semibold">Firing ({incidents.data.firing.length})</h3>
+          <h3 className="text-sm font-semibold">
+            Failing now{incidents.data.firing.length > 0 ? `: ${firingText(incidents.data.firing)}` : ""}
+          </h3>
           {incidents.data.firing.length === 0 ? (
-            <p className="text-sm text-zinc-700 dark:text-zinc-300">Nothing is firing.</p>
+            <p className="text-sm text-zinc-700 dark:text-zinc-300">Nothing is failing.</p>
           ) : (
             <IncidentTable incidents={incidents.data.firing} caption="Firing incidents" />
           )}
+          {incidents.data.summaries.map((summary) => (
+            <p key={summary.id} className="text-sm text-zinc-700 dark:text-zinc-300">
+              Told as one alert in {summary.applicationName}: {summary.headline}.
+            </p>
+          ))}
           <h3 className="text-sm font-semibold">Resolved lately</h3>
           {incidents.data.resolved.length === 0 ? (
             <p className="text-sm text-zinc-700 dark:text-zinc-300">No incident has resolved yet.</p>

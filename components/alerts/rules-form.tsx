@@ -63,6 +63,11 @@ export function RulesForm() {
           When a watched webhook alerts. Every webhook of this application follows these, unless its own page
           sets its own values, snoozes it or gives it quiet hours.
         </p>
+        <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+          A webhook has one incident at a time, listing every rule that holds on it: one alert when it starts,
+          another only when it gets worse (a rule joins, or the streak reaches 10 times its minimum), and one
+          when it recovers, once it delivers again.
+        </p>
       </div>
       {error ? (
         <Notice tone="error" title="The rules could not be read">

@@ -11,6 +11,9 @@ import { firstErrors } from "@/lib/domain/inputs/field-errors";
 import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
+import { HandOverChoices } from "@/components/overview/hand-over-choices";
+import { HandOverOffers } from "@/components/overview/hand-over-offers";
 
 type Errors = { name?: string; apiKey?: string; form?: string };
 
@@ -41,17 +44,28 @@ const MODES = {
   },
 } as const;
 
+/** What the routes answer: the application kept, or (Replace key) the list of what the new key would take over. */
+interface KeyAnswer {
+  application?: { id: string };
+  /** Add application: what the new key may take over (HandOverOffers); Replace key: what it would (HandOverChoices). */
+  handOver?: HandOverPlan[] | HandOverPlan;
+}
+
 /**
  * Add an application (`POST /api/applications` `{ name, apiKey }`), replace an application's key
  * (`POST /api/applications/key`) or rename it (`POST /api/applications/name`). The console checks a
  * key with the hub before keeping it; every refusal is shown beside the field it is about, and
  * nothing is stored. Like the sign-in form, it cannot submit before its script runs (a native
- * submission would carry the key off in the wrong form).
+ * submission would carry the key off in the wrong form). A key that would take over what the
+ * console keeps for an application first lists it, and the person chooses the destinations to keep.
  */
 export function KeyForm(props: KeyFormMode) {
   const hydrated = useHydrated();
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
+  const [sent, setSent] = useState<Record<string, unknown> | null>(null);
+  const [plan, setPlan] = useState<HandOverPlan | null>(null);
+  const [offers, setOffers] = useState<{ appId: string; plans: HandOverPlan[] } | null>(null);
   const mode = MODES[props.mode];
   const asksName = props.mode !== "replace";
   const asksKey = props.mode !== "rename";
@@ -70,25 +84,60 @@ export function KeyForm(props: KeyFormMode) {
       return;
     }
     setErrors({});
+    void send(parsed.data);
+  }
+
+  function finished() {
+    // A full page load: the header and every list are drawn again from the new session.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+    window.location.assign(`/applications?done=${mode.done}`);
+  }
+
+  async function send(body: Record<string, unknown>) {
     setPending(true);
     try {
-      await apiRequest(mode.path, { method: "POST", body: parsed.data });
-      // A full page load: the header and every list are drawn again from the new session.
-      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-      window.location.assign(`/applications?done=${mode.done}`);
+      const answer = await apiRequest<KeyAnswer>(mode.path, { method: "POST", body });
+      setPending(false);
+      const { handOver, application } = answer ?? {};
+      if (handOver && !Array.isArray(handOver)) {
+        setSent(body);
+        setPlan(handOver);
+      } else if (handOver?.length && application) {
+        setOffers({ appId: application.id, plans: handOver });
+      } else finished();
     } catch (caught) {
       setPending(false);
       const error = caught instanceof ApiError ? caught : null;
       const fields = error?.fields ?? {};
+      if (fields.apiKey) setPlan(null);
       setErrors({
         name: fields.name?.[0],
         apiKey: fields.apiKey?.[0],
         form:
           fields.name || fields.apiKey
             ? undefined
-            : (fields._?.[0] ?? error?.message ?? "The change could not be saved. Try again."),
+            : (fields._?.[0] ??
+              fields.keepDestinations?.[0] ??
+              error?.message ??
+              "The change could not be saved. Try again."),
       });
     }
+  }
+
+  if (offers) return <HandOverOffers offers={offers.plans} appId={offers.appId} onDone={finished} />;
+  if (plan && sent && props.mode !== "add") {
+    return (
+      <HandOverChoices
+        plan={plan}
+        title={`What the new key of ${props.app.name} takes over`}
+        submitLabel="Carry over and replace the key"
+        pending={pending}
+        error={errors.form ?? null}
+        onCarry={(keepDestinations) => void send({ ...sent, keepDestinations })}
+        onSkip={() => setPlan(null)}
+        skipLabel="Back"
+      />
+    );
   }
 
   const of = props.mode === "add" ? "" : ` for ${props.app.name}`;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useRef } from "react";
+import { useId, useRef, useState } from "react";
 import { apiFetch, isApiError } from "@/lib/browser/api";
 import { onUnauthorized } from "@/lib/browser/query-client";
 import { saveFile } from "@/lib/browser/save-file";
@@ -19,6 +19,7 @@ const LABELS: Record<Format, string> = { csv: "Export CSV", json: "Export JSON" 
 
 interface Saved {
   fileName: string;
+  forCustomer: boolean;
   /** What the console's copy covered; null when the answer named none. */
   source: HistorySource | null;
 }
@@ -26,19 +27,28 @@ interface Saved {
 /**
  * Export CSV / Export JSON of the view's matches. The file is read by the page, then saved, so a
  * refusal (a session that ended, a rate limit, a hub that does not answer) or a scan that fails
- * midway is said here, by the button's name, instead of leaving a broken download behind.
+ * midway is said here, by the button's name, instead of leaving a broken download behind. "For a
+ * customer" asks for the file redacted, as a support bundle is.
  */
 export function ExportButtons({ webhookId, view }: { webhookId: string; view: LogViewState }) {
   const controller = useRef<AbortController | null>(null);
+  const customerId = useId();
+  const [forCustomer, setForCustomer] = useState(false);
   const exporting = useMutation({
     mutationFn: async (format: Format): Promise<Saved> => {
       const abort = (controller.current = new AbortController());
-      const response = await apiFetch(historyExportPath(webhookId, view, format), { signal: abort.signal });
+      const response = await apiFetch(historyExportPath(webhookId, view, format, forCustomer), {
+        signal: abort.signal,
+      });
       const blob = await response.blob();
       const fileName =
         response.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ?? `export.${format}`;
       saveFile(blob, fileName);
-      return { fileName, source: sourceInHeader(response.headers.get(HISTORY_SOURCE_HEADER)) };
+      return {
+        fileName,
+        forCustomer,
+        source: sourceInHeader(response.headers.get(HISTORY_SOURCE_HEADER)),
+      };
     },
     onError: onUnauthorized,
   });
@@ -46,6 +56,16 @@ export function ExportButtons({ webhookId, view }: { webhookId: string; view: Lo
 
   return (
     <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
+      <label htmlFor={customerId} className="flex items-center gap-1.5 text-sm">
+        <input
+          id={customerId}
+          type="checkbox"
+          checked={forCustomer}
+          disabled={exporting.isPending}
+          onChange={(event) => setForCustomer(event.target.checked)}
+        />
+        For a customer (redacted)
+      </label>
       {(["csv", "json"] as const).map((one) => (
         <button
           key={one}
@@ -74,8 +94,13 @@ export function ExportButtons({ webhookId, view }: { webhookId: string; view: Lo
   );
 }
 
-function savedText({ fileName, source }: Saved): string {
-  return source ? `Saved ${fileName} (${historySourceText(source, Date.now())}).` : `Saved ${fileName}.`;
+function savedText({ fileName, forCustomer, source }: Saved): string {
+  const parts = [
+    forCustomer ? "redacted for a customer" : null,
+    source ? historySourceText(source, Date.now()) : null,
+  ];
+  const said = parts.filter(Boolean).join(", ");
+  return said ? `Saved ${fileName} (${said}).` : `Saved ${fileName}.`;
 }
 
 function failureText(label: string, error: unknown): string {

@@ -45,8 +45,8 @@ export function UnlessRefused({ children }: { children: ReactNode }) {
     <LogTable>
       <LogTableMessage>
         <p role="status">
-          No results shown: the filters above were not applied. Fix {refused.labels.join(" and ")}, then
-          apply them again.
+          No results shown: the filters above were not applied. Fix {refused.labels.join(" and ")}, then apply
+          them again.
         </p>
       </LogTableMessage>
     </LogTable>

@@ -83,7 +83,9 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
   const refuseFields = (errors: FieldErrors) =>
     refuse({
       errors,
-      labels: Object.keys(errors).map((name) => QUESTION_LABELS[name as keyof typeof QUESTION_LABELS] ?? name),
+      labels: Object.keys(errors).map(
+        (name) => QUESTION_LABELS[name as keyof typeof QUESTION_LABELS] ?? name,
+      ),
     });
   const go = (state: Partial<LogViewState>) =>
     startTransition(() =>

@@ -6,6 +6,9 @@ import { useHydrated } from "@/lib/browser/use-hydrated";
 import { ApiKeyField } from "@/components/ui/api-key-field";
 import { Notice } from "@/components/ui/notice";
 import { API_KEY_HINT, signInSchema } from "@/lib/domain/inputs/api-key";
+import { safeNextPath } from "@/lib/domain/safe-next";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
+import { HandOverOffers } from "@/components/overview/hand-over-offers";
 
 type Pending = "key" | "demo" | null;
 
@@ -17,17 +20,23 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
   const [pending, setPending] = useState<Pending>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [offers, setOffers] = useState<HandOverPlan[]>([]);
+
+  // A full page load: nothing cached for another key survives a sign-in. Checked here too, by
+  // the server's rule, so the form never leaves the console whatever it was given.
+  const goOn = () => window.location.assign(safeNextPath(next));
 
   async function signIn(kind: Exclude<Pending, null>, apiKey?: string) {
     setPending(kind);
     setError(null);
     try {
-      await apiRequest(kind === "key" ? "/api/session" : "/api/session/demo", {
-        method: "POST",
-        body: kind === "key" ? { apiKey } : undefined,
-      });
-      // A full page load: nothing cached for another key survives a sign-in.
-      window.location.assign(next);
+      const answer = await apiRequest<{ handOver?: HandOverPlan[] }>(
+        kind === "key" ? "/api/session" : "/api/session/demo",
+        { method: "POST", body: kind === "key" ? { apiKey } : undefined },
+      );
+      // What the console keeps for this key's application under its old key is offered first.
+      if (answer.handOver?.length) setOffers(answer.handOver);
+      else goOn();
     } catch (caught) {
       setPending(null);
       if (caught instanceof ApiError && caught.status === 400 && caught.fields?.apiKey) {
@@ -48,6 +57,8 @@ export function LoginForm({ next, sandboxMode }: { next: string; sandboxMode: bo
     setFieldError(null);
     void signIn("key", parsed.data.apiKey);
   }
+
+  if (offers.length) return <HandOverOffers offers={offers} onDone={goOn} />;
 
   return (
     <div className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">

@@ -10,10 +10,10 @@ import {
   type BodyDiff,
   type ComparedLog,
   type LineChange,
-} from "@/lib/domain/handover/compare";
-import { spanWords } from "@/lib/domain/handover/time-words";
-import { changesSentence, changeText, type WebhookChanges } from "@/lib/domain/handover/webhook-changes";
-import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
+} from "@/lib/domain/bundle/compare";
+import { spanWords } from "@/lib/domain/bundle/time-words";
+import { changesSentence, changeText, type WebhookChanges } from "@/lib/domain/bundle/webhook-changes";
+import type { LastSuccessAnswer } from "@/lib/domain/bundle/last-success";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { statusCodeLabel } from "@/lib/domain/reason-phrase";
 import { statusMeaning } from "@/lib/domain/status-meaning";

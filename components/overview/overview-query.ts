@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/browser/api";
-import type { OverviewAnswer, OverviewView } from "@/lib/domain/watching/overview";
+import type { OverviewAnswer, OverviewView } from "@/lib/domain/watch/overview-page";
 import { overviewHref } from "@/components/overview/search-params";
 
 /** How often the overview reads the store again while it is open. */

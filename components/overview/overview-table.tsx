@@ -11,7 +11,7 @@ import {
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 import type { OverviewRow } from "@/lib/domain/watch/overview";
-import { formatAge } from "@/lib/domain/watching/format-age";
+import { formatAge } from "@/lib/domain/format-age";
 import { Sparkline } from "@/components/overview/sparkline";
 
 const MUTED = "text-xs text-zinc-600 dark:text-zinc-400";

@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
 import { isApiError } from "@/lib/browser/api";
 import { useDebouncedValue } from "@/lib/browser/use-debounced-value";
-import { formatAge } from "@/lib/domain/watching/format-age";
+import { formatAge } from "@/lib/domain/format-age";
 import { Notice } from "@/components/ui/notice";
 import { HandOverForm } from "@/components/overview/hand-over-form";
 import { FailureIssuesSection } from "@/components/overview/failure-issues-section";

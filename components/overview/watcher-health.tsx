@@ -1,6 +1,6 @@
 import type { ApplicationSummary } from "@/lib/domain/applications";
 import type { WatcherHealth as Health } from "@/lib/domain/watch/overview";
-import { formatSeconds } from "@/lib/domain/watching/format-age";
+import { formatSeconds } from "@/lib/domain/format-age";
 import { DescriptionItem } from "@/components/ui/description-item";
 
 /** The watcher's own health over the session's watches: how late it is, and what it cannot read. */

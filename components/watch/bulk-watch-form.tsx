@@ -5,7 +5,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { ApiError, apiRequest } from "@/lib/browser/api";
 import type { ApplicationSummary } from "@/lib/domain/applications";
 import { webhookViewHref } from "@/lib/domain/log-view";
-import { BULK_LINES_MAX, bulkSummary, type BulkOutcome } from "@/lib/domain/watching/bulk-input";
+import { BULK_LINES_MAX, bulkSummary, type BulkOutcome } from "@/lib/domain/watch/bulk-input";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { isApiError } from "@/lib/browser/api";
 import { capHint } from "@/lib/domain/inputs/field-message";
-import { WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
+import { WATCH_NAME_MAX } from "@/lib/domain/watch/bulk-input";
 import { Field } from "@/components/ui/field";
 import { InlineQuestion } from "@/components/ui/inline-question";
 import { WatchForm } from "@/components/watch/watch-form";

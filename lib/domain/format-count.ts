@@ -6,3 +6,8 @@
 export function formatCount(n: number): string {
   return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en");
 }
+
+/** A count and its noun, singular for exactly one: `1 failure`, `1,234 failures`, `2 replies` (with `plural`). */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+}

@@ -83,10 +83,16 @@ export function historyScanPath(webhookId: string, state: LogViewState): string 
   return `/api/webhooks/${encodeURIComponent(webhookId)}/history?${params.toString()}`;
 }
 
-/** The console's export route for a view: every matched row, as CSV or JSON. */
-export function historyExportPath(webhookId: string, state: LogViewState, format: "csv" | "json"): string {
+/** The console's export route for a view: every matched row, as CSV or JSON; redacted for a customer. */
+export function historyExportPath(
+  webhookId: string,
+  state: LogViewState,
+  format: "csv" | "json",
+  forCustomer = false,
+): string {
   const params = questionParams(state);
   params.set("format", format);
+  if (forCustomer) params.set("for", "customer");
   // A download link, not a fetch: it names the page's application itself (see lib/browser/api.ts).
   if (state.app) params.set("app", state.app);
   return `/api/webhooks/${encodeURIComponent(webhookId)}/history/export?${params.toString()}`;

@@ -13,13 +13,16 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Webhook } from "standardwebhooks";
+import {
+  SANDBOX_INBOX_PATH as INBOX_PATH,
+  SANDBOX_INBOX_SIGNING_SECRET as INBOX_SIGNING_SECRET,
+  sandboxInboxUrls,
+} from "../domain/alerts/sandbox-inbox";
 import { requireAdmin } from "./auth";
 import { HttpError, readJsonBody, readJsonText, sendJson, sendText, type Router } from "./http";
 
-export const INBOX_PATH = "/_sandbox/inbox";
-
-/** The secret the signed-webhook inbox verifies with: public on purpose, like the demo key (it guards nothing). */
-export const INBOX_SIGNING_SECRET = "whsec_c2FuZGJveCBhbGVydCBpbmJveDogcHVibGljIGRlbW8gc2VjcmV0";
+/** The inbox's path and secret, as the sandbox's CLI and tests name them. */
+export { INBOX_PATH, INBOX_SIGNING_SECRET };
 
 /** Most items kept; older ones are dropped. */
 export const INBOX_MAX = 200;
@@ -161,7 +164,7 @@ export function addInboxRoutes(router: Router, { inbox, adminToken, smtp, baseUr
       items: inbox.list(),
       smtp: smtp(),
       signingSecret: INBOX_SIGNING_SECRET,
-      urls: { slack: `${baseUrl()}${INBOX_PATH}/slack`, webhook: `${baseUrl()}${INBOX_PATH}/webhook` },
+      urls: sandboxInboxUrls(`${baseUrl()}${INBOX_PATH}`),
     });
   });
 

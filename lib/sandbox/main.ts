@@ -59,12 +59,13 @@ function banner(sandbox: Sandbox, dbPath: string, adminToken: boolean): string {
     lines.push(
       "",
       `FAULT INJECTION ON: ${describeFaults(sandbox.faults.settings)}`,
-      `  (from SANDBOX_FAULT_*; switch off with: curl -X DELETE ${sandbox.url}/_sandbox/faults)`,
+      `  (from SANDBOX_FAULT_*; switch off with: curl -X DELETE -H 'content-type: application/json' ${sandbox.url}/_sandbox/faults)`,
     );
   }
   lines.push(
     "",
-    "Alert inbox (destinations for the console's Alerts page; what arrives: GET /_sandbox/inbox):",
+    "Alert inbox (destinations for the console's Alerts page, where a console started by npm start offers",
+    '  "Add the sandbox inbox"; what arrives: GET /_sandbox/inbox):',
     `  Slack incoming webhook: ${sandbox.url}${INBOX_PATH}/slack`,
     `  Signed JSON webhook:    ${sandbox.url}${INBOX_PATH}/webhook  (signing secret ${INBOX_SIGNING_SECRET})`,
     `  Email: SMTP_URL=smtp://${new URL(sandbox.url).hostname}:${sandbox.smtpPort}`,

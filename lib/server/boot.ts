@@ -2,7 +2,7 @@ import "server-only";
 import { serverConfig, validateServerConfig } from "@/lib/server/config";
 import { noteArrivals } from "@/lib/server/http/arrival";
 import { markStopping } from "@/lib/server/stopping";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { startWatcher } from "@/lib/server/watch/watcher";
 
 /**

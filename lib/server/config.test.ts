@@ -50,6 +50,10 @@ describe("validateServerConfig", () => {
     [{ ALERTS_ALLOW_PRIVATE: "sure" }, /ALERTS_ALLOW_PRIVATE must be 1 or 0/],
     [{ SMTP_URL: "https://mail.example" }, /^SMTP_URL must be a URL like smtp:\/\/.*not one\.$/],
     [{ ALERTS_ATTEMPTS: "20" }, /ALERTS_ATTEMPTS must be a whole number from 1 to 10/],
+    [{ ALERTS_MAX_DESTINATIONS: "0" }, /ALERTS_MAX_DESTINATIONS must be a whole number from 1 to 1000/],
+    [{ SMTP_ALLOW_PLAINTEXT_AUTH: "please" }, /SMTP_ALLOW_PLAINTEXT_AUTH must be 1 or 0/],
+    [{ METRICS_TOKEN: "short" }, /METRICS_TOKEN must be at least 16 characters without spaces \(it has 5\)/],
+    [{ METRICS_TOKEN: "a token with spaces inside" }, /METRICS_TOKEN must be at least 16 characters/],
   ])("refuses %j, naming the variable", (vars, message) => {
     withEnv(vars);
     expect(() => validateServerConfig()).toThrow(message);
@@ -80,6 +84,24 @@ describe("validateServerConfig", () => {
     expect(() => validateServerConfig()).not.toThrow(/hunter2/);
   });
 
+  it("warns at start when SMTP_ALLOW_PLAINTEXT_AUTH=1 lets smtp:// credentials go in clear", () => {
+    withEnv({ SMTP_URL: "smtp://alerts:pw@mail.example:587", SMTP_ALLOW_PLAINTEXT_AUTH: "1" });
+    expect(validateServerConfig().warnings).toEqual([
+      expect.stringMatching(
+        /^SMTP_ALLOW_PLAINTEXT_AUTH=1: SMTP_URL's user name and password are sent in clear/,
+      ),
+    ]);
+    expect(serverConfig().alerts.smtpAllowPlaintextAuth).toBe(true);
+  });
+
+  it("allows the sandbox's inbox only when the launcher started the sandbox (HUB_SANDBOX=1), at its origin", () => {
+    withEnv({ HUB_BASE_URL: "http://127.0.0.1:4010/" });
+    expect(serverConfig().alerts.sandboxInbox).toBeNull();
+    withEnv({ HUB_SANDBOX: "1" });
+    expect(serverConfig().alerts.sandboxInbox).toBe("http://127.0.0.1:4010/_sandbox/inbox");
+    expect(serverConfig().alerts.maxDestinations).toBe(20);
+  });
+
   it("never repeats a REDIS_URL it refuses (it may carry a password), and keeps a sound one", () => {
     withEnv({ REDIS_URL: "redis://:hunter2-secret@cache internal:6379" });
     expect(() => validateServerConfig()).toThrow(/REDIS_URL/);
@@ -89,6 +111,16 @@ describe("validateServerConfig", () => {
     expect(serverConfig().redisUrl).toBe("rediss://:pw@cache.internal:6380/2");
     withEnv({ REDIS_URL: "" });
     expect(serverConfig().redisUrl).toBeNull();
+  });
+
+  it("never repeats a METRICS_TOKEN it refuses, and keeps a sound one (unset: none)", () => {
+    withEnv({ METRICS_TOKEN: "tiny-secret" });
+    expect(() => validateServerConfig()).toThrow(/METRICS_TOKEN/);
+    expect(() => validateServerConfig()).not.toThrow(/tiny-secret/);
+    withEnv({ METRICS_TOKEN: " a-scrape-token-of-24-chars " });
+    expect(serverConfig().metricsToken).toBe("a-scrape-token-of-24-chars");
+    withEnv({ METRICS_TOKEN: "" });
+    expect(serverConfig().metricsToken).toBeNull();
   });
 
   it("warns when production runs with SESSION_COOKIE_INSECURE=1", () => {

@@ -1,5 +1,7 @@
 import "server-only";
-import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/handover/redact";
+import { compilePattern, patternLabel, RedactionError } from "@/lib/domain/redact";
+import { DEFAULT_MAX_DESTINATIONS } from "@/lib/domain/alerts/destinations";
+import { SANDBOX_INBOX_PATH } from "@/lib/domain/alerts/sandbox-inbox";
 import { DEFAULT_RESOLVE_AFTER } from "@/lib/domain/watch/failure-issue";
 
 /**
@@ -33,8 +35,10 @@ export interface ServerConfig {
   history: HistoryConfig;
   watch: WatchConfig;
   alerts: AlertsConfig;
-  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles. */
+  /** REDACT_PATTERNS: the operator's redaction patterns (a JSON array of regular expressions), masked in support bundles and alerts. */
   redactPatterns: string[];
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; null = it answers callers on this machine only. */
+  metricsToken: string | null;
 }
 
 export const MIN_SECRET_LENGTH = 32;
@@ -104,7 +108,10 @@ export interface WatchConfig {
   leaseSeconds: number;
   /** WATCH_BODY_CAP_BYTES: stored bytes of a response body; a longer one is kept cut, with its full size and hash (default 256 KiB). */
   bodyCapBytes: number;
-  /** WATCH_ISSUE_RESOLVE_AFTER: successful deliveries in a row that resolve a failure issue by itself (default 3). */
+  /**
+   * WATCH_ISSUE_RESOLVE_AFTER: successful deliveries in a row that resolve a failure issue by
+   * itself, and end a webhook's alert incident (default 3).
+   */
   issueResolveAfter: number;
 }
 
@@ -176,6 +183,15 @@ export interface AlertsConfig {
   timeoutMs: number;
   /** ALERTS_ATTEMPTS: attempts per delivery, the first and its retries (default 4). */
   attempts: number;
+  /** ALERTS_MAX_DESTINATIONS: destinations one application may have (default 20). */
+  maxDestinations: number;
+  /** SMTP_ALLOW_PLAINTEXT_AUTH=1: SMTP_URL's credentials may be sent to a relay that offers no STARTTLS. */
+  smtpAllowPlaintextAuth: boolean;
+  /**
+   * The sandbox's alert inbox (`<HUB_BASE_URL>/_sandbox/inbox`) when the launcher started the
+   * sandbox (HUB_SANDBOX=1): alerts may go there though it is http:// on loopback; null otherwise.
+   */
+  sandboxInbox: string | null;
 }
 
 /** The value is never repeated in the message: it may hold a password. */
@@ -192,6 +208,15 @@ function readSmtpUrl(): string | null {
   return raw;
 }
 
+/** HUB_SANDBOX=1: set by the launcher when it started the sandbox the console talks to. */
+const readSandboxMode = () => process.env.HUB_SANDBOX === "1";
+
+/** The sandbox's alert inbox under HUB_BASE_URL, when the launcher started that sandbox. */
+function readSandboxInbox(): string | null {
+  const hubBaseUrl = readHubBaseUrl();
+  return readSandboxMode() && hubBaseUrl ? `${new URL(hubBaseUrl).origin}${SANDBOX_INBOX_PATH}` : null;
+}
+
 function readAlertsConfig(): AlertsConfig {
   return {
     allowPrivate: flag("ALERTS_ALLOW_PRIVATE"),
@@ -199,6 +224,9 @@ function readAlertsConfig(): AlertsConfig {
     emailFrom: process.env.ALERTS_EMAIL_FROM?.trim() || "Webhook Console <alerts@localhost>",
     timeoutMs: positiveInt("ALERTS_TIMEOUT_MS", 10_000, 120_000),
     attempts: positiveInt("ALERTS_ATTEMPTS", 4, 10),
+    maxDestinations: positiveInt("ALERTS_MAX_DESTINATIONS", DEFAULT_MAX_DESTINATIONS, 1000),
+    smtpAllowPlaintextAuth: flag("SMTP_ALLOW_PLAINTEXT_AUTH"),
+    sandboxInbox: readSandboxInbox(),
   };
 }
 
@@ -330,12 +358,27 @@ function readRedactPatterns(): string[] {
   return parsed;
 }
 
+/** Shortest METRICS_TOKEN: a scraper's token is guessed only by trying it. */
+export const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** The value is never repeated in the message: it is a secret. */
+function readMetricsToken(): string | null {
+  const raw = process.env.METRICS_TOKEN?.trim();
+  if (!raw) return null;
+  if (raw.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(raw)) {
+    throw new Error(
+      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (it has ${raw.length}). ${GENERATE_HINT}`,
+    );
+  }
+  return raw;
+}
+
 let cached: ServerConfig | undefined;
 
 export function serverConfig(): ServerConfig {
   cached ??= {
     hubBaseUrl: readHubBaseUrl(),
-    sandboxMode: process.env.HUB_SANDBOX === "1",
+    sandboxMode: readSandboxMode(),
     hubTimeoutMs: positiveInt("HUB_TIMEOUT_MS", 10_000),
     sessionTtlSeconds: positiveInt("SESSION_TTL_SECONDS", 28_800),
     sandboxAdminToken: process.env.SANDBOX_ADMIN_TOKEN?.trim() || null,
@@ -349,6 +392,7 @@ export function serverConfig(): ServerConfig {
     watch: readWatchConfig(),
     alerts: readAlertsConfig(),
     redactPatterns: readRedactPatterns(),
+    metricsToken: readMetricsToken(),
   };
   return cached;
 }
@@ -369,6 +413,11 @@ export function validateServerConfig(): { warnings: string[] } {
   if (process.env.NODE_ENV === "production" && !config.cookieSecure) {
     warnings.push(
       "SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http. Use it only on a trusted network; serve the console over HTTPS instead.",
+    );
+  }
+  if (config.alerts.smtpAllowPlaintextAuth && config.alerts.smtpUrl?.startsWith("smtp:")) {
+    warnings.push(
+      "SMTP_ALLOW_PLAINTEXT_AUTH=1: SMTP_URL's user name and password are sent in clear to a relay that offers no STARTTLS (or to anyone who strips it on the way). Use it only on a trusted network; prefer smtps://.",
     );
   }
   if (config.alerts.allowPrivate) {

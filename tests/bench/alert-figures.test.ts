@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { alertLatencyFigure, latencyGoalMs, outageFigure, outboxInstancesFigure } from "./alert-figures";
+import {
+  alertLatencyFigure,
+  demoIncidentsFigure,
+  fairnessFigure,
+  latencyGoalMs,
+  outageFigure,
+  outboxInstancesFigure,
+  recoveryFigure,
+} from "./alert-figures";
 
 describe("outboxInstancesFigure", () => {
   const input = {
@@ -61,6 +69,33 @@ describe("alertLatencyFigure", () => {
   });
 });
 
+describe("fairnessFigure", () => {
+  const input = {
+    intervalSeconds: 10,
+    latenciesMs: Array.from({ length: 20 }, (_, i) => 5000 + i * 500),
+    alerts: 20,
+    slowDestinations: 100,
+    slow: { fewestUnsettled: 63, mostInFlight: 4 },
+  };
+
+  it("is the latency row of the others, while the slow application's deliveries waited or were in flight", () => {
+    const figure = fairnessFigure(input);
+    expect(figure.figure).toBe(
+      "alert latency with one application's 100 slow destinations, 20 incidents of others, poll interval 10 s",
+    );
+    expect(figure.holds).toBe("yes");
+    expect(figure.details.ratio).toBeCloseTo(14_025 / 16_000);
+    expect(figure.measured).toMatch(
+      /^0\.88 \(p95 14\.0 s ÷ 16\.0 s\).*at least 63 deliveries waiting or in flight, at most 4 in flight$/,
+    );
+  });
+
+  it("does not hold when the others wait past the goal, or the slow one's load ended before the measure did", () => {
+    expect(fairnessFigure({ ...input, intervalSeconds: 5 }).holds).toBe("no");
+    expect(fairnessFigure({ ...input, slow: { fewestUnsettled: 0, mostInFlight: 4 } }).holds).toBe("no");
+  });
+});
+
 describe("outageFigure", () => {
   const side = { firing: 1, summaries: 1, listed: 200, firstAfterSeconds: 24.2, resolved: 1 };
   const input = {
@@ -97,5 +132,59 @@ describe("outageFigure", () => {
     };
     expect(outageFigure(silent).measured).toMatch(/first never came/);
     expect(outageFigure(silent).holds).toBe("no");
+  });
+});
+
+describe("demoIncidentsFigure", () => {
+  const input = {
+    failing: 8,
+    incidents: 8,
+    webhooks: 8,
+    ofFailing: 8,
+    conditions: 21,
+    summaries: 1,
+    alerts: 3,
+  };
+
+  it("holds with one incident per failing demo webhook", () => {
+    const figure = demoIncidentsFigure(input);
+    expect(figure.holds).toBe("yes");
+    expect(figure.measured).toBe(
+      "8 (one per webhook: 8 of the 8 failing), listing 21 conditions; 1 summary, 3 alerts received",
+    );
+  });
+
+  it.each([
+    ["an incident per rule", { incidents: 23 }],
+    ["a failing webhook without one", { incidents: 7, webhooks: 7, ofFailing: 7 }],
+    ["one of a healthy webhook", { ofFailing: 7 }],
+  ])("does not hold with %s", (_name, change) => {
+    expect(demoIncidentsFigure({ ...input, ...change }).holds).toBe("no");
+  });
+});
+
+describe("recoveryFigure", () => {
+  const input = {
+    intervalSeconds: 10,
+    resolveAfter: 3,
+    successes: 12,
+    window: { failures: 12, attempts: 25 },
+    afterMs: 3200,
+    waitedSeconds: 60,
+  };
+
+  it("holds within two poll intervals of the success that makes 3 in a row", () => {
+    const figure = recoveryFigure(input);
+    expect(figure.holds).toBe("yes");
+    expect(figure.measured).toBe(
+      "3.2 s (0.32 poll intervals) after success 3 of 12 in a row; 12 of 25 attempts in the failure rate's window failed",
+    );
+    expect(recoveryFigure({ ...input, afterMs: 20_001 }).holds).toBe("no");
+  });
+
+  it("does not hold when none came", () => {
+    const figure = recoveryFigure({ ...input, afterMs: null });
+    expect(figure.holds).toBe("no");
+    expect(figure.measured).toMatch(/^none within 60 s of 12 successes/);
   });
 });

@@ -97,6 +97,35 @@ export function alertLatencyFigure(input: {
   };
 }
 
+/**
+ * Fairness: the alert latency of applications with a healthy destination each, while one other
+ * application's alert is being sent to `slowDestinations` receivers that never answer. Holds when
+ * the latency row would, and the slow application's deliveries were waiting or in flight the
+ * whole time (its load lasted the measure).
+ */
+export function fairnessFigure(input: {
+  intervalSeconds: number;
+  latenciesMs: ReadonlyArray<number | null>;
+  alerts: number;
+  slowDestinations: number;
+  /** The slow application's deliveries sampled while the others were timed: fewest unsettled, most in flight. */
+  slow: { fewestUnsettled: number; mostInFlight: number };
+}): Figure {
+  const latency = alertLatencyFigure(input);
+  const { fewestUnsettled, mostInFlight } = input.slow;
+  return {
+    ...latency,
+    figure:
+      `alert latency with one application's ${formatCount(input.slowDestinations)} slow destinations, ` +
+      `${formatCount(input.latenciesMs.length)} incidents of others, poll interval ${input.intervalSeconds} s`,
+    measured:
+      `${latency.measured}; meanwhile the slow application had at least ${fewestUnsettled} deliveries ` +
+      `waiting or in flight, at most ${mostInFlight} in flight`,
+    holds: latency.holds === "yes" && fewestUnsettled > 0 ? "yes" : "no",
+    details: { ...latency.details, slowDestinations: input.slowDestinations, slow: input.slow },
+  };
+}
+
 /** What one destination received during a hub outage over many watched webhooks. */
 export interface OutageReceived {
   /** Alerts that tell something is failing (firing or summary), within the window observed. */
@@ -142,5 +171,77 @@ export function outageFigure(input: {
     goal: "≤ 1 summary per destination per cooldown, listing every webhook",
     holds: holds ? "yes" : "no",
     details: { ...input, most, fewestListed },
+  };
+}
+
+/**
+ * The sandbox demo's failing webhooks under the engine: one firing incident each (the banner and
+ * the Alerts page count them), whatever conditions hold on them. Holds when the incidents are
+ * exactly the failing demo webhooks, one each.
+ */
+export function demoIncidentsFigure(input: {
+  /** Demo webhooks whose endpoint fails now or that are inactive. */
+  failing: number;
+  /** Firing incidents of webhooks, and how many distinct webhooks and failing demo webhooks they are of. */
+  incidents: number;
+  webhooks: number;
+  ofFailing: number;
+  /** Conditions listed in them (what were incidents of their own, one per rule, before). */
+  conditions: number;
+  summaries: number;
+  alerts: number;
+}): Figure {
+  const exact =
+    input.incidents === input.failing &&
+    input.webhooks === input.failing &&
+    input.ofFailing === input.failing;
+  return {
+    figure: `firing incidents for the ${formatCount(input.failing)} failing demo webhooks`,
+    measured:
+      `${formatCount(input.incidents)} (one per webhook: ${formatCount(input.ofFailing)} of the ` +
+      `${formatCount(input.failing)} failing), listing ${formatCount(input.conditions)} conditions; ` +
+      `${formatCount(input.summaries)} summary, ${formatCount(input.alerts)} alerts received`,
+    goal: `= the failing demo webhooks (${formatCount(input.failing)}), one each`,
+    holds: exact ? "yes" : "no",
+    details: input,
+  };
+}
+
+/**
+ * A fixed endpoint: from the hub's time of the success that makes WATCH_ISSUE_RESOLVE_AFTER in a
+ * row to the "recovered" alert's arrival, while the failure rate over its window still holds.
+ * Holds within 2 poll intervals; no alert within the time waited is a miss.
+ */
+export function recoveryFigure(input: {
+  intervalSeconds: number;
+  /** Successes in a row that end an incident, and how many were sent after the fix. */
+  resolveAfter: number;
+  successes: number;
+  /** The failure rate's window when the recovery came: failures of attempts. */
+  window: { failures: number; attempts: number };
+  /** ms from that success to the recovered alert; null when none came within `waitedSeconds`. */
+  afterMs: number | null;
+  waitedSeconds: number;
+}): Figure {
+  const goalMs = 2 * input.intervalSeconds * 1000;
+  const figure = `"recovered" after a fixed endpoint's successes, poll interval ${input.intervalSeconds} s`;
+  const goal = `within 2 poll intervals (${seconds(goalMs)}) of the success that makes ${formatCount(input.resolveAfter)} in a row`;
+  const rate = `${formatCount(input.window.failures)} of ${formatCount(input.window.attempts)} attempts in the failure rate's window failed`;
+  if (input.afterMs === null)
+    return {
+      figure,
+      measured: `none within ${input.waitedSeconds} s of ${formatCount(input.successes)} successes (${rate})`,
+      goal,
+      holds: "no",
+      details: { ...input, goalMs },
+    };
+  return {
+    figure,
+    measured:
+      `${seconds(input.afterMs)} (${formatRatio(input.afterMs / (input.intervalSeconds * 1000))} poll intervals) ` +
+      `after success ${formatCount(input.resolveAfter)} of ${formatCount(input.successes)} in a row; ${rate}`,
+    goal,
+    holds: input.afterMs <= goalMs ? "yes" : "no",
+    details: { ...input, goalMs },
   };
 }

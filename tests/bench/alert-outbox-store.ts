@@ -8,7 +8,7 @@
 import { testAlert } from "@/lib/domain/alerts/message";
 import { addDestination } from "@/lib/server/alerts/destinations";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
-import { configuredStoreOptions, openStoreContext } from "@/lib/server/watch/store";
+import { configuredStoreOptions, openStoreContext } from "@/lib/server/store/context";
 
 interface Input {
   appId: string;

@@ -5,9 +5,10 @@
  * webhooks under its key and adds its signed-webhook destinations, with the default rules. Prints
  * one line of JSON.
  */
+import { addWatches } from "@/lib/server/watch/watches";
 import { addDestination } from "@/lib/server/alerts/destinations";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { configuredStoreOptions, openStoreContext, storeOver } from "@/lib/server/watch/store";
+import { configuredStoreOptions, openStoreContext } from "@/lib/server/store/context";
 
 interface Input {
   secret: string;
@@ -25,7 +26,8 @@ async function main(): Promise<void> {
     let watched = 0;
     for (const app of input.applications) {
       const appId = applicationId(app.apiKey);
-      const watches = await storeOver(ctx).addWatches(
+      const watches = await addWatches(
+        ctx,
         appId,
         app.apiKey,
         app.webhooks.map(({ id, endpoint }, i) => ({
@@ -34,8 +36,15 @@ async function main(): Promise<void> {
         })),
       );
       watched += watches.length;
+      // As an operator who raised ALERTS_MAX_DESTINATIONS to what the bench adds.
       for (const { label, url } of app.destinations)
-        await addDestination(ctx, appId, { kind: "webhook", label, url, secret: input.secret });
+        await addDestination(
+          ctx,
+          appId,
+          { kind: "webhook", label, url, secret: input.secret },
+          Date.now(),
+          Math.max(1, app.destinations.length),
+        );
     }
     process.stdout.write(`${JSON.stringify({ watched })}\n`);
   } finally {

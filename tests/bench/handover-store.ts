@@ -4,20 +4,23 @@
  * line of JSON. Input: `{ apiKey, large, small, samples, failures: [100, 1000] }`, where `large`
  * and `small` are SQLite stores filled by watch-store.ts under the key's application.
  *
- * - Find: `WatchStore.findAcross` over every watch of the large store ÷ `WatchStore.findLog` inside
- *   the small store's one webhook, by a message id picked at random in each, in turns.
+ * - Find: `findAcross` over every watch of the large store ÷ the find route's question
+ *   (`findLog` of lib/server/history/questions.ts) inside the small store's one webhook, whose copy
+ *   holds its whole history, by a message id picked at random in each, in turns.
  * - Bundle: an incident of N failures (bodies with ids, emails and bearer tokens, several causes)
  *   collected newest first, built with the default redaction and the session key masked, and
  *   rendered as Markdown, HTML and JSON, the sizes in turns.
  */
+import { findAcross } from "@/lib/server/watch/find-across";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
-import { buildBundle } from "@/lib/domain/handover/bundle";
-import { IncidentCollector } from "@/lib/domain/handover/incident";
-import { renderBundle } from "@/lib/domain/handover/render";
+import { buildBundle } from "@/lib/domain/bundle/bundle";
+import { IncidentCollector } from "@/lib/domain/bundle/incident";
+import { renderBundle } from "@/lib/domain/bundle/render";
+import { findLog, type Scope } from "@/lib/server/history/questions";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { configuredStoreOptions, openStoreContext, storeOver } from "@/lib/server/watch/store";
+import { configuredStoreOptions, openStoreContext } from "@/lib/server/store/context";
 import { rotationOrder } from "./stats";
 
 interface Input {
@@ -41,10 +44,12 @@ async function openStore(path: string) {
     .execute();
   return {
     ctx,
-    store: storeOver(ctx),
     targets: ids.map((row) => ({ webhookId: row.webhook_id, id: row.message_id! })),
   };
 }
+
+/** A webhook's whole copy: watch-store.ts's fill reads every log of it (history_complete). */
+const wholeCopy = (webhookId: string): Scope => ({ webhookId, from: null, complete: true });
 
 async function timed<T>(work: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -121,22 +126,23 @@ async function main(): Promise<void> {
   const insideMs: number[] = [];
   try {
     // One round of each first, unmeasured: the first query of a connection prepares its statements.
-    await large.store.findAcross(appIds, { kind: "id", id: large.targets[0]!.id });
-    await small.store.findLog(small.targets[0]!.webhookId, { kind: "id", id: small.targets[0]!.id });
+    await findAcross(large.ctx, appIds, { kind: "id", id: large.targets[0]!.id });
+    await findLog(small.ctx.db, wholeCopy(small.targets[0]!.webhookId), {
+      kind: "id",
+      id: small.targets[0]!.id,
+    });
     const next = [0, 0];
     for (const side of rotationOrder(2, input.samples)) {
       const i = next[side]!++;
       if (side === 0) {
         const target = large.targets[i % large.targets.length]!;
-        const { ms, value } = await timed(() =>
-          large.store.findAcross(appIds, { kind: "id", id: target.id }),
-        );
+        const { ms, value } = await timed(() => findAcross(large.ctx, appIds, { kind: "id", id: target.id }));
         if (value?.watch.webhookId !== target.webhookId) throw new Error(`findAcross missed ${target.id}`);
         acrossMs.push(ms);
       } else {
         const target = small.targets[i % small.targets.length]!;
         const { ms, value } = await timed(() =>
-          small.store.findLog(target.webhookId, { kind: "id", id: target.id }),
+          findLog(small.ctx.db, wholeCopy(target.webhookId), { kind: "id", id: target.id }),
         );
         if (!value) throw new Error(`findLog missed ${target.id}`);
         insideMs.push(ms);

@@ -1,17 +1,22 @@
 /**
- * The history scan, measured through the console's HTTP surface:
+ * History questions, answered from the console's copy of a webhook's logs (docs/history.md),
+ * measured through the console's HTTP surface. Each console has a store of its own, empty at the
+ * start, so a question on a webhook it was not asked about yet makes that webhook's copy.
  *
- * - Find a delivery 5,000 deep (`GET /api/webhooks/{id}/history/find?q=<log id>`) ÷ the bench
- *   walking the same pages itself, one after another, straight from the upstream: with the
- *   upstream 25 ms away (the delay proxy) and over loopback. Each find asks about a webhook no
- *   scan has read yet on that console, so no kept window helps it.
- * - Upstream calls of two identical scans at once on one console ÷ one scan's, and of a second
- *   question on the window a scan has just read (counted at the delay proxy, by path).
- * - Growth of a fresh console's resident memory (VmRSS, sampled every few ms) during a scan of
- *   20,000 logs, and of another fresh console's during CSV exports of 5,000, 20,000 and 80,000
- *   rows, one after another.
+ * - Find a delivery 5,000 deep (`GET /api/webhooks/{id}/history/find?q=<log id>`) on a webhook
+ *   with no copy yet ÷ the bench walking the same pages itself, one after another, straight from
+ *   the upstream: with the upstream 25 ms away (the delay proxy) and over loopback.
+ * - A question on a webhook of 20,000 logs with no copy yet ÷ the bench reading the same 400 pages
+ *   itself, HISTORY_SCAN_CONCURRENCY at once, through the delay proxy (the floor the in-memory
+ *   scan reached); and the same question again, once the copy is no longer "just read".
+ * - Upstream calls of two identical questions at once on one console ÷ one question's, and of the
+ *   next question on the copy a question made (counted at the delay proxy, by path).
+ * - Growth of a fresh console's resident memory (VmRSS, sampled every few ms) while a question
+ *   makes the copy of 80,000 logs, and of another fresh console's, on that same store, during CSV
+ *   exports of 5,000, 20,000 and 80,000 rows from the copy, one after another.
  */
 import http from "node:http";
+import path from "node:path";
 import type { LogFill } from "./fill";
 import { failedCount } from "./fill";
 import { createWebhook, signIn } from "../support/hub";
@@ -23,25 +28,42 @@ import { callsFor, upstreamCalls } from "./viewers";
 /** The log a find looks for is the 5,000th newest of its webhook. */
 export const FIND_DEPTH = 5000;
 const PAGE = 50;
-/** Logs of each scan webhook (the calls figures), of the memory figures' scan and of their exports' webhook. */
-const SCAN_LOGS = 10_000;
-const MEMORY_SCAN_LOGS = 20_000;
+/** Logs of each webhook of the calls figures. */
+const SHARED_LOGS = 10_000;
+/** Logs of each webhook a first question reads whole: HISTORY_SCAN_CAP's default, 400 pages. */
+export const FIRST_QUESTION_LOGS = 20_000;
 /** The exports' sizes, smallest first: a growth that follows the file's size would show across them. */
 const EXPORT_ROWS = [5000, 20_000, 80_000] as const;
+/** Logs of the exports' webhook, all copied by the question the memory figures measure. */
+const COPY_LOGS = Math.max(...EXPORT_ROWS);
+/**
+ * A copy its key's question brought up to date less than 5 s ago answers the next question
+ * without a hub call (lib/server/history/copy.ts). The next question and the second time wait
+ * longer than that, so they read the hub's newest page first, as any later question does.
+ */
+const PAST_JUST_READ_MS = 6000;
+/**
+ * Questions share one budget per key (HISTORY_KEY_REQUESTS_PER_MINUTE: a burst of a tenth of a
+ * minute's worth, refilled in 6 s). Each first question starts with it full, as one person's
+ * question does, not with what the question before it left.
+ */
+const BUDGET_REFILL_MS = 7000;
 
 export interface HistoryPlan {
   /** Finds per side (each on its own webhook). */
   finds: number;
   /** Logs of each find webhook: more than the find's depth, so the find never reaches the end. */
   findLogs: number;
+  /** First questions of FIRST_QUESTION_LOGS logs (each on its own webhook), and as many floor readings. */
+  firstQuestions: number;
 }
 
 export interface HistoryWebhooks {
   find: string[];
-  scanOne: string;
-  scanTwo: string;
-  memoryScan: string;
-  memoryExport: string;
+  firstQuestion: string[];
+  sharedOne: string;
+  sharedTwo: string;
+  memory: string;
 }
 
 /** The webhooks the history figures read, and the logs to fill into each. */
@@ -56,19 +78,21 @@ export async function createHistoryWebhooks(
     );
   const find: string[] = [];
   for (let i = 0; i < plan.finds; i++) find.push(await make(`find-${i + 1}`));
+  const firstQuestion: string[] = [];
+  for (let i = 0; i < plan.firstQuestions; i++) firstQuestion.push(await make(`first-question-${i + 1}`));
   const webhooks = {
     find,
-    scanOne: await make("scan-one"),
-    scanTwo: await make("scan-two"),
-    memoryScan: await make("memory-scan"),
-    memoryExport: await make("memory-export"),
+    firstQuestion,
+    sharedOne: await make("shared-one"),
+    sharedTwo: await make("shared-two"),
+    memory: await make("memory"),
   };
   const fills: LogFill[] = [
     ...find.map((webhookId) => ({ webhookId, count: plan.findLogs })),
-    { webhookId: webhooks.scanOne, count: SCAN_LOGS },
-    { webhookId: webhooks.scanTwo, count: SCAN_LOGS },
-    { webhookId: webhooks.memoryScan, count: MEMORY_SCAN_LOGS },
-    { webhookId: webhooks.memoryExport, count: Math.max(...EXPORT_ROWS) },
+    ...firstQuestion.map((webhookId) => ({ webhookId, count: FIRST_QUESTION_LOGS })),
+    { webhookId: webhooks.sharedOne, count: SHARED_LOGS },
+    { webhookId: webhooks.sharedTwo, count: SHARED_LOGS },
+    { webhookId: webhooks.memory, count: COPY_LOGS },
   ];
   return { webhooks, fills };
 }
@@ -91,7 +115,7 @@ export interface MeasuredConsole extends ConsoleSide {
 }
 
 interface LogPage {
-  data: Array<{ id: string }>;
+  data: Array<{ id: string; sendAt: string }>;
   pagination: { total: number };
 }
 
@@ -115,14 +139,14 @@ async function readPage(
   return JSON.parse(answer.body.toString("utf8")) as LogPage;
 }
 
-/** The id of the log `depth` deep (1 = the newest). */
-async function logAtDepth(upstream: Upstream, webhookId: string, depth: number): Promise<string> {
+/** The log `depth` deep (1 = the newest). */
+async function logAtDepth(upstream: Upstream, webhookId: string, depth: number) {
   const agent = keepAliveAgent(1);
   try {
     const page = await readPage(agent, upstream, webhookId, depth - 1, 1);
-    const id = page.data[0]?.id;
-    if (!id) throw new Error(`webhook ${webhookId} has fewer than ${depth} logs (${page.pagination.total})`);
-    return id;
+    const log = page.data[0];
+    if (!log) throw new Error(`webhook ${webhookId} has fewer than ${depth} logs (${page.pagination.total})`);
+    return log;
   } finally {
     agent.destroy();
   }
@@ -136,6 +160,29 @@ async function walkTo(agent: http.Agent, upstream: Upstream, webhookId: string, 
     if (page.data.some((log) => log.id === logId)) return { ms: performance.now() - start, pages };
     if (page.data.length < PAGE) throw new Error(`log ${logId} is not in webhook ${webhookId}`);
   }
+}
+
+/**
+ * The bench's own reading of a webhook's whole history, as the in-memory scan read it: the first
+ * page alone (it tells how many there are), then the others `concurrency` at a time.
+ */
+async function readWhole(agent: http.Agent, upstream: Upstream, webhookId: string, concurrency: number) {
+  const start = performance.now();
+  const first = await readPage(agent, upstream, webhookId, 0);
+  const pages = Math.ceil(first.pagination.total / PAGE);
+  let next = 1;
+  let logs = first.data.length;
+  const reader = async () => {
+    while (next < pages) {
+      const offset = next++ * PAGE;
+      const page = await readPage(agent, upstream, webhookId, offset);
+      logs += page.data.length;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, reader));
+  if (logs !== first.pagination.total)
+    throw new Error(`read ${logs} of webhook ${webhookId}'s ${first.pagination.total} logs`);
+  return { ms: performance.now() - start, pages };
 }
 
 function consoleTarget(side: ConsoleSide, path: string): Target {
@@ -163,37 +210,45 @@ async function findThrough(agent: http.Agent, side: ConsoleSide, webhookId: stri
   return ms;
 }
 
-interface ScanResult {
+interface QuestionResult {
   read: number;
   total: number;
   matches: number;
   partial: unknown;
 }
 
-/** A history scan through the console, its NDJSON answer read to the end; the result line. */
-async function scanThrough(agent: http.Agent, side: ConsoleSide, webhookId: string, query: string) {
+/** A history question through the console, its NDJSON answer read to the end; the result line. */
+async function questionThrough(agent: http.Agent, side: ConsoleSide, webhookId: string, query: string) {
   const body = await ask(agent, side, `/api/webhooks/${webhookId}/history?${query}`);
-  const last = JSON.parse(body.trimEnd().split("\n").pop() ?? "{}") as { type?: string } & ScanResult;
+  const last = JSON.parse(body.trimEnd().split("\n").pop() ?? "{}") as { type?: string } & QuestionResult;
   if (last.type !== "result")
-    throw new Error(`the scan ?${query} ended with ${JSON.stringify(last).slice(0, 300)}`);
+    throw new Error(`the question ?${query} ended with ${JSON.stringify(last).slice(0, 300)}`);
   return last;
+}
+
+/** Throws unless the answer covers all `logs` of its webhook, with `matches` matches. */
+function expectWhole(result: QuestionResult, logs: number, matches: number, what: string): void {
+  if (result.read !== logs || result.matches !== matches || result.partial !== null)
+    throw new Error(
+      `${what}: read ${result.read} of ${logs}, ${result.matches} matches (expected ${matches}), partial ${JSON.stringify(result.partial)}`,
+    );
 }
 
 /** A CSV export through the console, streamed and counted (never held whole). */
 function exportThrough(
   side: ConsoleSide,
   webhookId: string,
-  cap: number,
+  query: string,
 ): Promise<{ rows: number; bytes: number }> {
   const { url, headers } = consoleTarget(
     side,
-    `/api/webhooks/${webhookId}/history/export?format=csv&cap=${cap}`,
+    `/api/webhooks/${webhookId}/history/export?format=csv&${query}`,
   );
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
-        reject(new Error(`CSV export of ${cap}: HTTP ${res.statusCode}`));
+        reject(new Error(`CSV export ?${query}: HTTP ${res.statusCode}`));
         return;
       }
       let lines = 0;
@@ -231,6 +286,14 @@ async function rssGrowth<T>(
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Upstream calls for one webhook that `work` made, counted at a counting proxy. */
+async function callsOf(proxyUrl: string, webhookId: string, work: () => Promise<unknown>): Promise<number> {
+  const before = await upstreamCalls(proxyUrl);
+  await work();
+  const calls = callsFor(webhookId, before, await upstreamCalls(proxyUrl));
+  return Object.values(calls).reduce((sum, n) => sum + n, 0);
+}
+
 export interface FindMeasure {
   depth: number;
   /** Pages the walk read to reach the log. */
@@ -243,9 +306,29 @@ export interface FindMeasure {
   findCpuMs: number[];
 }
 
+export interface FirstQuestionMeasure {
+  logs: number;
+  question: string;
+  /** HISTORY_SCAN_CONCURRENCY of the console, and of the bench's own reading. */
+  concurrency: number;
+  /** Pages the bench's reading read. */
+  pages: number;
+  /** The bench's reading of every page (the floor), each webhook once. */
+  floorMs: number[];
+  /** The question on a webhook with no copy, each webhook once. */
+  firstMs: number[];
+  /** The same question again on each webhook, past the copy's "just read" moment. */
+  secondMs: number[];
+  firstCalls: number[];
+  secondCalls: number[];
+  /** CPU milliseconds the console used for each first question. */
+  firstCpuMs: number[];
+}
+
 export interface HistoryMeasures {
   far: FindMeasure;
   loopback: FindMeasure;
+  firstQuestion: FirstQuestionMeasure;
   shared: {
     logs: number;
     question: string;
@@ -255,7 +338,8 @@ export interface HistoryMeasures {
     nextQuestionCalls: number;
   };
   memory: {
-    scan: { logs: number; growthBytes: number; beforeBytes: number };
+    /** The question that made the exports' copy. */
+    copy: { logs: number; growthBytes: number; beforeBytes: number };
     exports: Array<{ rows: number; bytes: number; growthBytes: number; beforeBytes: number }>;
   };
 }
@@ -267,13 +351,15 @@ export interface HistoryInput {
   delayProxyUrl: string;
   /** The console behind the delay proxy, with a second session (another person). */
   far: MeasuredConsole & { otherCookie: string };
+  /** HISTORY_SCAN_CONCURRENCY of the console behind the delay proxy. */
+  concurrency: number;
   /** The console on loopback. */
   loopback: MeasuredConsole;
   /** A webhook with at least 50 logs that no figure here reads, for warming routes up. */
   warmupWebhookId: string;
   webhooks: HistoryWebhooks;
-  /** For the fresh console of the memory figures. */
-  memoryConsole: { port: number; sessionSecret: string };
+  /** For the fresh consoles of the memory figures, and the folder of their store. */
+  memoryConsole: { port: number; sessionSecret: string; storeDir: string };
   log: (line: string) => void;
 }
 
@@ -281,8 +367,8 @@ export interface HistoryInput {
 async function warmUp(agent: http.Agent, side: ConsoleSide, webhookId: string): Promise<void> {
   const missing = "00000000-0000-4000-8000-000000000000";
   await ask(agent, side, `/api/webhooks/${webhookId}/history/find?q=${missing}&cap=50`, 404);
-  await scanThrough(agent, side, webhookId, "cap=50");
-  await exportThrough(side, webhookId, 50);
+  await questionThrough(agent, side, webhookId, "cap=50");
+  await exportThrough(side, webhookId, "cap=50");
 }
 
 /**
@@ -314,20 +400,90 @@ async function findInTurns(
         measure.pages = w.pages;
       };
       const find = async () => {
-        const before = countCalls ? await upstreamCalls(countCalls) : null;
         const cpuBefore = cpu();
-        measure.findMs.push(await findThrough(consoleAgent, side, target.webhookId, target.logId));
-        measure.findCpuMs.push(cpu() - cpuBefore);
-        if (countCalls && before) {
-          const calls = callsFor(target.webhookId, before, await upstreamCalls(countCalls));
-          measure.findCalls.push(Object.values(calls).reduce((sum, n) => sum + n, 0));
-        }
+        const timed = async () => {
+          measure.findMs.push(await findThrough(consoleAgent, side, target.webhookId, target.logId));
+          measure.findCpuMs.push(cpu() - cpuBefore);
+        };
+        if (countCalls) measure.findCalls.push(await callsOf(countCalls, target.webhookId, timed));
+        else await timed();
       };
       for (const step of i % 2 === 0 ? [walk, find] : [find, walk]) await step();
     }
   } finally {
     consoleAgent.destroy();
     walkAgent.destroy();
+  }
+  return measure;
+}
+
+/**
+ * A question reading the whole history of each webhook, which has no copy yet, through `side`,
+ * taking turns with the bench's own reading of every page on `upstream` (the floor); then the
+ * same question again on each, once its copy is no longer "just read".
+ */
+async function firstQuestionsInTurns(
+  side: MeasuredConsole,
+  upstream: Upstream,
+  proxyUrl: string,
+  webhookIds: readonly string[],
+  concurrency: number,
+): Promise<FirstQuestionMeasure> {
+  const question = "status=Failed";
+  const consoleAgent = keepAliveAgent(1);
+  const floorAgent = keepAliveAgent(concurrency);
+  const measure: FirstQuestionMeasure = {
+    logs: FIRST_QUESTION_LOGS,
+    question,
+    concurrency,
+    pages: 0,
+    floorMs: [],
+    firstMs: [],
+    secondMs: [],
+    firstCalls: [],
+    secondCalls: [],
+    firstCpuMs: [],
+  };
+  const failed = failedCount(FIRST_QUESTION_LOGS);
+  const cpu = () => treeTotal(side.pid, cpuMs) ?? Number.NaN;
+  const asked = async (webhookId: string, what: string) => {
+    let ms = 0;
+    let cpuUsed = 0;
+    const calls = await callsOf(proxyUrl, webhookId, async () => {
+      const cpuBefore = cpu();
+      const start = performance.now();
+      const result = await questionThrough(consoleAgent, side, webhookId, question);
+      ms = performance.now() - start;
+      cpuUsed = cpu() - cpuBefore;
+      expectWhole(result, FIRST_QUESTION_LOGS, failed, what);
+    });
+    return { ms, cpuUsed, calls };
+  };
+  try {
+    for (const [i, webhookId] of webhookIds.entries()) {
+      const floor = async () => {
+        const reading = await readWhole(floorAgent, upstream, webhookId, concurrency);
+        measure.floorMs.push(reading.ms);
+        measure.pages = reading.pages;
+      };
+      const first = async () => {
+        await pause(BUDGET_REFILL_MS);
+        const answer = await asked(webhookId, "the first question");
+        measure.firstMs.push(answer.ms);
+        measure.firstCpuMs.push(answer.cpuUsed);
+        measure.firstCalls.push(answer.calls);
+      };
+      for (const step of i % 2 === 0 ? [floor, first] : [first, floor]) await step();
+    }
+    await pause(PAST_JUST_READ_MS);
+    for (const webhookId of webhookIds) {
+      const answer = await asked(webhookId, "the second question");
+      measure.secondMs.push(answer.ms);
+      measure.secondCalls.push(answer.calls);
+    }
+  } finally {
+    consoleAgent.destroy();
+    floorAgent.destroy();
   }
   return measure;
 }
@@ -345,7 +501,7 @@ export async function measureHistory(input: HistoryInput): Promise<HistoryMeasur
     const targets = await Promise.all(
       webhooks.find.map(async (webhookId) => ({
         webhookId,
-        logId: await logAtDepth(sandbox, webhookId, FIND_DEPTH),
+        logId: (await logAtDepth(sandbox, webhookId, FIND_DEPTH)).id,
       })),
     );
 
@@ -356,45 +512,53 @@ export async function measureHistory(input: HistoryInput): Promise<HistoryMeasur
     log(`history: find ${FIND_DEPTH.toLocaleString("en-US")} deep, ${targets.length} times, loopback`);
     const loopbackFind = await findInTurns(input.loopback, sandbox, targets, null);
 
-    log("history: upstream calls of one scan, of two identical scans at once, of a next question");
+    log(
+      `history: a first question on ${FIRST_QUESTION_LOGS.toLocaleString("en-US")} logs, ${webhooks.firstQuestion.length} times, ` +
+        "and the bench's own reading in turns; then each again",
+    );
+    const firstQuestion = await firstQuestionsInTurns(
+      far,
+      delayed,
+      input.delayProxyUrl,
+      webhooks.firstQuestion,
+      input.concurrency,
+    );
+
+    log("history: upstream calls of one question, of the next one, of two identical questions at once");
     const question = "status=Failed";
     const nextQuestion = "status=Success";
-    const callsOf = async (webhookId: string, work: () => Promise<unknown>) => {
-      const before = await upstreamCalls(input.delayProxyUrl);
-      await work();
-      const calls = callsFor(webhookId, before, await upstreamCalls(input.delayProxyUrl));
-      return Object.values(calls).reduce((sum, n) => sum + n, 0);
-    };
-    const expectMatches = (result: ScanResult, matches: number, what: string) => {
-      if (result.read !== SCAN_LOGS || result.matches !== matches || result.partial !== null)
-        throw new Error(
-          `${what}: read ${result.read} of ${SCAN_LOGS}, ${result.matches} matches (expected ${matches}), partial ${JSON.stringify(result.partial)}`,
-        );
-    };
-    const failed = failedCount(SCAN_LOGS);
-    const oneCalls = await callsOf(webhooks.scanOne, async () =>
-      expectMatches(await scanThrough(agent, far, webhooks.scanOne, question), failed, "one scan"),
+    const failed = failedCount(SHARED_LOGS);
+    const oneCalls = await callsOf(input.delayProxyUrl, webhooks.sharedOne, async () =>
+      expectWhole(
+        await questionThrough(agent, far, webhooks.sharedOne, question),
+        SHARED_LOGS,
+        failed,
+        "one question",
+      ),
     );
-    const nextQuestionCalls = await callsOf(webhooks.scanOne, async () =>
-      expectMatches(
-        await scanThrough(agent, far, webhooks.scanOne, nextQuestion),
-        SCAN_LOGS - failed,
+    await pause(PAST_JUST_READ_MS);
+    const nextQuestionCalls = await callsOf(input.delayProxyUrl, webhooks.sharedOne, async () =>
+      expectWhole(
+        await questionThrough(agent, far, webhooks.sharedOne, nextQuestion),
+        SHARED_LOGS,
+        SHARED_LOGS - failed,
         "the next question",
       ),
     );
-    const twoCalls = await callsOf(webhooks.scanTwo, async () => {
+    const twoCalls = await callsOf(input.delayProxyUrl, webhooks.sharedTwo, async () => {
       const both = await Promise.all([
-        scanThrough(agent, far, webhooks.scanTwo, question),
-        scanThrough(agent, farOther, webhooks.scanTwo, question),
+        questionThrough(agent, far, webhooks.sharedTwo, question),
+        questionThrough(agent, farOther, webhooks.sharedTwo, question),
       ]);
-      for (const result of both) expectMatches(result, failed, "two scans at once");
+      for (const result of both) expectWhole(result, SHARED_LOGS, failed, "two questions at once");
     });
 
     const memory = await measureMemory(input);
     return {
       far: farFind,
       loopback: loopbackFind,
-      shared: { logs: SCAN_LOGS, question, oneCalls, twoCalls, nextQuestion, nextQuestionCalls },
+      firstQuestion,
+      shared: { logs: SHARED_LOGS, question, oneCalls, twoCalls, nextQuestion, nextQuestionCalls },
       memory,
     };
   } finally {
@@ -403,11 +567,12 @@ export async function measureHistory(input: HistoryInput): Promise<HistoryMeasur
 }
 
 /**
- * Runs `work` on a console of its own, started fresh (so what other figures did to a heap does
- * not hide growth) and warmed up, then stopped.
+ * Runs `work` on a console of its own over the store `storePath`, started fresh (so what other
+ * figures did to a heap does not hide growth) and warmed up, then stopped.
  */
 async function onFreshConsole<T>(
   input: HistoryInput,
+  storePath: string,
   work: (side: ConsoleSide, pid: number, agent: http.Agent) => Promise<T>,
 ): Promise<T> {
   const agent = keepAliveAgent(1);
@@ -418,6 +583,7 @@ async function onFreshConsole<T>(
       hubBaseUrl: input.sandboxUrl,
       sessionSecret: input.memoryConsole.sessionSecret,
       name: "console (memory)",
+      env: { WATCH_DB: storePath, DATABASE_URL: "" },
     });
     input.log(`history: memory, on a fresh console ${server.url} (pid ${server.pid})`);
     const side = { url: server.url, cookie: await signIn(server.url, input.apiKey) };
@@ -430,20 +596,26 @@ async function onFreshConsole<T>(
   }
 }
 
-/** A scan of 20,000 logs on one fresh console; the CSV exports, smallest first, on another. */
+/**
+ * The question that copies 80,000 logs on one fresh console; then, on another over the same
+ * store, the CSV exports from that copy, smallest first: each from the send time of its oldest row.
+ */
 async function measureMemory(input: HistoryInput): Promise<HistoryMeasures["memory"]> {
-  const { webhooks } = input;
-  const scan = await onFreshConsole(input, async (side, pid, agent) => {
-    const measured = await rssGrowth(pid, () => scanThrough(agent, side, webhooks.memoryScan, ""));
-    if (measured.result.read !== MEMORY_SCAN_LOGS)
-      throw new Error(`the scan read ${measured.result.read} of ${MEMORY_SCAN_LOGS} logs`);
-    return { logs: MEMORY_SCAN_LOGS, growthBytes: measured.growthBytes, beforeBytes: measured.beforeBytes };
+  const webhookId = input.webhooks.memory;
+  const store = path.join(input.memoryConsole.storeDir, "memory-console.sqlite");
+  const copy = await onFreshConsole(input, store, async (side, pid, agent) => {
+    const measured = await rssGrowth(pid, () => questionThrough(agent, side, webhookId, `cap=${COPY_LOGS}`));
+    expectWhole(measured.result, COPY_LOGS, COPY_LOGS, "the question that makes the copy");
+    return { logs: COPY_LOGS, growthBytes: measured.growthBytes, beforeBytes: measured.beforeBytes };
   });
-  const exports = await onFreshConsole(input, async (side, pid) => {
+  const sandbox = { url: input.sandboxUrl, apiKey: input.apiKey };
+  const oldest = await Promise.all(EXPORT_ROWS.map((rows) => logAtDepth(sandbox, webhookId, rows)));
+  const exports = await onFreshConsole(input, store, async (side, pid) => {
     const measured: HistoryMeasures["memory"]["exports"] = [];
-    for (const rows of EXPORT_ROWS) {
+    for (const [i, rows] of EXPORT_ROWS.entries()) {
+      const since = `since=${encodeURIComponent(oldest[i]!.sendAt)}`;
       const { result, beforeBytes, growthBytes } = await rssGrowth(pid, () =>
-        exportThrough(side, webhooks.memoryExport, rows),
+        exportThrough(side, webhookId, since),
       );
       if (result.rows !== rows) throw new Error(`the CSV export of ${rows} rows had ${result.rows}`);
       measured.push({ rows, bytes: result.bytes, growthBytes, beforeBytes });
@@ -451,5 +623,5 @@ async function measureMemory(input: HistoryInput): Promise<HistoryMeasures["memo
     }
     return measured;
   });
-  return { scan, exports };
+  return { copy, exports };
 }

@@ -43,7 +43,7 @@ import {
   type SideMeasure,
   layoutFigures,
 } from "./figures";
-import { createHistoryWebhooks, measureHistory } from "./history";
+import { createHistoryWebhooks, FIRST_QUESTION_LOGS, measureHistory } from "./history";
 import { measureStoreHealth } from "./store-health";
 import { createApplication, createChannel, createWebhook, signIn, type CreatedWebhook } from "../support/hub";
 import { startConsoleProcess, startSandboxProcess, stopAll, type Server } from "../support/server-process";
@@ -84,8 +84,15 @@ import {
 import { median, rotationOrder } from "./stats";
 import { watchWithAutoRefresh } from "./viewers";
 import { measureInstances, measureOverview, measureWatcher, type WatcherFixture } from "./watching";
+import { measureMetrics } from "./metrics";
 import { measureOutboxInstances } from "./alert-outbox";
-import { measureAlertLatency, measureOutage } from "./alert-incidents";
+import {
+  measureAlertLatency,
+  measureDemoIncidents,
+  measureFairness,
+  measureOutage,
+  measureRecovery,
+} from "./alert-incidents";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 
@@ -104,9 +111,10 @@ const PLAN = QUICK
       interactionRounds: 3,
       lighthouseRuns: 1,
       viewersSeconds: 10,
-      history: { finds: 2, findLogs: 10_000 },
+      history: { finds: 2, findLogs: 10_000, firstQuestions: 2 },
       watch: {
         overviewSamples: 10,
+        metricsSamples: 20,
         healthWebhooks: 3,
         steadyWebhooks: 50,
         backfillLogs: 20_000,
@@ -130,9 +138,10 @@ const PLAN = QUICK
       interactionRounds: 7,
       lighthouseRuns: 3,
       viewersSeconds: 30,
-      history: { finds: 5, findLogs: 30_000 },
+      history: { finds: 5, findLogs: 30_000, firstQuestions: 3 },
       watch: {
         overviewSamples: 30,
+        metricsSamples: 60,
         healthWebhooks: 5,
         steadyWebhooks: 200,
         backfillLogs: 100_000,
@@ -154,10 +163,13 @@ const SECTIONS = [
   "scale",
   "delivery",
   "overview",
+  "metrics",
   "watcher",
   "instances",
   "outbox",
   "alerts",
+  "incidents",
+  "fairness",
   "handover",
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -181,6 +193,8 @@ function onlySections(args: readonly string[]): Section[] | null {
 const CONCURRENCY = 32;
 /** How far away the upstream is made to be, and how many viewers share one webhook. */
 const UPSTREAM_DELAY_MS = 25;
+/** HISTORY_SCAN_CONCURRENCY of the console behind the delay (its default), which the history's floor reads at too. */
+const SCAN_CONCURRENCY = 4;
 const VIEWERS = 10;
 /** Logs on each of the two webhooks the viewers watch. */
 const WATCHED_LOGS = 1000;
@@ -189,7 +203,7 @@ const OVERVIEW_SIDES = {
   small: { webhooks: 10, logs: 10_000 },
   large: { webhooks: 200, logs: QUICK ? 100_000 : 1_000_000 },
 };
-/** Logs of each webhook whose delivery health is asked of the store and of a scan. */
+/** Logs of each webhook whose delivery health is asked of the store and of the hub. */
 const HEALTH_LOGS = 20_000;
 /** Logs on each webhook the watcher keeps in steady state. */
 const STEADY_LOGS = 100;
@@ -202,6 +216,8 @@ const INSTANCES = { webhooks: 20, intervalSeconds: 10, leaseSeconds: 10, interva
 const OUTBOX_INCIDENTS = 20;
 /** Incidents timed from the hub's log to the receiver, and the watched webhooks one hub outage fails. */
 const ALERTS = { incidents: 20, outageWebhooks: 200 };
+/** The fairness row: one application's alert going to this many receivers that never answer. */
+const SLOW_DESTINATIONS = 100;
 
 const startedAt = new Date();
 const t0 = performance.now();
@@ -224,11 +240,12 @@ async function main(): Promise<void> {
     memoryConsole: consolePort + 3,
     overviewSmall: consolePort + 4,
     overviewLarge: consolePort + 5,
-    demoConsole: consolePort + 6,
+    metricsFewLogs: consolePort + 6,
+    demoConsole: consolePort + 7,
     sandbox: sandboxPort,
-    demoSandbox: sandboxPort + 3,
     bareProxy: Number(process.env.BENCH_BARE_PROXY_PORT ?? sandboxPort + 1),
     delayProxy: sandboxPort + 2,
+    demoSandbox: sandboxPort + 3,
     lighthouse: Number(process.env.BENCH_LIGHTHOUSE_PORT ?? consolePort + 2000),
   };
   for (const [what, port] of Object.entries(ports)) await assertPortFree(port, what);
@@ -277,8 +294,15 @@ async function main(): Promise<void> {
 
     sandbox = await startSandboxProcess({ port: ports.sandbox, dbPath, seed: "none" });
     const sessionSecret = randomBytes(32).toString("base64url");
+    // Each console keeps its copies of webhooks' histories in a store of its own, empty at the start.
+    const ownStore = (name: string) => ({ WATCH_DB: path.join(tmp, `${name}.sqlite`), DATABASE_URL: "" });
     const [consoleServer, bareProxy, bareNext, delayProxy] = await Promise.all([
-      startConsoleProcess({ port: ports.console, hubBaseUrl: sandbox.url, sessionSecret }),
+      startConsoleProcess({
+        port: ports.console,
+        hubBaseUrl: sandbox.url,
+        sessionSecret,
+        env: ownStore("console"),
+      }),
       startBareProxyProcess({ port: ports.bareProxy, upstream: sandbox.url }),
       startBareNextProcess({ port: ports.bareNext, upstream: sandbox.url }),
       startBareProxyProcess({
@@ -294,7 +318,11 @@ async function main(): Promise<void> {
       hubBaseUrl: delayProxy.url,
       sessionSecret,
       name: "console behind the delay",
-      env: { SIGN_IN_RATE_LIMIT_PER_MINUTE: "100" },
+      env: {
+        ...ownStore("console-far"),
+        SIGN_IN_RATE_LIMIT_PER_MINUTE: "100",
+        HISTORY_SCAN_CONCURRENCY: String(SCAN_CONCURRENCY),
+      },
     });
     for (const s of [sandbox, consoleServer, bareNext, bareProxy, delayProxy, farConsole])
       log(`${s.name} ${s.url} (pid ${s.pid})`);
@@ -372,10 +400,11 @@ async function main(): Promise<void> {
       [
         `history find, upstream ${UPSTREAM_DELAY_MS} ms away`,
         "history find, loopback (reference)",
-        "history, two identical scans at once",
-        "history, next question within 30 s",
-        "history memory, scan (reference)",
-        "history memory, CSV export ÷ scan, per log",
+        `history, a question on an unwatched webhook of ${formatCount(FIRST_QUESTION_LOGS)} logs, upstream ${UPSTREAM_DELAY_MS} ms away`,
+        "history, two identical questions at once",
+        "history, the next question: hub calls",
+        "history memory, making a copy (reference)",
+        "history memory, CSV export from a copy ÷ making it, per log",
       ],
       async () => {
         const measured = await measureHistory({
@@ -388,10 +417,11 @@ async function main(): Promise<void> {
             cookie: targets.farConsole.headers.cookie,
             otherCookie: await signIn(farConsole.url, app.apiKey),
           },
+          concurrency: SCAN_CONCURRENCY,
           loopback: { url: consoleServer.url, pid: consoleServer.pid, cookie },
           warmupWebhookId: small.id,
           webhooks: history.webhooks,
-          memoryConsole: { port: ports.memoryConsole, sessionSecret },
+          memoryConsole: { port: ports.memoryConsole, sessionSecret, storeDir: tmp },
           log,
         });
         return historyFigures(measured, UPSTREAM_DELAY_MS);
@@ -521,6 +551,19 @@ async function main(): Promise<void> {
         logs: HEALTH_LOGS,
       }),
     ]);
+    await part("metrics", ["metrics scrape", "metrics scrape (reference)"], () =>
+      measureMetrics(
+        {
+          env: watchEnv,
+          apiKey: app.apiKey,
+          proxyUrl: bareProxy.url,
+          ports: [ports.overviewSmall, ports.overviewLarge],
+          sides: OVERVIEW_SIDES,
+          samples: PLAN.watch.metricsSamples,
+        },
+        ports.metricsFewLogs,
+      ),
+    );
     await part(
       "watcher",
       [
@@ -575,6 +618,47 @@ async function main(): Promise<void> {
           sandboxUrl: sandbox.url,
           intervalSeconds: PLAN.alertIntervalSeconds,
           webhooks: ALERTS.outageWebhooks,
+        }),
+    );
+    await part("incidents", [`firing incidents for the failing demo webhooks`], async () => {
+      const demo = await startSandboxProcess({
+        port: ports.demoSandbox,
+        dbPath: path.join(tmp, "demo.sqlite"),
+        seed: "demo",
+      });
+      try {
+        return await measureDemoIncidents({
+          env: watchEnv,
+          demoSandboxUrl: demo.url,
+          intervalSeconds: PLAN.alertIntervalSeconds,
+        });
+      } finally {
+        await demo.stop();
+      }
+    });
+    await part(
+      "incidents",
+      [`"recovered" after a fixed endpoint's successes, poll interval ${PLAN.alertIntervalSeconds} s`],
+      () =>
+        measureRecovery({
+          env: watchEnv,
+          sandboxUrl: sandbox.url,
+          intervalSeconds: PLAN.alertIntervalSeconds,
+        }),
+    );
+    await part(
+      "fairness",
+      [
+        `alert latency with one application's ${SLOW_DESTINATIONS} slow destinations, ` +
+          `${ALERTS.incidents} incidents of others, poll interval ${PLAN.alertIntervalSeconds} s`,
+      ],
+      () =>
+        measureFairness({
+          env: watchEnv,
+          sandboxUrl: sandbox.url,
+          intervalSeconds: PLAN.alertIntervalSeconds,
+          incidents: ALERTS.incidents,
+          slowDestinations: SLOW_DESTINATIONS,
         }),
     );
     await part(
@@ -822,7 +906,7 @@ async function layoutPart(
 ): Promise<Figure[]> {
   const sandbox = await startSandboxProcess({
     port: ports.sandbox,
-    dbPath: path.join(tmp, "demo.sqlite"),
+    dbPath: path.join(tmp, "layout-demo.sqlite"),
     seed: "demo",
   });
   try {

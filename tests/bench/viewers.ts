@@ -63,7 +63,7 @@ export async function watchWithAutoRefresh(
         const page = await context.newPage();
         await page.goto(`${input.consoleUrl}/webhooks/${group.webhookId}`);
         await page.locator("tbody tr").first().waitFor();
-        // The page's own loads (its Delivery health region scans the history) end before the count starts.
+        // The page's own loads (its Delivery health region copies the history) end before the count starts.
         await page.waitForLoadState("networkidle");
         await page.getByRole("switch", { name: "Auto-refresh" }).check();
       }

@@ -45,20 +45,24 @@ describe("overviewFigure", () => {
 });
 
 describe("storeHealthFigure", () => {
-  it("divides the medians of the whole answers, store ÷ scan, and holds at 0.1", () => {
+  it("divides the medians of the whole answers, store ÷ hub, and holds at 0.1 with no upstream call", () => {
     const figure = storeHealthFigure({
       logs: 20_000,
       storeMs: [30, 10, 20],
-      scanMs: [150, 200, 400],
+      hubMs: [150, 200, 400],
       storeCalls: 0,
     });
     expect(figure).toMatchObject({
-      figure: "delivery health of a watched webhook with 20,000 logs, store ÷ scan",
-      goal: "≤ 0.1",
+      figure: "delivery health from the store ÷ reading the hub",
+      goal: "≤ 0.1; 0 upstream calls",
       holds: "yes",
     });
     expect(figure.details.ratio).toBe(0.1);
-    expect(storeHealthFigure({ logs: 20_000, storeMs: [21], scanMs: [200], storeCalls: 0 }).holds).toBe("no");
+    expect(figure.measured).toMatch(
+      /^0\.10 \(a watched webhook with 20,000 logs: whole answer p50 20\.0 ms from the store ÷ 200 ms/,
+    );
+    expect(storeHealthFigure({ logs: 20_000, storeMs: [21], hubMs: [200], storeCalls: 0 }).holds).toBe("no");
+    expect(storeHealthFigure({ logs: 20_000, storeMs: [10], hubMs: [200], storeCalls: 1 }).holds).toBe("no");
   });
 });
 

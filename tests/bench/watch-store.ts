@@ -5,17 +5,18 @@
  * the console and `npm run watcher` open it. It prints one line of JSON.
  *
  * - `watch {"apiKey", "webhooks": [{ id, endpoint }]}`: watches the webhooks under the key's
- *   application (`WatchStore.addWatches`), for the watcher to poll from scratch.
+ *   application (`addWatches`), for the watcher to poll from scratch.
  * - `fill {"apiKey", "webhooks", "logsPerWebhook", "spacingMs"}`: watches them and writes their
  *   logs straight into the store with the watcher's own writes (claim, `writeLogs` in large
  *   batches, finish the poll), as if the watcher had read them all just now; answers the seconds
  *   it took.
  */
+import { addWatches } from "@/lib/server/watch/watches";
 import { randomUUID } from "node:crypto";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { claimDue, finishPoll, writeLogs } from "@/lib/server/watch/cursor";
-import { configuredStoreOptions, openStoreContext, storeOver } from "@/lib/server/watch/store";
+import { configuredStoreOptions, openStoreContext } from "@/lib/server/store/context";
 
 interface WatchInput {
   apiKey: string;
@@ -59,7 +60,8 @@ async function main(): Promise<void> {
   const ctx = await openStoreContext(configuredStoreOptions());
   const started = performance.now();
   try {
-    await storeOver(ctx).addWatches(
+    await addWatches(
+      ctx,
       applicationId(input.apiKey),
       input.apiKey,
       input.webhooks.map(({ id, endpoint }, i) => ({

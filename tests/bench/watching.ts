@@ -193,7 +193,8 @@ export function callsOn(
   return { webhook, logs };
 }
 
-const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+/** Every call the proxy counted. */
+export const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** Messages sent through the hub's API, `concurrency` at a time: each adds a log to every webhook of the application. */
 export async function sendMessages(
@@ -283,7 +284,8 @@ export function timedGet(
   });
 }
 
-export async function measureOverview(options: {
+/** What the comparisons of a console over a small store and over a large one (the overview, /metrics) are given. */
+export interface StoreScaleOptions {
   env: WatchEnv;
   apiKey: string;
   /** A counting proxy in front of the sandbox: the consoles' hub. */
@@ -291,8 +293,46 @@ export async function measureOverview(options: {
   ports: [number, number];
   sides: { small: { webhooks: number; logs: number }; large: { webhooks: number; logs: number } };
   samples: number;
-}): Promise<Figure> {
-  const { env, log } = { env: options.env, log: options.env.log };
+}
+
+/**
+ * A console (`WATCH_IN_CONSOLE=0`) on `port` over a new SQLite store `<file>.sqlite`
+ * filled with `side`'s watches and logs (one a minute, newest now, one in four failed), its
+ * environment `extraEnv` on top; answers it, the watches and the fill's seconds.
+ */
+export async function consoleOverFilledStore(
+  options: StoreScaleOptions,
+  port: number,
+  side: { webhooks: number; logs: number },
+  names: { file: string; server: string },
+  extraEnv: Record<string, string> = {},
+) {
+  const { env } = options;
+  const store: StoreTarget = { kind: "sqlite", path: path.join(env.tmp, `${names.file}.sqlite`) };
+  const webhooks = Array.from({ length: side.webhooks }, (_, n) => ({
+    id: randomUUID(),
+    endpoint: `https://hooks.example.com/customer/${n + 1}`,
+  }));
+  env.log(`${names.server}: filling a store with ${side.webhooks} watches and ${side.logs} logs`);
+  const seconds = await runWatchStore(env, store, "fill", {
+    apiKey: options.apiKey,
+    webhooks,
+    logsPerWebhook: side.logs / side.webhooks,
+    spacingMs: 60_000,
+  });
+  env.log(`${names.server}: filled in ${seconds.toFixed(1)} s`);
+  const server = await startConsoleProcess({
+    port,
+    hubBaseUrl: options.proxyUrl,
+    sessionSecret: env.sessionSecret,
+    name: names.server,
+    env: { ...baseEnv(env, store), HUB_SANDBOX: "1", WATCH_IN_CONSOLE: "0", ...extraEnv },
+  });
+  return { server, webhooks, seconds };
+}
+
+export async function measureOverview(options: StoreScaleOptions): Promise<Figure> {
+  const { log } = options.env;
   const names = ["small", "large"] as const;
   const consoles: Array<{
     server: Server;
@@ -303,28 +343,16 @@ export async function measureOverview(options: {
   let fillSeconds = 0;
   try {
     for (const [i, name] of names.entries()) {
-      const side = options.sides[name];
-      const store: StoreTarget = { kind: "sqlite", path: path.join(env.tmp, `overview-${name}.sqlite`) };
-      const webhooks = Array.from({ length: side.webhooks }, (_, n) => ({
-        id: randomUUID(),
-        endpoint: `https://hooks.example.com/customer/${n + 1}`,
-      }));
-      log(`watch overview: filling a store with ${side.webhooks} watches and ${side.logs} logs`);
-      const seconds = await runWatchStore(env, store, "fill", {
-        apiKey: options.apiKey,
-        webhooks,
-        logsPerWebhook: side.logs / side.webhooks,
-        spacingMs: 60_000,
-      });
-      log(`watch overview: filled in ${seconds.toFixed(1)} s`);
+      const { server, webhooks, seconds } = await consoleOverFilledStore(
+        options,
+        options.ports[i]!,
+        options.sides[name],
+        {
+          file: `overview-${name}`,
+          server: `console over the ${name} watch store`,
+        },
+      );
       if (name === "large") fillSeconds = seconds;
-      const server = await startConsoleProcess({
-        port: options.ports[i]!,
-        hubBaseUrl: options.proxyUrl,
-        sessionSecret: env.sessionSecret,
-        name: `console over the ${name} watch store`,
-        env: { ...baseEnv(env, store), HUB_SANDBOX: "1", WATCH_IN_CONSOLE: "0" },
-      });
       consoles.push({
         server,
         name,

@@ -5,8 +5,9 @@ import { expect, test } from "./fixtures/test";
 /**
  * The alert rules people edit, each test on its own sandbox application (the demo's rules stay as
  * they are): the Alerts page's defaults changed and kept after a reload, nonsense refused with
- * the field's message and nothing saved; on a watched webhook's page, snooze and back on, quiet
- * hours and a rule of its own kept. Both parts have no serious axe violation, light or dark.
+ * the field's message and nothing saved, and what the rules make (one incident per webhook) said
+ * beside them; on a watched webhook's page, snooze and back on, quiet hours and a rule of its own
+ * kept. Both parts have no serious axe violation, light or dark.
  */
 
 /** A part of the page's serious axe violations, in light and in dark. */
@@ -34,7 +35,10 @@ test.describe("alert rules", () => {
     await page.goto("/alerts");
     const form = page.getByRole("form", { name: "Rules" });
     const field = (label: string) => form.getByRole("textbox", { name: label, exact: true });
-    // The defaults, shown.
+    // The defaults, shown, and what they make: one incident per webhook.
+    await expect(page.getByRole("region", { name: "Rules", exact: true })).toContainText(
+      "A webhook has one incident at a time, listing every rule that holds on it",
+    );
     await expect(field("Failing streak")).toHaveValue("5");
     await expect(field("Failure rate (%)")).toHaveValue("50");
 

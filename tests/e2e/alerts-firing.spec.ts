@@ -4,10 +4,10 @@ import { SANDBOX_URL } from "./fixtures/sandbox";
 
 /**
  * The alert engine, end to end on the real console and sandbox: a watched webhook whose endpoint
- * fails 5 times in a row fires its "Failing streak" alert into a signed JSON destination (the
- * sandbox's inbox), the console's banner says so, and once the endpoint answers again one
- * "recovered" notice follows and the banner goes. Its own sandbox application, so no other
- * spec's webhooks join the incident.
+ * fails 5 times in a row fires its incident's alert into a signed JSON destination (the sandbox's
+ * inbox), the console's banner says so, and once the endpoint delivers 3 times in a row one
+ * "recovered" notice follows under the same incident id and the banner goes. Its own sandbox
+ * application, so no other spec's webhooks join a summary.
  */
 
 interface InboxItem {
@@ -31,7 +31,7 @@ async function alertsAbout(request: APIRequestContext, webhookId: string) {
     .reverse();
 }
 
-test("a watched webhook failing 5 times in a row alerts once, shows in the banner, and sends one recovery when it works again", async ({
+test("a watched webhook failing 5 times in a row alerts once, shows in the banner, and sends one recovery once it delivers 3 times in a row", async ({
   page,
   request,
   sandbox,
@@ -67,27 +67,30 @@ test("a watched webhook failing 5 times in a row alerts once, shows in the banne
   expect(firing!.verified).toBe(true);
   // The application as the session names it (a first sign-in names it "Default"), as test alerts say.
   expect(firing!.data).toMatchObject({
-    rule: { id: "streak" },
+    version: 2,
+    incident: { scope: "webhook" },
+    conditions: [{ rule: { id: "streak" } }],
     counts: { failures: 5 },
     application: { name: "Default" },
   });
 
   await page.goto("/overview");
   const banner = page.getByRole("region", { name: "Alerts firing" });
-  await expect(banner).toContainText("1 alert firing", { timeout: 30_000 });
+  await expect(banner).toContainText("1 webhook failing", { timeout: 30_000 });
   await expect(banner.getByRole("link", { name: webhook.endpoint })).toBeVisible();
 
   await sandbox.pointAt(webhook.id, "ok");
-  await sandbox.sendMessage(application.apiKey, channel, "working again");
+  for (let i = 1; i <= 3; i++) await sandbox.sendMessage(application.apiKey, channel, `working again ${i}`);
 
   await expect
     .poll(async () => (await alertsAbout(request, webhook.id)).map((alert) => alert.type), {
       timeout: 60_000,
       message: "one recovery follows",
     })
-    .toEqual(["alert.firing", "alert.resolved"]);
-  const [, resolved] = await alertsAbout(request, webhook.id);
-  expect(String(resolved!.data.headline)).toMatch(/recovered after 5 failures/);
+    .toEqual(["alert.firing", "alert.recovered"]);
+  const [, recovered] = await alertsAbout(request, webhook.id);
+  expect(String(recovered!.data.headline)).toMatch(/recovered after 5 failures/);
+  expect(recovered!.data.incident).toEqual(firing!.data.incident);
   await page.reload();
   await expect(banner).toHaveCount(0, { timeout: 30_000 });
 });

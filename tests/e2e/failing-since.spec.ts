@@ -145,7 +145,9 @@ test.describe("A reading left behind", () => {
   });
 
   test.afterEach(async ({ request }) => {
-    await request.delete(`${SANDBOX_URL}/_sandbox/faults`);
+    await request.delete(`${SANDBOX_URL}/_sandbox/faults`, {
+      headers: { "content-type": "application/json" },
+    });
   });
 
   test("is no error: nothing in the console, no error answer, and a slow hub still gets an answer at once", async ({

@@ -264,5 +264,21 @@ test.describe("whole history", () => {
     expect(Math.abs(json.length - expected.length)).toBeLessThanOrEqual(5);
     for (const log of json) expect([log.status, log.statusCode]).toEqual(["Failed", 500]);
     expect(Math.abs(rows.length - json.length)).toBeLessThanOrEqual(5);
+
+    // For a customer: the same rows, redacted, in a file that says so.
+    await page.getByRole("checkbox", { name: "For a customer (redacted)" }).check();
+    const [customerDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export JSON" }).click(),
+    ]);
+    expect(customerDownload.suggestedFilename()).toMatch(/-redacted\.json$/);
+    await expect(page.getByRole("status").filter({ hasText: /^Saved / })).toContainText(
+      "redacted for a customer",
+    );
+    const redacted = JSON.parse(
+      Buffer.concat(await (await customerDownload.createReadStream()).toArray()).toString("utf8"),
+    ) as SandboxLog[];
+    expect(Math.abs(redacted.length - json.length)).toBeLessThanOrEqual(5);
+    expect(JSON.stringify(redacted)).not.toContain(apiKey);
   });
 });

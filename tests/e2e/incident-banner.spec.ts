@@ -12,8 +12,9 @@ import { startConsole, type ServerProcess } from "./security/support";
 
 /**
  * The in-console alerts: a console this spec starts on a file store, whose incident rows the test
- * writes itself (the engine is not running), seen through the banner on every signed-in page, the
- * Alerts page's Incidents, the live region and browser notifications. Port: E2E_PORT + 40.
+ * writes itself (the engine is not running), seen through the banner on every signed-in page (it
+ * counts failing webhooks, one each whatever holds on them), the Alerts page's Incidents, the live
+ * region and browser notifications. Port: E2E_PORT + 40.
  */
 
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 40;
@@ -69,12 +70,14 @@ const notifications = (page: Page) =>
   page.evaluate(() => (window as unknown as { __notifications: Shown[] }).__notifications);
 
 /**
- * A fresh application with one webhook, watched as "Acme orders" by a session of this page's
- * browser (through the API: no page has read the incidents yet), notifications allowed and
- * recorded, and the page's clock ours to move. `fire` writes a firing incident of that webhook.
+ * A fresh application with two webhooks, watched as "Acme orders" and "Globex refunds" by a
+ * session of this page's browser (through the API: no page has read the incidents yet),
+ * notifications allowed and recorded, and the page's clock ours to move. `fire` writes a firing
+ * incident of one of them (Acme orders unless `webhookId` says).
  */
 async function signedInWatching(page: Page, sandbox: Sandbox) {
   const { application, webhook } = await sandbox.isolatedSetup("banner");
+  const other = await sandbox.createWebhook(application.id, sandbox.receiver("ok"));
   await page.context().grantPermissions(["notifications"], { origin: server.url });
   await recordNotifications(page);
   await page.clock.install();
@@ -82,17 +85,21 @@ async function signedInWatching(page: Page, sandbox: Sandbox) {
     data: { apiKey: application.apiKey },
   });
   expect(signedIn.status(), await signedIn.text()).toBe(200);
-  const watched = await page.request.post(`${server.url}/api/watches`, {
-    data: { webhookId: webhook.id, name: "Acme orders" },
-  });
-  expect(watched.status(), await watched.text()).toBe(201);
-  const { appId } = ((await watched.json()) as { watch: { appId: string } }).watch;
-  const fire = async (input: Omit<IncidentInput, "appId" | "webhookId">) => {
-    const row = incidentRow({ appId, webhookId: webhook.id, ...input });
+  let appId = "";
+  for (const [id, name] of [
+    [webhook.id, "Acme orders"],
+    [other.id, "Globex refunds"],
+  ]) {
+    const watched = await page.request.post(`${server.url}/api/watches`, { data: { webhookId: id, name } });
+    expect(watched.status(), await watched.text()).toBe(201);
+    appId = ((await watched.json()) as { watch: { appId: string } }).watch.appId;
+  }
+  const fire = async (input: Omit<IncidentInput, "appId">) => {
+    const row = incidentRow({ appId, ...input });
     await db.insertInto("alert_incidents").values(row).execute();
     return row;
   };
-  return { appId, webhook, fire };
+  return { appId, webhook, other, fire };
 }
 
 /**
@@ -107,14 +114,20 @@ async function nextRefresh(page: Page) {
   await answered;
 }
 
-test("the banner and the Incidents list what fires, axe-clean in light and dark, covering nothing on a phone", async ({
+test("the banner counts failing webhooks and the Incidents list each with what holds on it, axe-clean in light and dark, covering nothing on a phone", async ({
   page,
   sandbox,
 }) => {
   const { appId, webhook, fire } = await signedInWatching(page, sandbox);
   const T = Date.now();
-  await fire({ openedAt: T - 60_000, headline: "5 failures in a row" });
-  await fire({ rule: "rate", openedAt: T - 30_000, headline: "60 % of 10 attempts failed" });
+  await fire({
+    webhookId: webhook.id,
+    openedAt: T - 60_000,
+    conditions: [
+      { rule: "streak", headline: "5 failures in a row" },
+      { rule: "rate", headline: "60 % of 10 attempts failed" },
+    ],
+  });
   // Another application's incident: never counted or named here.
   await db
     .insertInto("alert_incidents")
@@ -125,7 +138,9 @@ test("the banner and the Incidents list what fires, axe-clean in light and dark,
 
   await page.goto(`${server.url}/alerts`);
   const banner = page.getByRole("region", { name: "Alerts firing" });
-  await expect(banner).toContainText("2 alerts firing. Newest: Acme orders: 60 % of 10 attempts failed");
+  await expect(banner).toContainText(
+    "1 webhook failing. Newest: Acme orders: 5 failures in a row; 60 % of 10 attempts failed",
+  );
   await expect(banner.getByRole("link", { name: "Acme orders" })).toHaveAttribute(
     "href",
     `/webhooks/${webhook.id}?app=${appId}`,
@@ -135,10 +150,11 @@ test("the banner and the Incidents list what fires, axe-clean in light and dark,
     "/alerts#incidents",
   );
   const incidents = page.getByRole("region", { name: "Incidents" });
+  await expect(incidents.getByRole("heading", { name: "Failing now: 1 webhook failing" })).toBeVisible();
   const firing = incidents.getByRole("table", { name: "Firing incidents" });
-  await expect(firing.getByRole("row")).toHaveCount(3);
-  await expect(firing).toContainText("Failing streak");
-  await expect(firing).toContainText("Failure rate");
+  await expect(firing.getByRole("row")).toHaveCount(2);
+  await expect(firing).toContainText("Failing streak: 5 failures in a row");
+  await expect(firing).toContainText("Failure rate: 60 % of 10 attempts failed");
   await expect(incidents.getByRole("status")).toHaveText(/Notifications are on in this browser/);
   await expect(page.getByText("not yours")).toHaveCount(0);
   // What fired before this browser first read the incidents is in the banner, not notified.
@@ -162,42 +178,44 @@ test("the banner and the Incidents list what fires, axe-clean in light and dark,
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });
 
-test("a new incident is announced and notified once; dismissed, the banner returns for it; resolved, it clears", async ({
+test("a webhook starting to fail is announced and notified once; dismissed, the banner returns for it; resolved, it clears", async ({
   page,
   sandbox,
 }) => {
-  const { fire } = await signedInWatching(page, sandbox);
-  const streak = await fire({ openedAt: Date.now() - 60_000, headline: "5 failures in a row" });
+  const { webhook, other, fire } = await signedInWatching(page, sandbox);
+  const streak = await fire({ webhookId: webhook.id, openedAt: Date.now() - 60_000 });
   await page.goto(`${server.url}/overview`);
   const banner = page.getByRole("region", { name: "Alerts firing" });
-  await expect(banner).toContainText("1 alert firing. Newest: Acme orders: 5 failures in a row");
+  await expect(banner).toContainText("1 webhook failing. Newest: Acme orders: 5 failures in a row");
 
-  // Dismissed for this set: it comes back, announced and notified, when a new incident fires.
+  // Dismissed for this set: it comes back, announced and notified, when another webhook fails.
   await banner.getByRole("button", { name: "Dismiss" }).click();
   await expect(banner).toHaveCount(0);
   const inactive = await fire({
-    rule: "inactive",
+    webhookId: other.id,
     openedAt: Date.now(),
-    headline: "The webhook turned inactive",
+    conditions: [{ rule: "inactive", headline: "The webhook turned inactive" }],
   });
   await nextRefresh(page);
-  await expect(banner).toContainText("2 alerts firing. Newest: Acme orders: The webhook turned inactive");
-  await expect(page.locator("[aria-live=polite]").filter({ hasText: "New alert firing" })).toHaveText(
-    "New alert firing: Acme orders: The webhook turned inactive",
+  await expect(banner).toContainText(
+    "2 webhooks failing. Newest: Globex refunds: The webhook turned inactive",
+  );
+  await expect(page.locator("[aria-live=polite]").filter({ hasText: "Now failing" })).toHaveText(
+    "Now failing: Globex refunds: The webhook turned inactive",
   );
   await expect
     .poll(() => notifications(page))
     .toEqual([
       {
-        title: "Failing: Acme orders",
-        body: "The webhook turned inactive (Webhook turned inactive, Default)",
+        title: "Failing: Globex refunds",
+        body: "The webhook turned inactive (Default)",
         tag: inactive.id,
       },
     ]);
 
   // Neither a reload nor the next refresh notifies it again.
   await page.reload();
-  await expect(banner).toContainText("2 alerts firing");
+  await expect(banner).toContainText("2 webhooks failing");
   await nextRefresh(page);
   expect(await notifications(page)).toEqual([]);
 
@@ -214,7 +232,7 @@ test("a new incident is announced and notified once; dismissed, the banner retur
     .toEqual(
       [
         ["Recovered: Acme orders", streak.id],
-        ["Recovered: Acme orders", inactive.id],
+        ["Recovered: Globex refunds", inactive.id],
       ].sort(),
     );
 });

@@ -172,7 +172,7 @@ test.describe("watching", () => {
     await expect(overview.table).not.toContainText(notOurs);
   });
 
-  test("a rotated key is handed over on the Overview, keeping the watch, its name and its history", async ({
+  test("a rotated key is handed over on the Overview: listed first, then the watch, its name and history kept", async ({
     page,
     sandbox,
     signInWithKey,
@@ -186,6 +186,12 @@ test.describe("watching", () => {
       "hand-over",
       "Rotating Co",
     );
+    // A second application keeps the session (and the Overview) open once the first key is rejected.
+    const other = await sandbox.isolatedSetup("hand-over-other");
+    const added = await page.request.post("/api/applications", {
+      data: { name: "Other shop", apiKey: other.application.apiKey },
+    });
+    expect(added.status(), await added.text()).toBe(201);
     const overview = new OverviewPage(page);
     await overview.goto();
     await overview.allRead();
@@ -198,16 +204,22 @@ test.describe("watching", () => {
       await expect(handOver).toBeVisible({ timeout: 1000 });
     }).toPass({ timeout: 45_000 });
     await expect(overview.watcher).toContainText("Default");
+    // The rejected key's watch is no longer shown.
+    await expect(overview.row("Rotating Co")).toHaveCount(0);
 
     // A key of another application does not read this webhook: refused, nothing changes.
-    const other = await sandbox.isolatedSetup("hand-over-other");
-    await handOver.fill(other.application.apiKey);
+    const stranger = await sandbox.isolatedSetup("hand-over-stranger");
+    await handOver.fill(stranger.application.apiKey);
     await page.getByRole("button", { name: "Hand over key" }).click();
     await expect(page.getByText(new RegExp(webhook.id))).toBeVisible();
     await expect(handOver).toBeVisible();
 
     await handOver.fill(newKey);
     await page.getByRole("button", { name: "Hand over key" }).click();
+    // What would move is listed before anything does.
+    await expect(page.getByText(/Watches: 1 webhook: "Rotating Co"/)).toBeVisible();
+    await expect(page.getByRole("group", { name: "Alert destinations to keep" })).toBeVisible();
+    await page.getByRole("button", { name: "Carry over and use the new key" }).click();
     await expect(page.getByRole("status").filter({ hasText: "The new key was handed over" })).toBeVisible();
     await expect(handOver).toHaveCount(0);
     // The same row, its history kept.
@@ -237,6 +249,8 @@ test.describe("watching", () => {
     await page.getByText("Replace key of Default").click();
     await page.getByLabel("New API key for Default").fill(newKey);
     await page.getByRole("button", { name: "Replace key" }).click();
+    await expect(page.getByText(/Watches: 1 webhook: "Replaced Co"/)).toBeVisible();
+    await page.getByRole("button", { name: "Carry over and replace the key" }).click();
     await expect(page.getByRole("status")).toContainText("The key was replaced");
     // The watch moved to the new key's application, which the session now holds: no hand-over left to do.
     await page.getByRole("banner").getByRole("link", { name: "Overview" }).click();

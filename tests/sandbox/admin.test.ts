@@ -1,10 +1,11 @@
 /** The `/_sandbox/*` admin routes: the guard, key rotation, creating and changing things. */
-import type { IncomingMessage } from "node:http";
+import http, { type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookSchema } from "../../lib/domain/hub-schemas";
-import { isLoopback, requireAdmin } from "../../lib/sandbox/auth";
+import { requireAdmin } from "../../lib/sandbox/auth";
+import { isLoopbackAddress } from "../../lib/domain/loopback-address";
 import { HttpError } from "../../lib/sandbox/http";
-import { requestJson } from "./support/clients";
+import { requestJson, type CreatedApplication } from "./support/clients";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
 
 const fakeRequest = (remoteAddress: string, authorization?: string) =>
@@ -25,7 +26,7 @@ function guardError(run: () => void): HttpError | undefined {
 
 describe("the admin guard without SANDBOX_ADMIN_TOKEN: loopback callers only", () => {
   it.each(["127.0.0.1", "::1", "::ffff:127.0.0.1", "127.0.0.2"])("%s may call", (address) => {
-    expect(isLoopback(address)).toBe(true);
+    expect(isLoopbackAddress(address)).toBe(true);
     expect(guardError(() => requireAdmin(fakeRequest(address), undefined))).toBeUndefined();
   });
 
@@ -175,6 +176,7 @@ describe("admin routes", () => {
     const unknown = "00000000-0000-4000-8000-000000000000";
     const rotate = await requestJson(`${t.sandbox.url}/_sandbox/applications/${unknown}/api-key`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
     });
     expect(rotate.status).toBe(404);
     expect(rotate.body).toMatchObject({ error: { code: "application_not_found" } });
@@ -189,5 +191,135 @@ describe("admin routes", () => {
     const answer = await requestJson(`${t.sandbox.url}/_sandbox/demo`);
     expect(answer.status).toBe(404);
     expect(answer.body).toMatchObject({ error: { code: "demo_not_seeded" } });
+  });
+});
+
+describe("admin routes refuse cross-site and non-JSON requests that change something", () => {
+  let t: TestSandbox;
+  let app: CreatedApplication;
+  let webhookId: string;
+
+  beforeAll(async () => {
+    t = await startTestSandbox();
+    app = await t.admin.createApplication("csrf target");
+    webhookId = (await t.admin.createWebhook(app.id, { endpoint: "https://a.example.com/", active: true }))
+      .id;
+    await requestJson(`${t.sandbox.url}/_sandbox/inbox/slack`, { method: "POST", body: { text: "kept" } });
+  });
+  afterAll(() => t.sandbox.close({ graceMs: 0 }));
+
+  /** Sent as given (node:http): the browser-set headers a test of CSRF needs, unchanged. */
+  function send(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<{ status: number; body: { error?: { code: string; message: string } } }> {
+    return new Promise((resolve, reject) => {
+      const outgoing = http.request(`${t.sandbox.url}${path}`, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString() || "{}"),
+          }),
+        );
+      });
+      outgoing.on("error", reject);
+      outgoing.end(body);
+    });
+  }
+
+  /** Everything the routes below could change. */
+  async function state() {
+    const [stats, faults, webhooks, inbox, key] = await Promise.all([
+      requestJson<{ applications: number }>(`${t.sandbox.url}/_sandbox/stats`),
+      requestJson(`${t.sandbox.url}/_sandbox/faults`),
+      t.admin.listWebhooks(app.id),
+      requestJson<{ items: unknown[] }>(`${t.sandbox.url}/_sandbox/inbox`),
+      t.api(app.apiKey).getWebhook(webhookId),
+    ]);
+    return {
+      applications: stats.body.applications,
+      faults: faults.body,
+      webhooks: webhooks.data,
+      inbox: inbox.body.items.length,
+      keyWorks: key.status,
+    };
+  }
+
+  const routes = (): Array<[string, string, string]> => [
+    ["POST", "/_sandbox/applications", JSON.stringify({ name: "planted" })],
+    ["POST", `/_sandbox/applications/${app.id}/api-key`, ""],
+    ["POST", `/_sandbox/applications/${app.id}/channels`, JSON.stringify({ kind: "sms" })],
+    [
+      "POST",
+      `/_sandbox/applications/${app.id}/webhooks`,
+      JSON.stringify({ endpoint: "https://evil.example/in" }),
+    ],
+    ["PATCH", `/_sandbox/webhooks/${webhookId}`, JSON.stringify({ endpoint: "https://evil.example/in" })],
+    ["PUT", "/_sandbox/faults", JSON.stringify({ errorRate: 1 })],
+    ["DELETE", "/_sandbox/faults", ""],
+    ["DELETE", "/_sandbox/inbox", ""],
+  ];
+
+  const json = { "content-type": "application/json" };
+  const crossSite: Array<[string, Record<string, string>]> = [
+    ["Sec-Fetch-Site: cross-site", { ...json, "sec-fetch-site": "cross-site" }],
+    ["Sec-Fetch-Site: same-site", { ...json, "sec-fetch-site": "same-site" }],
+    ["a foreign Origin", { ...json, origin: "https://evil.example" }],
+    ["Origin: null", { ...json, origin: "null" }],
+    ["a look-alike Origin", { ...json, origin: "http://127.0.0.1.evil.example" }],
+    ["the sandbox's host on another port", { ...json, origin: "http://127.0.0.1:1" }],
+    ["the sandbox's origin over https", { ...json, origin: "https://HOST" }],
+    ["a foreign Referer and no Origin", { ...json, referer: "https://evil.example/page" }],
+  ];
+  const notJson: Array<[string, Record<string, string>]> = [
+    ["no Content-Type", {}],
+    ["text/plain", { "content-type": "text/plain" }],
+    ["a form", { "content-type": "application/x-www-form-urlencoded" }],
+    ["multipart", { "content-type": "multipart/form-data; boundary=x" }],
+    ["application/json-seq", { "content-type": "application/json-seq" }],
+  ];
+
+  it.each(crossSite)("403 for %s, and nothing changes", async (_what, headers) => {
+    const host = new URL(t.sandbox.url).host;
+    const before = await state();
+    for (const [method, path, body] of routes()) {
+      const withHost = Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [name, value.replace("HOST", host)]),
+      );
+      const answer = await send(method, path, withHost, body);
+      expect(answer.status, `${method} ${path}`).toBe(403);
+      expect(answer.body.error?.code).toBe("cross_site_refused");
+      expect(answer.body.error?.message).toMatch(/cross-site.*not from a web page/);
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it.each(notJson)("415 for %s, and nothing changes", async (_what, headers) => {
+    const before = await state();
+    for (const [method, path, body] of routes()) {
+      const answer = await send(method, path, headers, body);
+      expect(answer.status, `${method} ${path}`).toBe(415);
+      expect(answer.body.error?.code).toBe("unsupported_media_type");
+      expect(answer.body.error?.message).toContain("Content-Type: application/json");
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it("the sandbox's own origin, and scripts (no Origin), are served", async () => {
+    const own = await send(
+      "POST",
+      `/_sandbox/applications/${app.id}/channels`,
+      { ...json, origin: t.sandbox.url, "sec-fetch-site": "same-origin" },
+      JSON.stringify({ kind: "sms" }),
+    );
+    expect(own.status).toBe(201);
+    const script = await send("POST", `/_sandbox/applications/${app.id}/api-key`, json);
+    expect(script.status).toBe(200);
+    // Reading stays open to a GET (a page cannot read the answer cross-site).
+    expect((await send("GET", "/_sandbox/stats", { origin: "https://evil.example" })).status).toBe(200);
   });
 });

@@ -20,6 +20,9 @@ import { requestJson, type HubApi } from "./support/clients";
 import { spawnSandbox } from "./support/child";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox";
 
+/** A state-changing admin call is JSON even without a body (lib/sandbox/auth.ts). */
+const JSON_TYPE = { "content-type": "application/json" };
+
 /** Every setting at its default: all faults off. */
 const OFF = {
   latencyMs: { min: 0, max: 0 },
@@ -116,7 +119,7 @@ describe("faults at run time (/_sandbox/faults)", () => {
   });
 
   afterEach(async () => {
-    await requestJson(faultsUrl(), { method: "DELETE" });
+    await requestJson(faultsUrl(), { method: "DELETE", headers: JSON_TYPE });
   });
 
   afterAll(() => t.sandbox.close({ graceMs: 0 }));
@@ -312,7 +315,7 @@ describe("faults at run time (/_sandbox/faults)", () => {
       latencyMs: 0,
       rateLimitRate: 1,
     });
-    const off = await requestJson(faultsUrl(), { method: "DELETE" });
+    const off = await requestJson(faultsUrl(), { method: "DELETE", headers: JSON_TYPE });
     expect(off.body).toMatchObject({ active: false, rateLimitRate: 0 });
     expect((await api.getWebhook(webhookId)).status).toBe(200);
   });
@@ -372,7 +375,9 @@ describe("faults switched by configuration", () => {
         `${child.url}/v1/organization/webhook/9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a01`,
       );
       expect([500, 503]).toContain(answer.status);
-      expect((await requestJson(`${child.url}/_sandbox/faults`, { method: "DELETE" })).body).toMatchObject({
+      expect(
+        (await requestJson(`${child.url}/_sandbox/faults`, { method: "DELETE", headers: JSON_TYPE })).body,
+      ).toMatchObject({
         active: false,
       });
       expect(

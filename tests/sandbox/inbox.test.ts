@@ -15,7 +15,10 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close({ graceMs: 0 }));
 beforeEach(async () => {
-  await fetch(`${sandbox.url}${INBOX_PATH}`, { method: "DELETE" });
+  await fetch(`${sandbox.url}${INBOX_PATH}`, {
+    method: "DELETE",
+    headers: { "content-type": "application/json" },
+  });
 });
 
 async function items(): Promise<InboxItem[]> {

@@ -6,16 +6,17 @@
 import type { DeliveryView } from "@/lib/domain/alerts/destinations";
 import { deliveryOf } from "@/lib/server/alerts/destinations";
 import { createDispatcher, type DispatchSettings } from "@/lib/server/alerts/dispatch";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 export function testDispatchSettings(overrides: Partial<DispatchSettings> = {}): DispatchSettings {
   return {
     policy: { allowPrivate: true, timeoutMs: 2000 },
-    smtp: { url: null, from: "Console <alerts@console.test>" },
+    smtp: { url: null, from: "Console <alerts@console.test>", allowPlaintextAuth: false },
     attempts: 3,
     backoffMs: 20,
     leaseMs: 10_000,
     concurrency: 8,
+    perApplication: 4,
     tickMs: 20,
     ...overrides,
   };

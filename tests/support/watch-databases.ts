@@ -5,9 +5,9 @@
  */
 import { afterAll } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll, writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
-import { openStoreContext, type StoreOptions } from "@/lib/server/watch/store";
+import { openStoreContext, type StoreOptions } from "@/lib/server/store/context";
 import { postgresServer, type PostgresServer } from "@/tests/support/postgres-server";
 
 export const WATCH_DATABASES = ["sqlite", "postgres"] as const;

@@ -1,14 +1,15 @@
 /**
  * TEST ONLY (vitest). What the watch route tests share: a real (embedded, in-memory) store and a
  * fake hub where each key reads only its application's webhooks (a key it does not list is
- * rejected), reset before each test with nothing watched. FIRST reads A and B; SECOND reads
+ * rejected), reset before each test with nothing watched and no alert settings. FIRST reads A and B; SECOND reads
  * OTHER; ROTATED is FIRST's key after a rotation, which a test gives its webhooks (`reads`).
  */
+import { listWatches, removeWatch } from "@/lib/server/watch/watches";
 import { beforeEach } from "vitest";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { fakeWebhook, sendJson, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 
@@ -55,9 +56,12 @@ export function watchRouteHub(): WatchRouteHub {
         });
       return sendJson(res, 404, { message: "Not found" });
     };
-    const store = await watchStore();
+    const store = await sharedStoreContext();
     const appIds = [FIRST, SECOND, ROTATED].map(applicationId);
-    for (const watch of await store.listWatches(appIds)) await store.removeWatch(appIds, watch.webhookId);
+    for (const watch of await listWatches(store, appIds)) await removeWatch(store, appIds, watch.webhookId);
+    const { db } = await sharedStoreContext();
+    for (const table of ["alert_destinations", "alert_deliveries", "alert_rules", "watch_keys"] as const)
+      await db.deleteFrom(table).where("app_id", "in", appIds).execute();
   });
   return hub;
 }

@@ -3,6 +3,7 @@ import { DeliveryLog } from "@/components/alerts/delivery-log";
 import { DestinationForm } from "@/components/alerts/destination-form";
 import { DestinationList } from "@/components/alerts/destination-list";
 import { IncidentsSection } from "@/components/alerts/incidents-section";
+import { serverConfig } from "@/lib/server/config";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { shownApplication } from "@/lib/server/session/page-application";
 import { RulesForm } from "@/components/alerts/rules-form";
@@ -33,7 +34,7 @@ export default async function AlertsPage({ searchParams }: Props) {
       </div>
       <IncidentsSection />
       <DestinationList />
-      <DestinationForm />
+      <DestinationForm sandboxInbox={serverConfig().alerts.sandboxInbox} />
       <RulesForm />
       <DeliveryLog />
     </div>

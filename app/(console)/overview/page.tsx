@@ -7,7 +7,8 @@ import { OverviewView } from "@/components/overview/overview-view";
 import { overviewQueryOptions } from "@/components/overview/overview-query";
 import { loadOverviewSearchParams, overviewHref } from "@/components/overview/search-params";
 import { Notice } from "@/components/ui/notice";
-import { requireSignedInPage } from "@/lib/server/session/redirect";
+import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
+import { storeAccess } from "@/lib/server/watch/store-access";
 import { overviewAnswer } from "@/app/api/watches/overview-answer";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -30,11 +31,14 @@ export default async function OverviewPage({ searchParams }: Props) {
   const query = await searchParams;
   const view = loadOverviewSearchParams(query);
   const data = await requireSignedInPage(overviewHref("/overview", view));
+  const { allowed } = await storeAccess(data.applications);
+  // Every key of the session is rejected: as when the hub answers 401, sign in again.
+  if (allowed.length === 0) redirectToSignIn("key_rejected");
   const queryClient = new QueryClient();
   // A failed read (the store is down, say) is not cached: the browser's query reads again and says why.
   await queryClient.prefetchQuery({
     ...overviewQueryOptions(view),
-    queryFn: () => overviewAnswer(data, view),
+    queryFn: () => overviewAnswer(data, allowed, view),
   });
   const done = typeof query.done === "string" ? DONE[query.done] : undefined;
 

@@ -17,8 +17,14 @@ import * as destinationRoute from "@/app/api/alerts/destinations/[destinationId]
 import * as testRoute from "@/app/api/alerts/destinations/[destinationId]/test/route";
 import * as deliveriesRoute from "@/app/api/alerts/deliveries/route";
 import { createDispatcher } from "@/lib/server/alerts/dispatch";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { testDispatchSettings, until } from "@/tests/support/alert-outbox";
+import {
+  PUBLIC_ADDRESSES,
+  REFUSED_ADDRESSES,
+  REFUSED_NAMES,
+  urlHost,
+} from "@/tests/support/private-addresses";
 
 const OWNER = "owner-key-7f3a9c2e5b1d4e6f8a0b";
 const STRANGER = "stranger-key-0a1b2c3d4e5f6071";
@@ -70,10 +76,10 @@ describe("adding a destination: each refusal names the field and stores nothing"
       "Slack webhook URL: 127.0.0.1 is a loopback address: alerts go only to public addresses. Use the receiver's public https:// address.",
     ],
     [
-      "a name resolving to loopback",
+      "a name for this machine",
       { kind: "webhook", label: "Inside", url: "https://localhost:8443/hook" },
       "url",
-      /^Webhook URL: localhost resolves to .*, a loopback address/,
+      /^Webhook URL: localhost is a name for this machine \(loopback\): alerts go only to public addresses/,
     ],
     [
       "the cloud metadata address",
@@ -142,6 +148,137 @@ describe("adding a destination: each refusal names the field and stores nothing"
     );
     expect(response.status).toBe(403);
     expect(await list(owner)).toEqual([]);
+  });
+});
+
+describe("every address inside a network is refused when added, by the field's label", () => {
+  it.each([
+    ...REFUSED_ADDRESSES.map(({ address, words }) => [urlHost(address), words] as const),
+    ...REFUSED_NAMES.map((name) => [name, /is a name for this machine \(loopback\)/] as const),
+  ])("https://%s/hook", async (host, words) => {
+    for (const [kind, label] of [
+      ["webhook", "Webhook URL"],
+      ["slack", "Slack webhook URL"],
+    ] as const) {
+      const response = await add(owner, { kind, label: "Inside", url: `https://${host}/hook` });
+      expect(response.status).toBe(400);
+      const message = (await errorOf(response)).fields?.url?.[0];
+      expect(message).toMatch(new RegExp(`^${label}: `));
+      expect(message).toMatch(words);
+      expect(message).toMatch(/Use the receiver's public https:\/\/ address\.$/);
+    }
+    expect(await list(owner)).toEqual([]);
+  });
+
+  it.each(PUBLIC_ADDRESSES)("a public address, %s, is added", async (address) => {
+    const response = await add(owner, {
+      kind: "slack",
+      label: "Public",
+      url: `https://${urlHost(address)}/x`,
+    });
+    expect(response.status).toBe(201);
+  });
+});
+
+describe("destinations per application: at most ALERTS_MAX_DESTINATIONS", () => {
+  it("refuses one past the cap by the address's field, adds none, and takes one again after a removal", async () => {
+    stubEnv({ ALERTS_MAX_DESTINATIONS: "3" });
+    for (let i = 1; i <= 3; i++)
+      expect(
+        (await add(owner, { kind: "slack", label: `Slack ${i}`, url: `https://93.184.216.34/${i}` })).status,
+      ).toBe(201);
+    for (const [body, field, label] of [
+      [{ kind: "slack", label: "Slack 4", url: "https://93.184.216.34/4" }, "url", "Slack webhook URL"],
+      [{ kind: "webhook", label: "Hook 4", url: "https://93.184.216.34/h4" }, "url", "Webhook URL"],
+    ] as const) {
+      const refused = await add(owner, body);
+      expect(refused.status).toBe(400);
+      expect((await errorOf(refused)).fields?.[field]?.[0]).toBe(
+        `${label}: this application has 3 destinations, the most this console allows ` +
+          "(ALERTS_MAX_DESTINATIONS=3). Remove one it no longer needs, then add this one.",
+      );
+    }
+    expect((await list(owner)).map((d) => d.label)).toEqual(["Slack 1", "Slack 2", "Slack 3"]);
+    // Another application has a cap of its own.
+    expect(
+      (await add(stranger, { kind: "slack", label: "Theirs", url: "https://93.184.216.34/t" })).status,
+    ).toBe(201);
+
+    const [first] = await list(owner);
+    await destinationRoute.DELETE(
+      request("DELETE", `/api/alerts/destinations/${first!.id}`, { cookie: owner }),
+      ctx({ destinationId: first!.id }),
+    );
+    expect(
+      (await add(owner, { kind: "slack", label: "Slack 4", url: "https://93.184.216.34/4" })).status,
+    ).toBe(201);
+  });
+
+  it("many adds at once do not pass the cap", async () => {
+    stubEnv({ ALERTS_MAX_DESTINATIONS: "5" });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        add(owner, { kind: "slack", label: `Burst ${i}`, url: `https://93.184.216.34/burst/${i}` }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(5);
+    expect(answers.filter((answer) => answer.status === 400)).toHaveLength(7);
+    expect(await list(owner)).toHaveLength(5);
+  });
+
+  it("is 20 unless set", async () => {
+    for (let i = 1; i <= 20; i++)
+      expect(
+        (await add(owner, { kind: "slack", label: `S${i}`, url: `https://93.184.216.34/${i}` })).status,
+      ).toBe(201);
+    const refused = await add(owner, { kind: "slack", label: "S21", url: "https://93.184.216.34/21" });
+    expect((await errorOf(refused)).fields?.url?.[0]).toMatch(
+      /has 20 destinations.*ALERTS_MAX_DESTINATIONS=20/,
+    );
+  });
+});
+
+describe("the sandbox's inbox, when npm start started the sandbox (HUB_SANDBOX=1)", () => {
+  let sandbox: TestReceiver;
+  beforeEach(async () => {
+    // A stand-in for the sandbox at HUB_BASE_URL: the console allows its inbox, and nothing else private.
+    sandbox = await startReceiver(() => ({ status: 204 }));
+    stubEnv({ HUB_SANDBOX: "1", HUB_BASE_URL: sandbox.url });
+    return () => sandbox.close();
+  });
+
+  it("accepts the inbox's exact origin, and a test alert arrives there", async () => {
+    const added = await add(owner, {
+      kind: "webhook",
+      label: "Sandbox inbox",
+      url: `${sandbox.url}/_sandbox/inbox/webhook`,
+    });
+    expect(added.status).toBe(201);
+    const { destination } = (await added.json()) as { destination: DestinationView };
+    const sent = await sendTest(owner, destination.id);
+    expect(((await sent.json()) as { delivery: DeliveryView }).delivery).toMatchObject({
+      state: "delivered",
+      statusCode: 204,
+    });
+    expect(sandbox.requests.map((r) => r.path)).toEqual(["/_sandbox/inbox/webhook"]);
+  });
+
+  it.each([
+    ["a neighbouring port", (port: number) => `http://127.0.0.1:${port + 1}/_sandbox/inbox/webhook`],
+    ["another name for the host", (port: number) => `http://localhost:${port}/_sandbox/inbox/slack`],
+    ["another scheme", (port: number) => `https://127.0.0.1:${port}/_sandbox/inbox/webhook`],
+    [
+      "another path of the sandbox",
+      (port: number) => `http://127.0.0.1:${port}/_sandbox/applications/x/api-key`,
+    ],
+    ["another private host", () => "http://10.0.0.1/_sandbox/inbox/webhook"],
+  ])("refuses %s", async (_name, url) => {
+    const port = Number(new URL(sandbox.url).port);
+    const response = await add(owner, { kind: "slack", label: "Near", url: url(port) });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.url?.[0]).toMatch(/^Slack webhook URL: /);
+    expect(await list(owner)).toEqual([]);
+    expect(sandbox.requests).toHaveLength(0);
   });
 });
 

@@ -4,12 +4,13 @@
  * and a person's changes (acknowledge needs a note and a name; errors name the field by its label;
  * bad input changes nothing; another application's issue is not found).
  */
+import { addWatches, listWatches, removeWatch } from "@/lib/server/watch/watches";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { claimDue, finishPoll, writeLogs } from "@/lib/server/watch/cursor";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
 import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { ctx, errorOf, request, signedInCookie } from "@/tests/support/route-requests";
@@ -64,14 +65,14 @@ async function stored(webhookId: string, logs: WebhookLog[]) {
 }
 
 beforeEach(async () => {
-  const store = await watchStore();
+  const store = await sharedStoreContext();
   const appIds = [FIRST, SECOND].map(applicationId);
-  for (const watch of await store.listWatches(appIds)) await store.removeWatch(appIds, watch.webhookId);
-  await store.addWatches(applicationId(FIRST), FIRST, [
+  for (const watch of await listWatches(store, appIds)) await removeWatch(store, appIds, watch.webhookId);
+  await addWatches(store, applicationId(FIRST), FIRST, [
     { webhook: { ...fakeWebhook(A), id: A }, name: "Acme" },
     { webhook: { ...fakeWebhook(B), id: B }, name: "Globex" },
   ]);
-  await store.addWatches(applicationId(SECOND), SECOND, [
+  await addWatches(store, applicationId(SECOND), SECOND, [
     { webhook: { ...fakeWebhook(OTHER), id: OTHER }, name: "Other" },
   ]);
   await stored(A, [

@@ -1,8 +1,9 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
-import { watchStore } from "@/lib/server/watch/store";
+
+import { listIssues } from "@/lib/server/watch/failure-issues";
+import { withStore } from "@/lib/server/store/context";
 import { issuesQuerySchema } from "@/lib/domain/inputs/failure-issue";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /**
  * The failure issues of the watched webhooks of every application in the session (of one webhook
@@ -11,8 +12,8 @@ import { sessionAppIds } from "@/app/api/watches/overview-answer";
 export const GET = defineRoute({
   query: issuesQuerySchema,
   async handle({ query, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    const issues = await (await watchStore()).listIssues(appIds, { webhookId: query.webhookId ?? null });
+    const appIds = appIdsOf(await session.storeApps());
+    const issues = await withStore((ctx) => listIssues(ctx, appIds, { webhookId: query.webhookId ?? null }));
     return Response.json({ issues });
   },
 });

@@ -2,14 +2,15 @@ import { defineRoute } from "@/lib/server/http/route";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
 import { currentApplication } from "@/lib/server/session/session";
 import { signInSchema, signedInAnswer, type SessionAnswer } from "@/app/api/session/schema";
-import { carryOverWatches } from "@/lib/server/watch/hand-over";
+import { handOverOffers } from "@/lib/server/watch/hand-over";
 import { checkNewKey } from "@/app/api/applications/check-key";
 
 /**
  * Sign in: the hub is asked whether it accepts the key first (refused with its reason, and no
- * cookie set, when it does not), then the key is sealed in the session cookie. Watches whose stored
- * key no longer serves come over to it when it reads their webhooks (`carryOverWatches`). The
- * answer never contains the key.
+ * cookie set, when it does not), then the key is sealed in the session cookie. The answer lists,
+ * as `handOver`, what the console keeps for applications whose stored key no longer serves and
+ * whose watched webhooks this key reads (`handOverOffers`); nothing moves until the person chooses
+ * (`POST /api/watches/hand-over`). The answer never contains the key.
  */
 export const POST = defineRoute({
   body: signInSchema,
@@ -17,8 +18,8 @@ export const POST = defineRoute({
   async handle({ body, session, hub }) {
     await checkNewKey(hub(body.apiKey));
     const data = await session.signIn(body.apiKey);
-    await carryOverWatches(body.apiKey);
-    return Response.json(signedInAnswer(currentApplication(data)));
+    const handOver = await handOverOffers(body.apiKey);
+    return Response.json({ ...signedInAnswer(currentApplication(data)), handOver });
   },
 });
 

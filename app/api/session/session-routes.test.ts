@@ -29,7 +29,7 @@ describe("session routes", () => {
     const response = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: KEY } }));
     const text = await response.text();
     expect(response.status).toBe(200);
-    expect(JSON.parse(text)).toEqual({ signedIn: true, keyHint: KEY.slice(-4) });
+    expect(JSON.parse(text)).toEqual({ signedIn: true, keyHint: KEY.slice(-4), handOver: [] });
     expect(text).not.toContain(KEY);
     const setCookie = response.headers.get("set-cookie")!;
     expect(setCookie).toMatch(/^hub_console=Fe26\.2\*/);
@@ -71,7 +71,7 @@ describe("session routes", () => {
     const response = await sessionRoute.POST(
       request("POST", "/api/session", { body: { apiKey: "abcdefgh" } }),
     );
-    expect(await response.json()).toEqual({ signedIn: true, keyHint: null });
+    expect(await response.json()).toEqual({ signedIn: true, keyHint: null, handOver: [] });
   });
 
   it.each([

@@ -71,7 +71,7 @@ describe("sign-in asks the hub about the key", () => {
   it("a key the hub accepts signs in", async () => {
     const response = await signIn();
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ signedIn: true, keyHint: KEY.slice(-4) });
+    expect(await response.json()).toEqual({ signedIn: true, keyHint: KEY.slice(-4), handOver: [] });
     expect(response.headers.get("set-cookie")).toMatch(/^hub_console=Fe26\.2\*/);
     expect(hub.upstream.requests).toHaveLength(1);
   });

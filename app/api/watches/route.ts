@@ -1,6 +1,8 @@
 import { defineRoute } from "@/lib/server/http/route";
+import { addWatches } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import { sessionDataOf } from "@/lib/server/session/session";
-import { watchStore } from "@/lib/server/watch/store";
+
 import { watchOneSchema } from "@/app/api/watches/schema";
 import { checkWebhook } from "@/app/api/watches/check-webhook";
 import { overviewAnswer } from "@/app/api/watches/overview-answer";
@@ -13,7 +15,8 @@ import { loadOverviewSearchParams } from "@/components/overview/search-params";
 export const GET = defineRoute({
   async handle({ request, session }) {
     const view = loadOverviewSearchParams(new URL(request.url).searchParams);
-    return Response.json(await overviewAnswer(sessionDataOf(await session.state()), view));
+    const allowed = await session.storeApps();
+    return Response.json(await overviewAnswer(sessionDataOf(await session.state()), allowed, view));
   },
 });
 
@@ -25,10 +28,11 @@ export const GET = defineRoute({
 export const POST = defineRoute({
   body: watchOneSchema,
   async handle({ body, session, hub }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     const webhook = await checkWebhook(hub(app.apiKey), body.webhookId);
-    const store = await watchStore();
-    const [watch] = await store.addWatches(app.id, app.apiKey, [{ webhook, name: body.name }]);
+    const [watch] = await withStore((ctx) =>
+      addWatches(ctx, app.id, app.apiKey, [{ webhook, name: body.name }]),
+    );
     return Response.json({ watch }, { status: 201 });
   },
 });

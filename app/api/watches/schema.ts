@@ -1,7 +1,5 @@
 import { z } from "zod/mini";
-import { BULK_LINES_MAX, WATCH_NAME_MAX } from "@/lib/domain/watching/bulk-input";
-import { apiKeyInput, NEW_API_KEY_LABEL } from "@/lib/domain/inputs/api-key";
-import { applicationIdInput } from "@/lib/domain/inputs/application";
+import { BULK_LINES_MAX, WATCH_NAME_MAX } from "@/lib/domain/watch/bulk-input";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
 import { webhookIdParamSchema, webhookIdSchema } from "@/lib/server/hub/path-params";
@@ -37,9 +35,3 @@ export const renameWatchSchema = z.strictObject({
 });
 
 export const watchParamsSchema = z.strictObject({ webhookId: webhookIdParamSchema });
-
-/** A new key handed over for an application whose stored key the hub rejects. */
-export const handOverSchema = z.strictObject({
-  app: applicationIdInput,
-  apiKey: apiKeyInput(NEW_API_KEY_LABEL),
-});

@@ -3,12 +3,14 @@
  * records what reaches it: watching one webhook and many (each read with the application's key
  * first; an ID the key does not read is refused with the hub's reason and nothing is stored),
  * rename, stop watching, the overview, a session that sees only its own applications' watches,
- * and handing a new key over after a rotation.
+ * and handing a new key over after a rotation (listed first; the watches, rules, snoozes, quiet
+ * hours and the destinations the person keeps move).
  */
+import { listWatches, markKeyRejected } from "@/lib/server/watch/watches";
 import { describe, expect, it } from "vitest";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { OverviewAnswer } from "@/lib/domain/watching/overview";
-import type { BulkOutcome } from "@/lib/domain/watching/bulk-input";
+import type { OverviewAnswer } from "@/lib/domain/watch/overview-page";
+import type { BulkOutcome } from "@/lib/domain/watch/bulk-input";
 import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import { A, B, FIRST, OTHER, ROTATED, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
 import * as watchesRoute from "@/app/api/watches/route";
@@ -17,8 +19,18 @@ import * as watchRoute from "@/app/api/watches/[webhookId]/route";
 import * as nameRoute from "@/app/api/watches/[webhookId]/name/route";
 import * as keyRoute from "@/app/api/watches/key/route";
 import * as sessionRoute from "@/app/api/session/route";
+import * as handOverRoute from "@/app/api/watches/hand-over/route";
 import * as applicationsRoute from "@/app/api/applications/route";
-import { watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext, withStore } from "@/lib/server/store/context";
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
+import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
+import { addDestination, listDestinations } from "@/lib/server/alerts/destinations";
+import {
+  appRules,
+  saveAppRules,
+  saveWebhookOverride,
+  webhookOverride,
+} from "@/lib/server/alerts/rules-store";
 
 const hub = watchRouteHub();
 
@@ -239,55 +251,133 @@ describe("a watch after it is kept", () => {
   });
 });
 describe("handing over a rotated key", () => {
+  const NOW = Date.now();
+  const quietHours = { start: "22:00", end: "07:00", zone: "Europe/Berlin" };
+  const snoozedUntil = new Date(NOW + 3_600_000).toISOString();
+
+  /**
+   * FIRST watches A (Acme) and B (Bravo), with its own rules, a snooze and quiet hours on Acme,
+   * its own rules on Bravo, and two destinations: Team, and Planted (added with the old key by
+   * whoever still held it). Then the hub rotates FIRST to ROTATED.
+   */
   async function rotated() {
     const cookie = await signedInCookie(FIRST);
     await watch(cookie, { webhookId: A, name: "Acme" });
     await watch(cookie, { webhookId: B, name: "Bravo" });
+    const ctx = await sharedStoreContext();
+    const app = applicationId(FIRST);
+    const team = await addDestination(ctx, app, { kind: "email", label: "Team", to: "team@example.com" });
+    const planted = await addDestination(ctx, app, { kind: "email", label: "Planted", to: "x@evil.example" });
+    await saveAppRules(ctx, app, { ...DEFAULT_RULES, cooldownMinutes: 45 });
+    await saveWebhookOverride(ctx, app, A, { rules: {}, snoozedUntil, quietHours });
+    await saveWebhookOverride(ctx, app, B, {
+      rules: { streak: { enabled: true, min: 9 } },
+      snoozedUntil: null,
+      quietHours: null,
+    });
     // The key is rotated at the hub: the old one is rejected, the new one reads the same webhooks.
     hub.reads = { [ROTATED]: [A, B], [SECOND]: [OTHER] };
-    return cookie;
+    return { cookie, team: team.destination.id, planted: planted.destination.id };
+  }
+
+  /** The watcher met a 401 with the old key: what it records. */
+  async function rejectOldKey() {
+    await withStore((ctx) =>
+      markKeyRejected(ctx, applicationId(FIRST), "The Messaging Hub rejected the key (401)."),
+    );
+  }
+
+  /** Everything the console keeps under an application id. */
+  async function keptUnder(key: string) {
+    const ctx = await sharedStoreContext();
+    const app = applicationId(key);
+    return {
+      watches: (await withStore((ctx) => listWatches(ctx, [app]))).map((w) => w.name),
+      destinations: (await listDestinations(ctx, app)).map((d) => d.label),
+      cooldown: (await appRules(ctx, app)).cooldownMinutes,
+      acme: await webhookOverride(ctx, app, A),
+      bravo: (await webhookOverride(ctx, app, B)).rules,
+    };
+  }
+
+  const everything = {
+    watches: ["Acme", "Bravo"],
+    destinations: ["Planted", "Team"],
+    cooldown: 45,
+    acme: { rules: {}, snoozedUntil, quietHours },
+    bravo: { streak: { enabled: true, min: 9 } },
+  };
+  const nothing = {
+    watches: [],
+    destinations: [],
+    cooldown: DEFAULT_RULES.cooldownMinutes,
+    acme: { rules: {}, snoozedUntil: null, quietHours: null },
+    bravo: {},
+  };
+
+  /** What the hand-over must list before anything moves. */
+  function expectListsEverything(plan: HandOverPlan) {
+    expect(plan).toMatchObject({
+      from: applicationId(FIRST),
+      watches: [
+        { webhookId: A, name: "Acme" },
+        { webhookId: B, name: "Bravo" },
+      ],
+      rules: { defaults: true, webhooks: [{ webhookId: B, name: "Bravo" }] },
+      snoozes: [{ webhookId: A, name: "Acme", until: snoozedUntil }],
+      quietHours: [{ webhookId: A, name: "Acme", quietHours }],
+    });
+    expect(plan.destinations.map((d) => [d.label, d.target])).toEqual([
+      ["Planted", expect.stringContaining("@evil.example")],
+      ["Team", expect.stringContaining("@example.com")],
+    ]);
+    expect(JSON.stringify(plan)).not.toContain("x@evil.example");
+  }
+
+  function handOver(cookie: string, body: Record<string, unknown>) {
+    return keyRoute.POST(
+      request("POST", "/api/watches/key", { body: { app: applicationId(FIRST), ...body }, cookie }),
+    );
   }
 
   it("refuses a key that does not read the same webhooks, and changes nothing", async () => {
-    const cookie = await rotated();
-    const response = await keyRoute.POST(
-      request("POST", "/api/watches/key", { body: { app: applicationId(FIRST), apiKey: SECOND }, cookie }),
-    );
+    const { cookie } = await rotated();
+    const response = await handOver(cookie, { apiKey: SECOND });
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(
       /^New API key: this key does not read the watched webhook/,
     );
     expect(response.headers.get("set-cookie")).toBeNull();
-    expect((await overview(cookie)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
+    expect(await keptUnder(FIRST)).toEqual(everything);
   });
 
   it("refuses a key the hub rejects by the field's label, and changes nothing", async () => {
-    const cookie = await rotated();
-    const response = await keyRoute.POST(
-      request("POST", "/api/watches/key", {
-        body: { app: applicationId(FIRST), apiKey: "unknown-key-0000000000000000" },
-        cookie,
-      }),
-    );
+    const { cookie } = await rotated();
+    const response = await handOver(cookie, { apiKey: "unknown-key-0000000000000000" });
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.apiKey?.[0]).toMatch(
       /^New API key: the Messaging Hub rejected this key \(HTTP 401\).*Paste the application's current key\./,
     );
-    expect((await overview(cookie)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
+    expect(await keptUnder(FIRST)).toEqual(everything);
   });
 
-  it("keeps the watches, names and history under the new key, and the session holds it", async () => {
-    const cookie = await rotated();
-    const response = await keyRoute.POST(
-      request("POST", "/api/watches/key", {
-        body: { app: applicationId(FIRST), apiKey: ` ${ROTATED} ` },
-        cookie,
-      }),
-    );
+  it("lists what it carries first, then carries the watches, rules, snooze, quiet hours and only the destinations kept", async () => {
+    const { cookie, team } = await rotated();
+    await rejectOldKey();
+    const listing = await handOver(cookie, { apiKey: ` ${ROTATED} ` });
+    expect(listing.status).toBe(200);
+    expect(listing.headers.get("set-cookie")).toBeNull();
+    const text = await listing.text();
+    expect(text).not.toContain(ROTATED);
+    expectListsEverything((JSON.parse(text) as { handOver: HandOverPlan }).handOver);
+    expect(await keptUnder(FIRST)).toEqual(everything);
+
+    const response = await handOver(cookie, { apiKey: ROTATED, keepDestinations: [team] });
     expect(response.status).toBe(200);
     expect(JSON.stringify(await response.json())).not.toContain(ROTATED);
-    const handed = cookieOf(response)!;
-    const answer = await overview(handed);
+    expect(await keptUnder(ROTATED)).toEqual({ ...everything, destinations: ["Team"] });
+    expect(await keptUnder(FIRST)).toEqual(nothing);
+    const answer = await overview(cookieOf(response)!);
     expect(answer.rows.map((row) => [row.name, row.appId]).sort()).toEqual([
       ["Acme", applicationId(ROTATED)],
       ["Bravo", applicationId(ROTATED)],
@@ -295,15 +385,20 @@ describe("handing over a rotated key", () => {
     expect(answer.applications.map((app) => app.id)).toEqual([applicationId(ROTATED)]);
   });
 
-  /** The watcher met a 401 with the old key: what it records. */
-  async function rejectOldKey() {
-    await (
-      await watchStore()
-    ).markKeyRejected(applicationId(FIRST), "The Messaging Hub rejected the key (401).");
-  }
+  it("refuses a destination that is not the application's, naming the field, and changes nothing", async () => {
+    const { cookie, team } = await rotated();
+    const response = await handOver(cookie, {
+      apiKey: ROTATED,
+      keepDestinations: [team, "00000000-0000-4000-8000-000000000000"],
+    });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.keepDestinations?.[0]).toMatch(/^Alert destinations to keep: /);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(await keptUnder(FIRST)).toEqual(everything);
+  });
 
-  it("comes with signing in with the new key: the watches, names and history move, and nobody needs the old key", async () => {
-    await rotated();
+  it("is offered on signing in with the new key, listed, and carried only once the person chooses", async () => {
+    const { planted, team } = await rotated();
     await rejectOldKey();
     const before = hub.upstream.requests.length;
     const response = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: ROTATED } }));
@@ -314,15 +409,44 @@ describe("handing over a rotated key", () => {
       `/v1/organization/webhook/${A}`,
       `/v1/organization/webhook/${B}`,
     ]);
-    const answer = await overview(cookieOf(response)!);
+    const { handOver: offers } = (await response.json()) as { handOver: HandOverPlan[] };
+    expect(offers).toHaveLength(1);
+    expectListsEverything(offers[0]!);
+    // Nothing moved yet.
+    const cookie = cookieOf(response)!;
+    expect((await overview(cookie)).rows).toEqual([]);
+    expect(await keptUnder(FIRST)).toEqual(everything);
+
+    const carried = await handOverRoute.POST(
+      request("POST", "/api/watches/hand-over", {
+        body: { from: applicationId(FIRST), keepDestinations: [team] },
+        cookie,
+      }),
+    );
+    expect(carried.status).toBe(200);
+    const { carried: plan } = (await carried.json()) as { carried: HandOverPlan };
+    expect(plan.destinations.map((d) => d.id)).toEqual([team]);
+    expect(await keptUnder(ROTATED)).toEqual({ ...everything, destinations: ["Team"] });
+    expect(
+      (await listDestinations(await sharedStoreContext(), applicationId(FIRST))).map((d) => d.id),
+    ).not.toContain(planted);
+    const answer = await overview(cookie);
     expect(answer.rows.map((row) => [row.name, row.appId]).sort()).toEqual([
       ["Acme", applicationId(ROTATED)],
       ["Bravo", applicationId(ROTATED)],
     ]);
     expect(answer.health.keysRejected).toEqual([]);
+    // Done once: nothing is left to carry.
+    const again = await handOverRoute.POST(
+      request("POST", "/api/watches/hand-over", {
+        body: { from: applicationId(FIRST), keepDestinations: [] },
+        cookie,
+      }),
+    );
+    expect(again.status).toBe(404);
   });
 
-  it("comes with adding the new key as another application", async () => {
+  it("is offered on adding the new key as another application, and carried to that application", async () => {
     await rotated();
     await rejectOldKey();
     const cookie = await signedInCookie(SECOND);
@@ -330,6 +454,16 @@ describe("handing over a rotated key", () => {
       request("POST", "/api/applications", { body: { name: "Acme shop", apiKey: ROTATED }, cookie }),
     );
     expect(response.status).toBe(201);
+    const { handOver: offers } = (await response.json()) as { handOver: HandOverPlan[] };
+    expectListsEverything(offers[0]!);
+    const carried = await handOverRoute.POST(
+      request("POST", `/api/watches/hand-over?app=${applicationId(ROTATED)}`, {
+        body: { from: applicationId(FIRST), keepDestinations: [] },
+        cookie: cookieOf(response)!,
+      }),
+    );
+    expect(carried.status).toBe(200);
+    expect(await keptUnder(ROTATED)).toEqual({ ...everything, destinations: [] });
     const answer = await overview(cookieOf(response)!);
     expect(answer.rows.map((row) => [row.name, row.appId]).sort()).toEqual([
       ["Acme", applicationId(ROTATED)],
@@ -337,18 +471,32 @@ describe("handing over a rotated key", () => {
     ]);
   });
 
-  it("does not come with a key that reads none of the watched webhooks, nor while the old key still serves", async () => {
+  it("is not offered to a key that reads none of the watched webhooks, nor while the old key still serves", async () => {
     await rotated();
-    // Not rejected yet: a colleague signing in with the new key takes nothing, and no hub call is made for it.
+    // Not rejected yet: a colleague signing in with the new key is offered nothing, and no hub call is made for it.
     const before = hub.upstream.requests.length;
-    await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: ROTATED } }));
+    const colleague = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: ROTATED } }));
     expect(hub.upstream.requests.length - before).toBe(1);
+    expect(((await colleague.json()) as { handOver: unknown[] }).handOver).toEqual([]);
+    const early = await handOverRoute.POST(
+      request("POST", "/api/watches/hand-over", {
+        body: { from: applicationId(FIRST), keepDestinations: [] },
+        cookie: cookieOf(colleague)!,
+      }),
+    );
+    expect(early.status).toBe(404);
     await rejectOldKey();
     const stranger = await sessionRoute.POST(request("POST", "/api/session", { body: { apiKey: SECOND } }));
+    expect(((await stranger.json()) as { handOver: unknown[] }).handOver).toEqual([]);
+    const taken = await handOverRoute.POST(
+      request("POST", "/api/watches/hand-over", {
+        body: { from: applicationId(FIRST), keepDestinations: [] },
+        cookie: cookieOf(stranger)!,
+      }),
+    );
+    expect(taken.status).toBe(404);
     expect((await overview(cookieOf(stranger)!)).rows).toEqual([]);
-    const old = await signedInCookie(FIRST);
-    expect((await overview(old)).rows.map((row) => row.name).sort()).toEqual(["Acme", "Bravo"]);
-    expect((await overview(old)).health.keysRejected).toEqual([applicationId(FIRST)]);
+    expect(await keptUnder(FIRST)).toEqual(everything);
   });
 
   it("is refused for an application the session does not hold", async () => {

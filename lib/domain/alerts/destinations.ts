@@ -3,6 +3,9 @@
  * destination and of a delivery the console shows (never a secret whole: `target` is masked).
  */
 export const DESTINATION_KINDS = ["slack", "webhook", "email"] as const;
+
+/** Destinations one application may have unless ALERTS_MAX_DESTINATIONS says otherwise. */
+export const DEFAULT_MAX_DESTINATIONS = 20;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
 export const DESTINATION_KIND_NAMES: Record<DestinationKind, string> = {

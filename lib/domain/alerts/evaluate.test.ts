@@ -16,6 +16,7 @@ function facts(change: Partial<WebhookFacts> = {}): WebhookFacts {
   return {
     active: true,
     streak: { length: 0, since: null, codes: [] },
+    successRun: 0,
     window: { attempts: 20, failures: 0, codes: [], firstFailureAt: null },
     errors: { now: 3, before: 3, roseAt: null },
     lastDeliveryAt: NOW - MINUTE,

@@ -1,7 +1,7 @@
 /**
  * The alert rules judged against one watched webhook: pure, so every instance that evaluates the
  * same facts reaches the same verdicts. The store gathers the facts (lib/server/alerts/facts.ts);
- * the incidents module opens and resolves incidents from the verdicts.
+ * conditions.ts turns the verdicts into the conditions of the webhook's incident.
  */
 import type { RuleId, RuleSettings } from "@/lib/domain/alerts/rules";
 
@@ -22,6 +22,11 @@ export interface WebhookFacts {
   active: boolean | null;
   /** The failing attempts since the newest success. */
   streak: { length: number; since: number | null; codes: CodeCount[] };
+  /**
+   * Successful deliveries since the newest failure, counted up to the number that resolves a
+   * failure issue (WATCH_ISSUE_RESOLVE_AFTER): reaching it, the webhook delivers again.
+   */
+  successRun: number;
   /** Attempts sent within the rate rule's window. */
   window: { attempts: number; failures: number; codes: CodeCount[]; firstFailureAt: number | null };
   /**
@@ -57,7 +62,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const percentOf = (part: number, whole: number) => Math.floor((part * 100) / whole);
 
 /**
- * Judges every enabled rule; a disabled rule is clear (its incident, if any, resolves). When the
+ * Judges every enabled rule; a disabled rule is clear (its condition, if any, leaves). When the
  * last poll failed the delivery facts are stale, so only `watchUnreadable` is judged.
  */
 export function evaluateRules(rules: RuleSettings, facts: WebhookFacts, now: number): Verdicts {

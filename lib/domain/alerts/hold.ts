@@ -1,6 +1,6 @@
 /**
  * Why an incident's alert waits instead of going out now: the webhook is snoozed, it is within
- * its quiet hours, or the same rule's last incident on it resolved less than a cooldown ago. A
+ * its quiet hours, or its last incident resolved less than a cooldown ago. A
  * held alert goes out when the reason ends, if its incident is still firing then.
  */
 import type { QuietHours, WebhookRuleOverride } from "@/lib/domain/alerts/rules";
@@ -66,7 +66,7 @@ export function holdOf(
 const HOLD_WORDS: Record<HoldReason, string> = {
   snooze: "the webhook is snoozed",
   quiet: "it is within the webhook's quiet hours",
-  cooldown: "the same rule's last incident on this webhook resolved less than a cooldown ago",
+  cooldown: "this webhook's last incident resolved less than a cooldown ago",
 };
 
 /** "Held until 07:00 UTC: it is within the webhook's quiet hours", for an incident's detail. */

@@ -1,14 +1,14 @@
 /**
  * The incidents the console shows its people (the banner, browser notifications, the Alerts
- * page's Incidents section): what the alert engine fired, read from the store with the watch's
- * name and a link. Plain data and words, safe for client components.
+ * page's Incidents section): what the alert engine fired, one per failing webhook with the
+ * conditions that hold on it, read from the store with the watch's name and a link. Plain data
+ * and words, safe for client components.
  */
-import type { RuleId } from "@/lib/domain/alerts/rules";
+import type { ConditionRule } from "@/lib/domain/alerts/conditions";
+import type { IncidentScope } from "@/lib/domain/alerts/message";
 
-export type IncidentRule = RuleId | "summary";
-
-/** Each rule's name as people read it. */
-export const RULE_NAMES: Record<IncidentRule, string> = {
+/** Each condition's name as people read it. */
+export const RULE_NAMES: Record<ConditionRule, string> = {
   streak: "Failing streak",
   rate: "Failure rate",
   inactive: "Webhook turned inactive",
@@ -18,24 +18,32 @@ export const RULE_NAMES: Record<IncidentRule, string> = {
   summary: "Many webhooks failing",
 };
 
-/** One incident as the console shows it. */
+/** One condition of an incident, as the console lists it. */
+export interface ConditionView {
+  rule: ConditionRule;
+  name: string;
+  headline: string;
+}
+
+/** One incident as the console shows it: a webhook's (one at a time), an application's, or a summary. */
 export interface IncidentView {
   id: string;
   appId: string;
   applicationName: string;
-  /** "" for an application-wide incident (a summary). */
+  /** "" for an application-wide incident or a summary. */
   webhookId: string;
-  /** The watch's name; the application's name for an application-wide incident. */
+  /** The watch's name; the application's name for an application-wide incident or a summary. */
   name: string;
-  /** The webhook's endpoint; "" for an application-wide incident. */
+  /** The webhook's endpoint; "" for an application-wide incident or a summary. */
   endpoint: string;
-  rule: IncidentRule;
-  ruleName: string;
+  scope: IncidentScope;
   state: "firing" | "resolved";
   openedAt: string;
   resolvedAt: string | null;
-  /** One line: what is wrong (the rule's name when the engine gave none). */
+  /** One line: what is wrong (its conditions'), or once resolved, the recovery. */
   headline: string;
+  /** What holds on it (what held last, once resolved). */
+  conditions: ConditionView[];
   /** When the failing started (ISO 8601), null when unknown. */
   since: string | null;
   counts: { failures: number; attempts: number } | null;
@@ -45,18 +53,37 @@ export interface IncidentView {
   href: string;
 }
 
-/** `GET /api/alerts/incidents`: firing (application-wide first, then oldest first) and the newest resolved. */
+/**
+ * `GET /api/alerts/incidents`: what fires, one per failing webhook and one per application whose
+ * key the hub rejects (those first, then the oldest first); the summaries firing, which tell many
+ * of those webhooks at once; and the newest resolved incidents.
+ */
 export interface IncidentsAnswer {
   firing: IncidentView[];
+  summaries: IncidentView[];
   resolved: IncidentView[];
 }
 
 /** How many resolved incidents the console lists. */
 export const RESOLVED_SHOWN = 20;
 
-/** "1 alert firing", "3 alerts firing". */
-export function firingText(count: number): string {
-  return `${count} ${count === 1 ? "alert" : "alerts"} firing`;
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * "1 webhook failing", "8 webhooks failing", "3 webhooks failing and 1 application the watch
+ * cannot read": failing webhooks counted once each, whatever holds on them.
+ */
+export function firingText(firing: readonly IncidentView[]): string {
+  const webhooks = firing.filter((incident) => incident.scope === "webhook").length;
+  const applications = firing.length - webhooks;
+  const unread = count(
+    applications,
+    "application the watch cannot read",
+    "applications the watch cannot read",
+  );
+  if (webhooks === 0) return unread;
+  const failing = count(webhooks, "webhook failing", "webhooks failing");
+  return applications === 0 ? failing : `${failing} and ${unread}`;
 }
 
 /** The firing incident opened last: the one the banner names. */
@@ -68,16 +95,8 @@ export function newestFiring(firing: readonly IncidentView[]): IncidentView | nu
 
 /** A browser notification's title and body, for an incident that fired or recovered. */
 export function incidentNotification(incident: IncidentView): { title: string; body: string } {
-  if (incident.state === "resolved") {
-    return {
-      title: `Recovered: ${incident.name}`,
-      body: `${incident.ruleName} cleared (${incident.applicationName}). It was: ${incident.headline}`,
-    };
-  }
-  return {
-    title: `Failing: ${incident.name}`,
-    body: `${incident.headline} (${incident.ruleName}, ${incident.applicationName})`,
-  };
+  const word = incident.state === "resolved" ? "Recovered" : "Failing";
+  return { title: `${word}: ${incident.name}`, body: `${incident.headline} (${incident.applicationName})` };
 }
 
 /** Most entries a browser keeps of the incidents it has notified. */

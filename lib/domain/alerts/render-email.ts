@@ -1,5 +1,12 @@
-import { alertFacts, alertTitle, codeText, type AlertMessage } from "@/lib/domain/alerts/message";
-import { escapeHtml } from "@/lib/domain/handover/render-html";
+import { countOf } from "@/lib/domain/format-count";
+import {
+  alertFacts,
+  alertTitle,
+  codeText,
+  namedWebhooks,
+  type AlertMessage,
+} from "@/lib/domain/alerts/message";
+import { escapeHtml } from "@/lib/domain/bundle/render-html";
 
 /**
  * An alert as an email: a subject, a plain-text body and an HTML body saying the same. Every
@@ -15,11 +22,12 @@ export function renderEmail(message: AlertMessage): AlertEmail {
   const title = alertTitle(message);
   const link = message.links.webhook ?? message.links.console;
   const rows = alertFacts(message);
+  const named = namedWebhooks(message);
   const text = [
     title,
     "",
     ...rows.map(([label, value]) => `${label}: ${value}`),
-    ...message.webhooks.map((item) => `- ${item.webhook.name}: ${item.failures} failures (${item.link})`),
+    ...named.map((item) => `- ${item.webhook.name}: ${countOf(item.failures, "failure")} (${item.link})`),
     ...message.samples.flatMap((sample) => [
       "",
       `${codeText(sample.statusCode)} at ${sample.sentAt}:`,
@@ -37,11 +45,11 @@ export function renderEmail(message: AlertMessage): AlertEmail {
         `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
     ),
     `</table>`,
-    message.webhooks.length > 0
-      ? `<ul>${message.webhooks
+    named.length > 0
+      ? `<ul>${named
           .map(
             (item) =>
-              `<li><a href="${escapeHtml(item.link)}">${escapeHtml(item.webhook.name)}</a>: ${item.failures} failures</li>`,
+              `<li><a href="${escapeHtml(item.link)}">${escapeHtml(item.webhook.name)}</a>: ${countOf(item.failures, "failure")}</li>`,
           )
           .join("")}</ul>`
       : "",

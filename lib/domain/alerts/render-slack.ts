@@ -1,4 +1,11 @@
-import { alertFacts, alertTitle, codeText, type AlertMessage } from "@/lib/domain/alerts/message";
+import { countOf } from "@/lib/domain/format-count";
+import {
+  alertFacts,
+  alertTitle,
+  codeText,
+  namedWebhooks,
+  type AlertMessage,
+} from "@/lib/domain/alerts/message";
 
 /**
  * An alert as a Slack incoming webhook takes it: `text` (the notification and the fallback) and
@@ -44,10 +51,10 @@ export function renderSlack(message: AlertMessage): SlackPayload {
         .join("\n"),
     ),
   ];
-  for (const item of message.webhooks.slice(0, 10)) {
+  for (const item of namedWebhooks(message).slice(0, 10)) {
     blocks.push(
       section(
-        `• <${item.link}|${slackEscape(item.webhook.name)}>: ${item.failures} failures` +
+        `• <${item.link}|${slackEscape(item.webhook.name)}>: ${countOf(item.failures, "failure")}` +
           (item.lastStatusCode === null ? "" : `, last ${codeText(item.lastStatusCode)}`),
       ),
     );

@@ -20,10 +20,20 @@ const HOSTILE_BODY = "```\n<img src=x onerror=alert(1)> <@U123> &amp;";
 
 function firing(overrides: Partial<AlertMessage> = {}): AlertMessage {
   return {
-    idempotencyKey: "alert_0b7e5a4c_streak_1",
+    version: 2,
+    idempotencyKey: "inc_0b7e5a4c.firing",
     kind: "firing",
     at: "2026-11-25T10:00:00.000Z",
-    rule: { id: "streak", name: "Failing streak of 5" },
+    incident: { id: "inc_0b7e5a4c", scope: "webhook", openedAt: "2026-11-25T09:21:00.000Z" },
+    conditions: [
+      {
+        rule: { id: "streak", name: "Failing streak" },
+        headline: "7 failures in a row",
+        since: "2026-11-25T09:20:00.000Z",
+        counts: { failures: 7, attempts: 7 },
+        codes: [{ code: 500, count: 7 }],
+      },
+    ],
     application: { id: "0123456789abcdef", name: "Production" },
     webhook: {
       id: "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d",
@@ -31,6 +41,7 @@ function firing(overrides: Partial<AlertMessage> = {}): AlertMessage {
       endpoint: "https://acme.example/hooks",
     },
     webhooks: [],
+    added: [],
     counts: { failures: 7, attempts: 9 },
     codes: [
       { code: 500, count: 5 },
@@ -68,6 +79,7 @@ describe("Slack", () => {
       "*Since:* 2026-11-25T09:20:00.000Z",
       "*Failures:* 7 of 9 attempts",
       "*Codes:* 500 ×5, 0 (no connection) ×2",
+      "*Failing streak:* 7 failures in a row",
       "*Likely cause:* The customer's server fails",
       "*What the customer must fix:* Check the endpoint's error logs",
     ]) {
@@ -97,6 +109,68 @@ describe("Slack", () => {
     const sample = JSON.stringify(blocks.find((block) => JSON.stringify(block).includes("onerror")));
     expect(sample.match(/```/g)).toHaveLength(2);
     expect(sample).toContain("&amp;amp;");
+  });
+});
+
+describe("a summary's update", () => {
+  const item = (n: number) => ({
+    webhook: { id: `w${n}`, name: `Shop ${n}`, endpoint: `https://shop${n}.example/hook` },
+    failures: 5,
+    lastStatusCode: 503,
+    link: `https://console.example/webhooks/w${n}`,
+  });
+  const update = firing({
+    kind: "updated",
+    idempotencyKey: "inc_s.updated.1",
+    incident: { id: "inc_s", scope: "summary", openedAt: "2026-11-25T09:21:00.000Z" },
+    conditions: [],
+    webhook: null,
+    webhooks: [1, 2, 3, 4, 5, 6, 7].map(item),
+    added: [item(6), item(7)],
+    headline: "7 webhooks failing at once",
+    samples: [],
+  });
+
+  // Slack and email cannot edit the first message: the update is one follow-up naming only the added webhooks.
+  it.each([
+    ["Slack", JSON.stringify(renderSlack(update))],
+    ["email", renderEmail(update).text],
+  ])("to %s, a follow-up that names the webhooks added", (_to, text) => {
+    expect(text).toContain("More webhooks failing: Production — 7 webhooks failing at once");
+    expect(text).toContain("Shop 6");
+    expect(text).toContain("Shop 7");
+    expect(text).not.toContain("Shop 1");
+  });
+
+  it("to a signed JSON webhook, the same incident's id with every webhook and the added ones", () => {
+    const payload = renderJson(update);
+    expect(payload.type).toBe("alert.updated");
+    expect(payload.data.incident!.id).toBe("inc_s");
+    expect(payload.data.webhooks).toHaveLength(7);
+    expect(payload.data.added.map((a) => a.webhook.id)).toEqual(["w6", "w7"]);
+  });
+});
+
+describe("counts", () => {
+  it("say one in the singular in every destination", () => {
+    const one = firing({
+      counts: { failures: 1, attempts: 1 },
+      webhooks: [
+        {
+          webhook: { id: "w", name: "Acme", endpoint: "https://acme.example" },
+          failures: 1,
+          lastStatusCode: 500,
+          link: "https://console.example/w",
+        },
+      ],
+    });
+    const slack = JSON.stringify(renderSlack(one));
+    const email = renderEmail(one);
+    for (const text of [slack, email.text, email.html]) {
+      expect(text).toContain("1 of 1 attempt");
+      expect(text).toContain("1 failure");
+      expect(text).not.toMatch(/\b1 (?:attempts|failures)\b/);
+    }
   });
 });
 

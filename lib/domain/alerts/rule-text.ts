@@ -40,7 +40,8 @@ const minutes = (n: number) => `${formatCount(n)} minute${n === 1 ? "" : "s"}`;
 
 /** What a rule fires on with these values, e.g. "at least 5 failures in a row"; "off" when switched off. */
 export function ruleSummary(rules: RuleSettings, key: RuleKey): string {
-  if (key === "cooldownMinutes") return `${minutes(rules.cooldownMinutes)} before the same alert again`;
+  if (key === "cooldownMinutes")
+    return `${minutes(rules.cooldownMinutes)} before the same webhook alerts again`;
   if (!rules[key].enabled) return "off";
   switch (key) {
     case "streak":

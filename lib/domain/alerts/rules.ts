@@ -20,7 +20,7 @@ export interface RuleSettings {
   silence: { enabled: boolean; minutes: number };
   /** The watch cannot read the webhook: the key is rejected, or the hub keeps failing. */
   watchUnreadable: { enabled: boolean };
-  /** After an incident of a rule resolves, the same rule on the same webhook notifies again only after this long. */
+  /** After a webhook's incident resolves, a new one on the same webhook notifies only after this long. */
   cooldownMinutes: number;
 }
 

@@ -4,7 +4,7 @@
  * brought up to date with the hub, and how much of the history it holds. Plain data, safe for
  * client components.
  */
-import { formatAge } from "@/lib/domain/watching/format-age";
+import { formatAge } from "@/lib/domain/format-age";
 import { formatCount } from "@/lib/domain/format-count";
 
 export interface HistorySource {

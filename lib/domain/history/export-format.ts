@@ -1,7 +1,9 @@
 /**
  * The export of matched deliveries: the spec's log fields, as CSV (RFC 4180, UTF-8 with a byte
  * order mark, formula-safe) or as a JSON array written one row at a time, and the file's name.
+ * An export for a customer goes through the one redaction (lib/domain/redact.ts) row by row.
  */
+import type { Redactor } from "@/lib/domain/redact";
 
 /** The spec's fields of a webhook log (part 2), in this order; `webhook` is flattened for CSV. */
 export const EXPORT_FIELDS = [
@@ -102,6 +104,19 @@ export function exportObject(log: ExportableLog): Record<string, unknown> {
   };
 }
 
+/** A log as a file for a customer has it: its body, endpoint and event type redacted; ids, codes and times as they are. */
+export function redactedLog(log: ExportableLog, redactor: Redactor): ExportableLog {
+  return {
+    ...log,
+    responseBody: redactor.redact(log.responseBody),
+    webhook: {
+      id: log.webhook.id,
+      endpoint: redactor.redactUrl(log.webhook.endpoint),
+      eventType: redactor.redact(log.webhook.eventType),
+    },
+  };
+}
+
 /** `20250131T020000Z`: a time in a file name. */
 function fileTime(ms: number): string {
   return new Date(ms)
@@ -110,14 +125,18 @@ function fileTime(ms: number): string {
     .replace(/[-:]/g, "");
 }
 
-/** `webhook-<id>-deliveries-<since>-to-<until>.csv`; an open end reads `start` / `now` (the export's time). */
+/**
+ * `webhook-<id>-deliveries-<since>-to-<until>.csv`, `…-redacted.csv` for a customer; an open end
+ * reads `start` / `now` (the export's time).
+ */
 export function exportFileName(
   webhookId: string,
   range: { since: number | null; until: number | null },
   format: ExportFormat,
   now: number,
+  redacted = false,
 ): string {
   const from = range.since === null ? "start" : fileTime(range.since);
   const to = fileTime(range.until ?? now);
-  return `webhook-${webhookId}-deliveries-${from}-to-${to}.${format}`;
+  return `webhook-${webhookId}-deliveries-${from}-to-${to}${redacted ? "-redacted" : ""}.${format}`;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * Applications' names for the alerts. A name lives in people's sessions ("Default", "Staging"),

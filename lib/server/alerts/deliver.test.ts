@@ -21,7 +21,7 @@ import {
   recentDeliveries,
   removeDestination,
 } from "@/lib/server/alerts/destinations";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { replaceKey } from "@/lib/server/watch/watches";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
@@ -157,6 +157,38 @@ describe.each(WATCH_DATABASES)("destinations in the store (%s)", (kind) => {
     expect((await listDestinations(ctx, APP)).map((d) => d.label)).toEqual(["Other Slack", "Slack", "Team"]);
   });
 
+  it("adds at once stop at the application's cap, and one address added at once is stored once", async () => {
+    const ctx = await databases.fresh(kind);
+    const capped = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        addDestination(
+          ctx,
+          APP,
+          { kind: "slack", label: `S${i}`, url: `https://hooks.example/${i}` },
+          Date.now(),
+          4,
+        ),
+      ),
+    );
+    expect(capped.filter((result) => result.status === "fulfilled")).toHaveLength(4);
+    for (const result of capped.filter((r) => r.status === "rejected"))
+      expect(result.reason).toMatchObject({
+        fields: { url: [expect.stringMatching(/^Slack webhook URL: this application has 4 destinations/)] },
+      });
+    expect(await listDestinations(ctx, APP)).toHaveLength(4);
+    const same = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) =>
+        addDestination(ctx, OTHER_APP, {
+          kind: "slack",
+          label: `Same ${i}`,
+          url: "https://hooks.example/same",
+        }),
+      ),
+    );
+    expect(same.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    expect(await listDestinations(ctx, OTHER_APP)).toHaveLength(1);
+  });
+
   it("a receiver answering 500 then 200 is retried, and the log shows two attempts, delivered", async () => {
     const ctx = await databases.fresh(kind);
     const target = await receiver((index) =>
@@ -243,7 +275,7 @@ describe("delivering (sqlite)", () => {
       { policy: { allowPrivate: false, timeoutMs: 2000 } },
     );
     expect(delivery).toMatchObject({ state: "refused", attempts: 1, statusCode: null });
-    expect(delivery.error).toMatch(/localhost resolves to .*a loopback address/);
+    expect(delivery.error).toMatch(/localhost is a name for this machine \(loopback\)/);
     expect(target.requests).toHaveLength(0);
   });
 
@@ -267,15 +299,24 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
     server = undefined;
   });
 
+  /** A relay that offers no STARTTLS (as one whose offer a man in the middle strips) and would take AUTH in clear. */
   async function listener(): Promise<{
     port: number;
     mails: Array<{ from: string; to: string[]; raw: string }>;
+    /** The user names AUTH was sent with. */
+    auths: string[];
   }> {
     const mails: Array<{ from: string; to: string[]; raw: string }> = [];
+    const auths: string[] = [];
     server = new SMTPServer({
       authOptional: true,
+      allowInsecureAuth: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
+      onAuth(auth, _session, callback) {
+        auths.push(auth.username ?? "");
+        callback(null, { user: auth.username });
+      },
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -290,7 +331,7 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
       },
     });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-    return { port: (server.server.address() as AddressInfo).port, mails };
+    return { port: (server.server.address() as AddressInfo).port, mails, auths };
   }
 
   const TEAM_EMAIL: AddDestination = { kind: "email", label: "Team", to: "oncall@example.com" };
@@ -301,7 +342,13 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
     const delivery = await sendTo(
       ctx,
       TEAM_EMAIL,
-      { smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "Console <alerts@console.test>" } },
+      {
+        smtp: {
+          url: `smtp://127.0.0.1:${smtp.port}`,
+          from: "Console <alerts@console.test>",
+          allowPlaintextAuth: false,
+        },
+      },
       message("alert_mail_1"),
     );
     expect(delivery).toMatchObject({ state: "delivered", attempts: 1, statusCode: 250 });
@@ -316,12 +363,57 @@ describe("email (sqlite, an SMTP listener on loopback)", () => {
     expect(mail!.raw).toContain("text/html");
   });
 
+  it.each([
+    {
+      name: "credentials in SMTP_URL and no STARTTLS: fails, and no AUTH is sent",
+      userinfo: "alerts:s3cret-pass@",
+      allowPlaintextAuth: false,
+      state: "failed",
+      auths: [],
+    },
+    {
+      name: "the same with SMTP_ALLOW_PLAINTEXT_AUTH=1: goes, credentials sent in clear",
+      userinfo: "alerts:s3cret-pass@",
+      allowPlaintextAuth: true,
+      state: "delivered",
+      auths: ["alerts"],
+    },
+    {
+      name: "no credentials: goes without TLS, nothing to protect",
+      userinfo: "",
+      allowPlaintextAuth: false,
+      state: "delivered",
+      auths: [],
+    },
+  ])("$name", async ({ userinfo, allowPlaintextAuth, state, auths }) => {
+    const ctx = await databases.fresh("sqlite");
+    const smtp = await listener();
+    const delivery = await sendTo(ctx, TEAM_EMAIL, {
+      attempts: 1,
+      smtp: {
+        url: `smtp://${userinfo}127.0.0.1:${smtp.port}`,
+        from: "alerts@console.test",
+        allowPlaintextAuth,
+      },
+    });
+    expect(delivery.state).toBe(state);
+    expect(smtp.auths).toEqual(auths);
+    expect(smtp.mails).toHaveLength(state === "delivered" ? 1 : 0);
+    if (state === "failed") {
+      expect(delivery.error).toBe(
+        `SMTP_URL: the relay at 127.0.0.1:${smtp.port} did not start TLS (STARTTLS), so its user name and password were not sent. ` +
+          "Use smtps:// or a relay that offers STARTTLS; on a trusted network, SMTP_ALLOW_PLAINTEXT_AUTH=1 sends them in clear.",
+      );
+      expect(JSON.stringify(delivery)).not.toContain("s3cret-pass");
+    }
+  });
+
   it("goes through the same address check: a loopback relay is refused under the strict policy", async () => {
     const ctx = await databases.fresh("sqlite");
     const smtp = await listener();
     const delivery = await sendTo(ctx, TEAM_EMAIL, {
       policy: { allowPrivate: false, timeoutMs: 2000 },
-      smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "alerts@console.test" },
+      smtp: { url: `smtp://127.0.0.1:${smtp.port}`, from: "alerts@console.test", allowPlaintextAuth: false },
     });
     expect(delivery).toMatchObject({ state: "refused", attempts: 1 });
     expect(delivery.error).toMatch(/SMTP_URL: 127\.0\.0\.1 is a loopback address/);

@@ -21,8 +21,8 @@ import {
 
 export interface AttemptDeps {
   policy: OutboundPolicy;
-  /** SMTP_URL and the sender address; email destinations fail without a URL. */
-  smtp: { url: string | null; from: string };
+  /** SMTP_URL, SMTP_ALLOW_PLAINTEXT_AUTH and the sender address; email destinations fail without a URL. */
+  smtp: { url: string | null; from: string; allowPlaintextAuth: boolean };
 }
 
 export interface AttemptOutcome {
@@ -88,7 +88,7 @@ async function send(
         };
       }
       const { response } = await sendMailOutbound(
-        deps.smtp.url,
+        { url: deps.smtp.url, allowPlaintextAuth: deps.smtp.allowPlaintextAuth },
         {
           from: deps.smtp.from,
           to: secrets.to!,

@@ -1,7 +1,8 @@
 import "server-only";
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import { randomBytes, randomUUID } from "node:crypto";
 import {
+  DEFAULT_MAX_DESTINATIONS,
   maskEmail,
   maskUrl,
   type DeliveryView,
@@ -10,8 +11,9 @@ import {
 } from "@/lib/domain/alerts/destinations";
 import { DESTINATION_LABELS, type AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { AppError } from "@/lib/server/app-error";
-import { toIso, type StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import { toIso, type StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
+import { moveRulesTo } from "@/lib/server/alerts/rules-store";
 
 /**
  * Alert destinations and their delivery log, in the watch's store. Each belongs to one
@@ -36,8 +38,8 @@ export interface OpenDestination {
   secrets: DestinationSecrets;
 }
 
-type DestinationRow = WatchDatabase["alert_destinations"];
-type DeliveryRow = Selectable<WatchDatabase["alert_deliveries"]>;
+type DestinationRow = StoreDatabase["alert_destinations"];
+type DeliveryRow = Selectable<StoreDatabase["alert_deliveries"]>;
 
 function destinationOf(row: DestinationRow): DestinationView {
   return {
@@ -83,17 +85,46 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 
+/** The field an address is entered in, by kind: where a refusal of the address shows. */
+function addressField(input: AddDestination) {
+  return input.kind === "email"
+    ? ({ name: "to", label: DESTINATION_LABELS.to, address: input.to } as const)
+    : ({
+        name: "url",
+        label: input.kind === "slack" ? DESTINATION_LABELS.slackUrl : DESTINATION_LABELS.url,
+        address: input.url,
+      } as const);
+}
+
 /**
- * Stores a destination of `appId`. A signed webhook given no secret gets a new one, returned
- * here once (`signingSecret`) and never shown again.
+ * Stores a destination of `appId`, unless it already has `maxDestinations` (ALERTS_MAX_DESTINATIONS).
+ * A signed webhook given no secret gets a new one, returned here once (`signingSecret`) and
+ * never shown again. The checks and the insert are one transaction (on PostgreSQL under a lock
+ * per application), so adds at once cannot pass the cap or store one address twice.
  */
 export async function addDestination(
   ctx: StoreContext,
   appId: string,
   input: AddDestination,
   now = Date.now(),
+  maxDestinations = DEFAULT_MAX_DESTINATIONS,
+): Promise<{ destination: DestinationView; signingSecret: string | null }> {
+  return ctx.db.transaction().execute(async (tx) => {
+    if (ctx.kind === "postgres")
+      await sql`select pg_advisory_xact_lock(hashtext(${`alert_destinations:${appId}`}))`.execute(tx);
+    return insertDestination({ ...ctx, db: tx }, appId, input, maxDestinations, now);
+  });
+}
+
+async function insertDestination(
+  ctx: StoreContext,
+  appId: string,
+  input: AddDestination,
+  maxDestinations: number,
+  now: number,
 ): Promise<{ destination: DestinationView; signingSecret: string | null }> {
   await refuseDuplicate(ctx, appId, input);
+  await refuseOverCap(ctx, appId, input, maxDestinations);
   let secrets: DestinationSecrets;
   let target: string;
   let signingSecret: string | null = null;
@@ -137,10 +168,8 @@ async function refuseDuplicate(ctx: StoreContext, appId: string, input: AddDesti
       "Choose another name, or remove that one first.";
     throw new AppError("bad_request", message, { fields: { label: [message] } });
   }
-  const [field, address] =
-    input.kind === "email"
-      ? (["to", input.to] as const)
-      : ([input.kind === "slack" ? "slackUrl" : "url", input.url] as const);
+  const field = addressField(input);
+  const address = field.address;
   const twin = rows.find((row) => {
     const opened = ctx.sealer.open(row.sealed);
     const secrets = opened ? (JSON.parse(opened.plain) as DestinationSecrets) : {};
@@ -152,12 +181,30 @@ async function refuseDuplicate(ctx: StoreContext, appId: string, input: AddDesti
   });
   if (twin) {
     const message =
-      `${DESTINATION_LABELS[field]}: "${twin.label}" sends to this address already. ` +
+      `${field.label}: "${twin.label}" sends to this address already. ` +
       "Use another address, or remove that destination first.";
-    throw new AppError("bad_request", message, {
-      fields: { [input.kind === "email" ? "to" : "url"]: [message] },
-    });
+    throw new AppError("bad_request", message, { fields: { [field.name]: [message] } });
   }
+}
+
+/** An application has at most `maxDestinations`: each one is called for every alert. */
+async function refuseOverCap(
+  ctx: StoreContext,
+  appId: string,
+  input: AddDestination,
+  maxDestinations: number,
+): Promise<void> {
+  const { count } = await ctx.db
+    .selectFrom("alert_destinations")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("app_id", "=", appId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) < maxDestinations) return;
+  const field = addressField(input);
+  const message =
+    `${field.label}: this application has ${Number(count)} destinations, the most this console allows ` +
+    `(ALERTS_MAX_DESTINATIONS=${maxDestinations}). Remove one it no longer needs, then add this one.`;
+  throw new AppError("bad_request", message, { fields: { [field.name]: [message] } });
 }
 
 /** By name. */
@@ -229,8 +276,24 @@ export async function recentDeliveries(
   return rows.map(deliveryOf);
 }
 
-/** Moves an application's destinations and their log to its new id (its key was handed over, or the id's secret rotated). */
-export async function moveAlertsTo(db: WatchDb, oldAppId: string, appId: string): Promise<void> {
+/**
+ * Moves an application's alerts to its new id (its key was handed over, or the id's secret
+ * rotated): its destinations but those in `drop` (removed, as Remove does), their delivery log,
+ * and its rules with each webhook's snooze and quiet hours (moveRulesTo).
+ */
+export async function moveAlertsTo(
+  db: StoreDb,
+  oldAppId: string,
+  appId: string,
+  drop: readonly string[] = [],
+): Promise<void> {
+  if (drop.length > 0)
+    await db
+      .deleteFrom("alert_destinations")
+      .where("app_id", "=", oldAppId)
+      .where("id", "in", drop)
+      .execute();
   await db.updateTable("alert_destinations").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
   await db.updateTable("alert_deliveries").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
+  await moveRulesTo(db, oldAppId, appId);
 }

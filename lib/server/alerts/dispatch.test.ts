@@ -13,8 +13,8 @@ import { testAlert, type AlertMessage } from "@/lib/domain/alerts/message";
 import { addDestination } from "@/lib/server/alerts/destinations";
 import { createDispatcher, retryDelayMs } from "@/lib/server/alerts/dispatch";
 import { claimDue, enqueueAlert } from "@/lib/server/alerts/outbox";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { openStoreContext } from "@/lib/server/watch/store";
+import type { StoreContext } from "@/lib/server/store/context";
+import { openStoreContext } from "@/lib/server/store/context";
 import { startReceiver, type Answer, type TestReceiver } from "@/tests/sandbox/support/receiver";
 import {
   allDeliveries,
@@ -29,6 +29,7 @@ import { TEST_SECRET, WATCH_DATABASES, watchDatabases } from "@/tests/support/wa
 const databases = watchDatabases();
 const APP = "0123456789abcdef";
 const SECRET = `whsec_${Buffer.from("a signing secret of the tests, 32b").toString("base64")}`;
+const CLAIM = { limit: 8, perApplication: 4 };
 
 interface Receiver extends TestReceiver {
   /** When each request arrived (epoch ms). */
@@ -191,6 +192,51 @@ describe.each(WATCH_DATABASES)("the dispatcher (%s)", (kind) => {
     }
   });
 
+  it("one application's many hanging destinations hold no other application's alert: each application has at most perApplication in flight", async () => {
+    const ctx = await databases.fresh(kind);
+    const NOISY = "aaaaaaaaaaaaaaaa";
+    const hanging = await receiver(() => ({ status: 200, delayMs: 600_000 }));
+    const healthy = await receiver(() => ({ status: 204 }));
+    for (let i = 0; i < 30; i++)
+      await addDestination(
+        ctx,
+        NOISY,
+        { kind: "slack", label: `Slow ${i}`, url: `${hanging.url}/slow/${i}` },
+        Date.now(),
+        30,
+      );
+    await addSlack(ctx, "On-call", healthy);
+    const settings = testDispatchSettings({
+      policy: { allowPrivate: true, timeoutMs: 600_000 },
+      concurrency: 8,
+      perApplication: 3,
+    });
+    const dispatcher = createDispatcher(ctx, settings, "a");
+    try {
+      await enqueueAlert(ctx, NOISY, { ...message(), application: { id: NOISY, name: "Noisy" } });
+      await until(
+        async () => hanging.requests.length,
+        (n) => n === 3,
+      );
+      const sentAt = Date.now();
+      await enqueueAlert(ctx, APP, message());
+      await until(
+        async () => healthy.arrivals.length,
+        (n) => n === 1,
+        5000,
+      );
+      expect(healthy.arrivals[0]! - sentAt).toBeLessThan(2000);
+      // The noisy application never had more than its share in flight, though slots were free.
+      expect(hanging.requests).toHaveLength(3);
+      const noisy = (await allDeliveries(ctx)).filter((d) => d.destinationLabel.startsWith("Slow"));
+      expect(noisy.filter((d) => d.state === "sending")).toHaveLength(3);
+      expect(noisy.filter((d) => d.state === "pending")).toHaveLength(27);
+    } finally {
+      await hanging.close();
+      await dispatcher.stop();
+    }
+  });
+
   it("an alert recorded but never sent (the instance crashed) is sent once after a restart", async () => {
     const ctx = await databases.fresh(kind);
     const target = await receiver(() => ({ status: 204 }));
@@ -200,7 +246,9 @@ describe.each(WATCH_DATABASES)("the dispatcher (%s)", (kind) => {
     await enqueueAlert(ctx, APP, claimedThenCrashed);
     // The crashed instance had claimed it (an attempt begun), then never wrote again.
     const crashedAt = Date.now();
-    expect(await claimDue(ctx, { owner: "crashed", until: crashedAt + 50 }, 8, crashedAt)).toHaveLength(1);
+    expect(await claimDue(ctx, { owner: "crashed", until: crashedAt + 50 }, CLAIM, crashedAt)).toHaveLength(
+      1,
+    );
     await enqueueAlert(ctx, APP, recordedOnly, crashedAt + 1);
     await new Promise((resolve) => setTimeout(resolve, 60));
 
@@ -211,7 +259,7 @@ describe.each(WATCH_DATABASES)("the dispatcher (%s)", (kind) => {
     ]);
     expect(webhookIds(target)).toEqual([claimedThenCrashed.idempotencyKey, recordedOnly.idempotencyKey]);
     // Nothing is left to send: another restart sends nothing again.
-    expect(await claimDue(ctx, { owner: "later", until: Date.now() + 1000 }, 8)).toEqual([]);
+    expect(await claimDue(ctx, { owner: "later", until: Date.now() + 1000 }, CLAIM)).toEqual([]);
     await dispatchUntilSettled(ctx);
     expect(target.requests).toHaveLength(2);
   });

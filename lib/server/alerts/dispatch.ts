@@ -5,17 +5,17 @@ import pLimit from "p-limit";
 import type { AlertMessage } from "@/lib/domain/alerts/message";
 import { isAppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { attemptDelivery, type AttemptDeps } from "@/lib/server/alerts/deliver";
 import { openDestination } from "@/lib/server/alerts/destinations";
 import { claimDue, recordAttempt, type AttemptRecord, type OutboxRow } from "@/lib/server/alerts/outbox";
 
 /**
  * The dispatcher: claims due rows of the outbox under a lease, makes one attempt at each (at
- * most `concurrency` at once, one destination never blocking another), records it, and plans
- * the next attempt with exponential backoff and jitter in the row itself, so a restart, or
- * another instance, continues the schedule. It runs beside the watcher, in the console or in
- * `npm run watcher`; several may run on one database.
+ * most `concurrency` at once and `perApplication` of one application, one destination never
+ * blocking another), records it, and plans the next attempt with exponential backoff and jitter
+ * in the row itself, so a restart, or another instance, continues the schedule. It runs beside
+ * the watcher, in the console or in `npm run watcher`; several may run on one database.
  */
 
 export interface DispatchSettings extends AttemptDeps {
@@ -27,6 +27,11 @@ export interface DispatchSettings extends AttemptDeps {
   leaseMs: number;
   /** Attempts in flight at once. */
   concurrency: number;
+  /**
+   * Attempts of one application in flight at once, over every instance: below `concurrency`, so
+   * one application's slow receivers leave slots for the others'.
+   */
+  perApplication: number;
   /** How often due rows are looked for. */
   tickMs: number;
 }
@@ -48,12 +53,17 @@ const LEASE_MARGIN_MS = 15_000;
 export function dispatchSettings(): DispatchSettings {
   const { alerts } = serverConfig();
   return {
-    policy: { allowPrivate: alerts.allowPrivate, timeoutMs: alerts.timeoutMs },
-    smtp: { url: alerts.smtpUrl, from: alerts.emailFrom },
+    policy: {
+      allowPrivate: alerts.allowPrivate,
+      timeoutMs: alerts.timeoutMs,
+      sandboxInbox: alerts.sandboxInbox,
+    },
+    smtp: { url: alerts.smtpUrl, from: alerts.emailFrom, allowPlaintextAuth: alerts.smtpAllowPlaintextAuth },
     attempts: alerts.attempts,
     backoffMs: BACKOFF_MS,
     leaseMs: alerts.timeoutMs + LEASE_MARGIN_MS,
-    concurrency: 8,
+    concurrency: 32,
+    perApplication: 4,
     tickMs: 500,
   };
 }
@@ -146,7 +156,12 @@ export function createDispatcher(
     try {
       const free = settings.concurrency - limit.activeCount - limit.pendingCount;
       const now = Date.now();
-      const claimed = await claimDue(ctx, { owner, until: now + settings.leaseMs }, free, now);
+      const claimed = await claimDue(
+        ctx,
+        { owner, until: now + settings.leaseMs },
+        { limit: free, perApplication: settings.perApplication },
+        now,
+      );
       if (storeDown) log("the database answers again; alerts are sent again.");
       storeDown = false;
       for (const row of claimed) send(row);

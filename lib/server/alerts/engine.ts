@@ -1,8 +1,9 @@
 import "server-only";
 import { serverConfig } from "@/lib/server/config";
-import { evaluateWebhook, type EngineLinks } from "@/lib/server/alerts/incidents";
+import type { MessageContext } from "@/lib/domain/alerts/incident-message";
+import { evaluateWebhook } from "@/lib/server/alerts/incidents";
 import { alertPass } from "@/lib/server/alerts/notify";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * The alert engine as the watcher runs it: the rules judged after each poll of a webhook, and the
@@ -17,12 +18,15 @@ export interface AlertEngine {
 
 const PASS_EVERY_MS = 2000;
 
-/** The console's address for links in alerts: PUBLIC_ORIGIN, else http://HOST:PORT. */
-export function alertLinks(): EngineLinks {
-  const origin = serverConfig().publicOrigins[0];
-  if (origin) return { origin };
+/**
+ * The console's address for links in alerts (PUBLIC_ORIGIN, else http://HOST:PORT), and the
+ * operator's REDACT_PATTERNS, masked in every alert.
+ */
+export function alertLinks(): MessageContext {
+  const { publicOrigins, redactPatterns } = serverConfig();
+  if (publicOrigins[0]) return { origin: publicOrigins[0], redactPatterns };
   const host = process.env.HOST && process.env.HOST !== "0.0.0.0" ? process.env.HOST : "localhost";
-  return { origin: `http://${host}:${process.env.PORT || 3000}` };
+  return { origin: `http://${host}:${process.env.PORT || 3000}`, redactPatterns };
 }
 
 export function alertEngine(ctx: StoreContext, intervalSeconds: number, links = alertLinks()): AlertEngine {

@@ -1,13 +1,14 @@
 import "server-only";
 import { sql } from "kysely";
 import { rankCodes, type CodeCount, type WebhookFacts } from "@/lib/domain/alerts/evaluate";
-import { sampleBody, SAMPLES_MAX, type AlertSample, type AlertWebhook } from "@/lib/domain/alerts/message";
+import { SAMPLES_MAX, type AlertSample, type AlertWebhook } from "@/lib/domain/alerts/message";
 import type { RuleSettings } from "@/lib/domain/alerts/rules";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * What the rules are judged on, read from the watch's store: the webhook's state (streak, active,
- * numberOfErrors, poll failures), its attempts within the rate window, and its timeline.
+ * numberOfErrors, poll failures), its attempts within the rate window, its successes since its
+ * last failure, and its timeline.
  */
 
 const MINUTE = 60_000;
@@ -63,6 +64,9 @@ export async function webhookFacts(
         ? await errorsRoseAt(ctx, webhookId, windowStart, before)
         : null,
   };
+  const successRun = readable
+    ? await successesSince(ctx, webhookId, row.last_failure_at, ctx.issueResolveAfter)
+    : 0;
   const deliveries = [row.last_success_at, row.last_failure_at].filter((at): at is number => at !== null);
   return {
     appId: row.app_id,
@@ -70,6 +74,7 @@ export async function webhookFacts(
     facts: {
       active: row.active === null ? null : row.active === 1,
       streak: { length: row.streak_length, since: row.streak_since, codes: streakCodes },
+      successRun,
       window,
       errors,
       lastDeliveryAt: deliveries.length > 0 ? Math.max(...deliveries.map(Number)) : null,
@@ -77,6 +82,24 @@ export async function webhookFacts(
       read: { pollFailures: row.poll_failures, errorCode: row.poll_error_code },
     },
   };
+}
+
+/** Successful deliveries sent after the newest failure (after none: any), counted up to `upTo`. */
+async function successesSince(
+  ctx: StoreContext,
+  webhookId: string,
+  lastFailureAt: number | null,
+  upTo: number,
+): Promise<number> {
+  const rows = await ctx.db
+    .selectFrom("watch_logs")
+    .select("id")
+    .where("webhook_id", "=", webhookId)
+    .where("status", "=", "Success")
+    .$if(lastFailureAt !== null, (qb) => qb.where("send_at", ">", lastFailureAt!))
+    .limit(upTo)
+    .execute();
+  return rows.length;
 }
 
 /** Failed attempts sent from `since` on, counted by status code. */
@@ -153,7 +176,7 @@ async function errorsRoseAt(ctx: StoreContext, webhookId: string, from: number, 
   return row ? Number(row.at) : null;
 }
 
-/** The newest failed attempts of a webhook, as an alert's samples. */
+/** The newest failed attempts of a webhook, as an alert's samples (their bodies whole: the message cuts them once redacted). */
 export async function failureSamples(ctx: StoreContext, webhookId: string): Promise<AlertSample[]> {
   const rows = await ctx.db
     .selectFrom("watch_logs")
@@ -168,7 +191,7 @@ export async function failureSamples(ctx: StoreContext, webhookId: string): Prom
     logId: r.id,
     statusCode: r.status_code,
     sentAt: new Date(Number(r.send_at)).toISOString(),
-    body: sampleBody(r.body),
+    body: r.body,
   }));
 }
 

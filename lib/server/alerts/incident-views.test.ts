@@ -1,10 +1,12 @@
 /**
- * The incidents the console lists, on both databases: firing ones application-wide first then
- * oldest first, resolved ones newest first and capped, only the named applications', with the
- * watch's name and the engine's detail fields read (and a detail of another shape tolerated).
+ * The incidents the console lists, on both databases: firing ones (one per webhook, with its
+ * conditions) application-wide first then oldest first, summaries apart, resolved ones newest
+ * first and capped, only the named applications', with the watch's name and the engine's detail
+ * fields read (and a detail of another shape tolerated).
  */
 import { describe, expect, it } from "vitest";
-import { RESOLVED_SHOWN, type IncidentRule } from "@/lib/domain/alerts/incidents";
+import type { ConditionRule } from "@/lib/domain/alerts/conditions";
+import { RESOLVED_SHOWN } from "@/lib/domain/alerts/incidents";
 import { addWatches } from "@/lib/server/watch/watches";
 import { listIncidents } from "@/lib/server/alerts/incident-views";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
@@ -26,28 +28,46 @@ describe.each(WATCH_DATABASES)("on %s", (kind) => {
       { webhook: fakeWebhook(B), name: "Globex" },
     ]);
     const rows = [
-      incidentRow({ appId: APP, webhookId: A, openedAt: T + 2000, headline: "newer" }),
-      incidentRow({ appId: APP, webhookId: B, rule: "rate", openedAt: T + 1000, headline: "older" }),
-      incidentRow({ appId: APP, webhookId: "", rule: "summary", openedAt: T + 3000, headline: "12 failing" }),
-      incidentRow({ appId: APP, webhookId: A, rule: "inactive", openedAt: T, resolvedAt: T + 500 }),
-      incidentRow({ appId: APP, webhookId: B, rule: "inactive", openedAt: T, resolvedAt: T + 900 }),
-      incidentRow({ appId: OTHER_APP, webhookId: A, rule: "silence", openedAt: T }),
       incidentRow({
         appId: APP,
-        webhookId: B,
-        rule: "errorsJump",
-        openedAt: T + 4000,
-        detail: '{"headline":7}',
+        webhookId: A,
+        openedAt: T + 2000,
+        conditions: [
+          { rule: "streak", headline: "newer" },
+          { rule: "errorsJump", headline: "rose by 11" },
+        ],
       }),
+      incidentRow({ appId: APP, webhookId: B, openedAt: T + 1000, headline: "older" }),
+      incidentRow({
+        appId: APP,
+        webhookId: "",
+        scope: "summary",
+        openedAt: T + 3000,
+        headline: "12 failing",
+      }),
+      incidentRow({
+        appId: APP,
+        webhookId: "",
+        scope: "application",
+        openedAt: T + 5000,
+        conditions: [{ rule: "watchUnreadable", headline: "the hub rejects this application's API key" }],
+      }),
+      incidentRow({ appId: APP, webhookId: A, openedAt: T, resolvedAt: T + 500 }),
+      incidentRow({ appId: APP, webhookId: B, openedAt: T, resolvedAt: T + 900 }),
+      incidentRow({ appId: OTHER_APP, webhookId: A, openedAt: T }),
+      incidentRow({ appId: OTHER_APP, webhookId: B, openedAt: T + 4000, detail: '{"headline":7}' }),
+      incidentRow({ appId: APP, webhookId: B, openedAt: T, resolvedAt: T + 100, detail: "not json" }),
     ];
     await ctx.db.insertInto("alert_incidents").values(rows).execute();
 
     const answer = await listIncidents(ctx, new Map([[APP, "Production"]]));
-    expect(answer.firing.map((i) => [i.name, i.headline])).toEqual([
-      ["Production", "12 failing"],
-      ["Globex", "older"],
-      ["Acme orders", "newer"],
-      ["Globex", "Errors jumped"],
+    expect(answer.firing.map((i) => [i.scope, i.name, i.headline])).toEqual([
+      ["application", "Production", "the hub rejects this application's API key"],
+      ["webhook", "Globex", "older"],
+      ["webhook", "Acme orders", "newer; rose by 11"],
+    ]);
+    expect(answer.summaries.map((i) => [i.name, i.headline, i.href])).toEqual([
+      ["Production", "12 failing", `/overview?failing=true&app=${APP}`],
     ]);
     expect(answer.firing[2]).toEqual({
       id: rows[0]!.id,
@@ -56,36 +76,41 @@ describe.each(WATCH_DATABASES)("on %s", (kind) => {
       webhookId: A,
       name: "Acme orders",
       endpoint: "https://acme.test/hooks",
-      rule: "streak",
-      ruleName: "Failing streak",
+      scope: "webhook",
       state: "firing",
       openedAt: new Date(T + 2000).toISOString(),
       resolvedAt: null,
-      headline: "newer",
+      headline: "newer; rose by 11",
+      conditions: [
+        { rule: "streak", name: "Failing streak", headline: "newer" },
+        { rule: "errorsJump", name: "Errors jumped", headline: "rose by 11" },
+      ],
       since: new Date(T + 2000 - 60_000).toISOString(),
       counts: { failures: 5, attempts: 5 },
       codes: [{ code: 500, count: 5 }],
       href: `/webhooks/${A}?app=${APP}`,
     });
     expect(answer.firing[0]!.href).toBe(`/overview?failing=true&app=${APP}`);
-    expect(answer.firing[3]).toMatchObject({ since: null, counts: null, codes: [] });
-    expect(answer.resolved.map((i) => [i.name, i.resolvedAt])).toEqual([
-      ["Globex", new Date(T + 900).toISOString()],
-      ["Acme orders", new Date(T + 500).toISOString()],
+    expect(answer.resolved.at(-1)).toMatchObject({ since: null, counts: null, codes: [], conditions: [] });
+    expect(answer.resolved.map((i) => [i.name, i.headline, i.resolvedAt])).toEqual([
+      ["Globex", "5 failures in a row", new Date(T + 900).toISOString()],
+      ["Acme orders", "5 failures in a row", new Date(T + 500).toISOString()],
+      ["Globex", "This webhook is failing", new Date(T + 100).toISOString()],
     ]);
     expect(JSON.stringify(answer)).not.toContain(OTHER_APP);
-    expect(await listIncidents(ctx, new Map())).toEqual({ firing: [], resolved: [] });
+    expect(await listIncidents(ctx, new Map())).toEqual({ firing: [], summaries: [], resolved: [] });
   });
 
-  it("counts attempts only where the breach has them: an inactive webhook's are its failing streak", async () => {
+  it("counts attempts only where the leading condition has them: an inactive webhook's are its failing streak", async () => {
     const ctx = await databases.fresh(kind);
-    const breach = (rule: IncidentRule, failures: number, codes: Array<{ code: number; count: number }>) =>
+    const breach = (rule: ConditionRule, failures: number, codes: Array<{ code: number; count: number }>) =>
       incidentRow({
         appId: APP,
-        webhookId: A,
-        rule,
+        webhookId: rule,
         openedAt: T,
-        detail: JSON.stringify({ breach: { headline: rule, since: null, failures, attempts: 0, codes } }),
+        detail: JSON.stringify({
+          conditions: [{ rule, headline: rule, since: null, failures, attempts: 0, codes }],
+        }),
       });
     const streakCodes = [
       { code: 410, count: 12 },
@@ -101,13 +126,13 @@ describe.each(WATCH_DATABASES)("on %s", (kind) => {
       ])
       .execute();
     const { firing } = await listIncidents(ctx, new Map([[APP, "Production"]]));
-    const counts = Object.fromEntries(firing.map((i) => [i.rule, i.counts]));
+    const counts = Object.fromEntries(firing.map((i) => [i.conditions[0]!.rule, i.counts]));
     expect(counts).toEqual({
       inactive: { failures: 20, attempts: 20 },
       silence: null,
       errorsJump: null,
     });
-    expect(firing.find((i) => i.rule === "inactive")!.codes).toEqual(streakCodes);
+    expect(firing.find((i) => i.webhookId === "inactive")!.codes).toEqual(streakCodes);
   });
 
   it("lists the newest resolved incidents only", async () => {

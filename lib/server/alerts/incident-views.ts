@@ -1,73 +1,89 @@
 import "server-only";
 import type { Selectable } from "kysely";
+import { conditionsHeadline, type Condition } from "@/lib/domain/alerts/conditions";
 import {
   RESOLVED_SHOWN,
   RULE_NAMES,
-  type IncidentRule,
   type IncidentView,
   type IncidentsAnswer,
 } from "@/lib/domain/alerts/incidents";
 import { parseDetail, type IncidentDetail } from "@/lib/domain/alerts/incident-detail";
+import type { IncidentScope } from "@/lib/domain/alerts/message";
 import { webhookViewHref } from "@/lib/domain/log-view";
-import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import { isoOrNull, toIso, type StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase } from "@/lib/server/store/schema";
 
 /**
- * The incidents of the session's applications as the console shows them: the firing ones and
- * the newest resolved ones, each with its watch's name and endpoint, and what the engine wrote
- * in `detail` (incident-detail.ts). A detail that cannot be read shows the rule's name alone
- * rather than failing the list.
+ * The incidents of the session's applications as the console shows them: what fires (one per
+ * failing webhook, with the conditions that hold on it, and one per application whose key is
+ * rejected), the summaries firing, and the newest resolved ones, each with its watch's name and
+ * endpoint. A detail that cannot be read shows what the incident is about rather than failing
+ * the list.
  */
 
 function readDetail(text: string): IncidentDetail | null {
   try {
     const detail = parseDetail(text);
-    return typeof detail.breach.headline === "string" && detail.breach.headline !== "" ? detail : null;
+    return detail.conditions.every((c) => typeof c.headline === "string" && c.rule in RULE_NAMES)
+      ? detail
+      : null;
   } catch {
     return null;
   }
 }
 
+/** What the console says of an incident whose conditions cannot be read. */
+const SCOPE_HEADLINES: Record<IncidentScope, string> = {
+  webhook: "This webhook is failing",
+  application: "The watch cannot read this application's webhooks",
+  summary: RULE_NAMES.summary,
+};
+
 /**
- * "N of M attempts failed", when the breach counts attempts. Rules about no window of attempts
- * (inactive, errorsJump, silence) count none; an inactive webhook's codes are its failing streak's,
- * attempts that all failed.
+ * "N of M attempts failed", when the leading condition counts attempts. Conditions about no window
+ * of attempts (inactive, errorsJump, silence) count none; an inactive webhook's codes are its
+ * failing streak's, attempts that all failed.
  */
-function countsOf(rule: IncidentRule, breach: IncidentDetail["breach"]): IncidentView["counts"] {
-  if (breach.attempts > 0) return { failures: breach.failures, attempts: breach.attempts };
-  const streak = breach.codes.reduce((sum, { count }) => sum + count, 0);
-  return rule === "inactive" && streak > 0 ? { failures: streak, attempts: streak } : null;
+function countsOf(lead: Condition | undefined): IncidentView["counts"] {
+  if (!lead) return null;
+  if (lead.attempts > 0) return { failures: lead.failures, attempts: lead.attempts };
+  const streak = lead.codes.reduce((sum, { count }) => sum + count, 0);
+  return lead.rule === "inactive" && streak > 0 ? { failures: streak, attempts: streak } : null;
 }
 
-type IncidentRow = Selectable<WatchDatabase["alert_incidents"]> & {
+type IncidentRow = Selectable<StoreDatabase["alert_incidents"]> & {
   watch_name: string | null;
   watch_endpoint: string | null;
 };
 
 function viewOf(row: IncidentRow, applicationNames: ReadonlyMap<string, string>): IncidentView {
   const detail = readDetail(row.detail);
-  const rule: IncidentRule = row.rule in RULE_NAMES ? row.rule : "summary";
+  const scope: IncidentScope = row.scope in SCOPE_HEADLINES ? row.scope : "webhook";
+  const conditions = detail?.conditions ?? [];
   const applicationName = applicationNames.get(row.app_id) ?? row.app_id;
-  const wide = row.webhook_id === "";
+  const ofWebhook = scope === "webhook";
   return {
     id: row.id,
     appId: row.app_id,
     applicationName,
     webhookId: row.webhook_id,
-    name: wide ? applicationName : (row.watch_name ?? row.webhook_id),
+    name: ofWebhook ? (row.watch_name ?? row.webhook_id) : applicationName,
     endpoint: row.watch_endpoint ?? "",
-    rule,
-    ruleName: RULE_NAMES[rule],
+    scope,
     state: row.state,
     openedAt: toIso(row.opened_at),
     resolvedAt: isoOrNull(row.resolved_at),
-    headline: (row.state === "resolved" && detail?.recovery) || detail?.breach.headline || RULE_NAMES[rule],
-    since: isoOrNull(detail?.breach.since ?? null),
-    counts: detail ? countsOf(rule, detail.breach) : null,
-    codes: detail?.breach.codes ?? [],
-    href: wide
-      ? `/overview?failing=true&app=${encodeURIComponent(row.app_id)}`
-      : webhookViewHref(row.webhook_id, { app: row.app_id }),
+    headline:
+      (row.state === "resolved" && detail?.recovery) ||
+      conditionsHeadline(conditions) ||
+      SCOPE_HEADLINES[scope],
+    conditions: conditions.map((c) => ({ rule: c.rule, name: RULE_NAMES[c.rule], headline: c.headline })),
+    since: isoOrNull(detail?.since ?? null),
+    counts: countsOf(conditions[0]),
+    codes: conditions[0]?.codes ?? [],
+    href: ofWebhook
+      ? webhookViewHref(row.webhook_id, { app: row.app_id })
+      : `/overview?failing=true&app=${encodeURIComponent(row.app_id)}`,
   };
 }
 
@@ -85,15 +101,16 @@ function incidentsOf(ctx: StoreContext, appIds: readonly string[]) {
 }
 
 /**
- * Firing incidents of these applications (application-wide ones first, then the oldest first)
- * and the RESOLVED_SHOWN resolved last. `applicationNames` names them by the session's names.
+ * Firing incidents of these applications (application-wide ones first, then the oldest first),
+ * their firing summaries, and the RESOLVED_SHOWN resolved last. `applicationNames` names them by
+ * the session's names.
  */
 export async function listIncidents(
   ctx: StoreContext,
   applicationNames: ReadonlyMap<string, string>,
 ): Promise<IncidentsAnswer> {
   const appIds = [...applicationNames.keys()];
-  if (appIds.length === 0) return { firing: [], resolved: [] };
+  if (appIds.length === 0) return { firing: [], summaries: [], resolved: [] };
   const [firing, resolved] = await Promise.all([
     incidentsOf(ctx, appIds)
       .where("alert_incidents.state", "=", "firing")
@@ -108,8 +125,10 @@ export async function listIncidents(
       .limit(RESOLVED_SHOWN)
       .execute(),
   ]);
+  const views = firing.map((row) => viewOf(row, applicationNames));
   return {
-    firing: firing.map((row) => viewOf(row, applicationNames)),
+    firing: views.filter((view) => view.scope !== "summary"),
+    summaries: views.filter((view) => view.scope === "summary"),
     resolved: resolved.map((row) => viewOf(row, applicationNames)),
   };
 }

@@ -10,9 +10,9 @@ import { evaluateWebhook } from "@/lib/server/alerts/incidents";
 import { alertPass, settleMs, type PassSettings } from "@/lib/server/alerts/notify";
 import { saveAppRules, saveWebhookOverride } from "@/lib/server/alerts/rules-store";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll, recordWebhook, writeLogs } from "@/lib/server/watch/cursor";
-import { openStoreContext } from "@/lib/server/watch/store";
+import { openStoreContext } from "@/lib/server/store/context";
 import { addWatches, markKeyRejected } from "@/lib/server/watch/watches";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { webhookLog } from "@/tests/support/webhook-log";
@@ -154,13 +154,22 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     }));
   }
 
+  /** "firing streak+errorsJump → Pager": the kind, what it is about (its conditions, else its scope), where. */
   const kinds = async () =>
-    (await deliveries()).map((d) => `${d.kind} ${d.message.rule.id} → ${d.destination}`);
+    (await deliveries()).map((d) => {
+      const about = d.message.conditions.map((c) => c.rule.id).join("+") || d.message.incident?.scope;
+      return `${d.kind} ${about} → ${d.destination}`;
+    });
+
+  const isSummary = (d: Delivery) => d.message.incident?.scope === "summary";
 
   const incidents = () =>
-    ctx.db.selectFrom("alert_incidents").selectAll().orderBy("opened_at").orderBy("rule").execute();
+    ctx.db.selectFrom("alert_incidents").selectAll().orderBy("opened_at").orderBy("scope").execute();
 
-  it("a failing streak alerts once over many polls, then its recovery: failures and minutes", async () => {
+  /** The firing incident's conditions, by rule. */
+  const conditionsOf = (row: { detail: string }) => parseDetail(row.detail).conditions.map((c) => c.rule);
+
+  it("a failing streak alerts once over many polls, then its recovery once the webhook delivers 3 times in a row", async () => {
     const id = uuid();
     await watch([id]);
     let at = T0 + MINUTE;
@@ -173,8 +182,10 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     const [incident] = await incidents();
     expect(fired.map((d) => d.key)).toEqual([`${incident!.id}.firing`, `${incident!.id}.firing`]);
     expect(fired[0]!.message).toMatchObject({
+      version: 2,
       kind: "firing",
-      rule: { id: "streak" },
+      incident: { id: incident!.id, scope: "webhook" },
+      conditions: [{ rule: { id: "streak" }, headline: "5 failures in a row" }],
       webhook: { id, name: `Customer ${id.slice(-4)}` },
       headline: "5 failures in a row",
       codes: [{ code: 500, count: 5 }],
@@ -193,20 +204,26 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     }
     expect(await incidents()).toHaveLength(1);
     expect(await deliveries()).toHaveLength(2);
-    expect(parseDetail((await incidents())[0]!.detail).breach.failures).toBe(35);
+    expect(parseDetail((await incidents())[0]!.detail).conditions[0]!.failures).toBe(35);
 
+    // One success ends the streak, not the incident: a failure issue needs 3 in a row too.
     at += 2 * MINUTE;
     await poll(id, at, { logs: [log(id, at, 200)] });
+    await pass(at);
+    expect((await incidents())[0]!.state).toBe("firing");
+    at += 10 * SECOND;
+    await poll(id, at, { logs: attempts(id, at, 2, 200) });
     expect((await incidents())[0]).toMatchObject({ state: "resolved", resolved_at: at });
     const resolved = (await deliveries()).slice(2);
     expect(resolved.map((d) => [d.kind, d.key])).toEqual([
-      ["resolved", `${incident!.id}.resolved`],
-      ["resolved", `${incident!.id}.resolved`],
+      ["recovered", `${incident!.id}.recovered`],
+      ["recovered", `${incident!.id}.recovered`],
     ]);
-    // From the first failure (T0 + 1 min - 4 s) to now (T0 + 43 min): 42 whole minutes.
+    // From the first failure (T0 + 1 min - 4 s) to now (T0 + 43 min 10 s): 42 whole minutes.
     expect(resolved[0]!.message.headline).toBe(
       "recovered after 35 failures, 42 minutes (35 failures in a row)",
     );
+    expect(resolved[0]!.message.incident!.id).toBe(incident!.id);
     expect(parseDetail((await incidents())[0]!.detail).recovery).toBe(
       "recovered after 35 failures, 42 minutes",
     );
@@ -274,8 +291,8 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect(await kinds()).toEqual([
       "firing errorsJump → Ops Slack",
       "firing errorsJump → Pager",
-      "resolved errorsJump → Ops Slack",
-      "resolved errorsJump → Pager",
+      "recovered errorsJump → Ops Slack",
+      "recovered errorsJump → Pager",
     ]);
   });
 
@@ -299,31 +316,36 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect(await kinds()).toEqual([
       "firing silence → Ops Slack",
       "firing silence → Pager",
-      "resolved silence → Ops Slack",
-      "resolved silence → Pager",
+      "recovered silence → Ops Slack",
+      "recovered silence → Pager",
     ]);
   });
 
-  it("polls failing in a row fire watchUnreadable; the other rules stay as they were until a poll answers", async () => {
+  it("polls failing in a row add 'cannot read' to the webhook's incident; the other conditions stay as they were until a poll answers", async () => {
     const id = uuid();
     await watch([id]);
     await poll(id, T0 + MINUTE, { logs: attempts(id, T0 + MINUTE, 6, 500) });
     await poll(id, T0 + 2 * MINUTE, { error: "upstream_unavailable" });
-    expect((await incidents()).map((i) => [i.rule, i.state])).toEqual([["streak", "firing"]]);
+    expect((await incidents()).map((i) => [conditionsOf(i), i.state])).toEqual([[["streak"], "firing"]]);
     await poll(id, T0 + 3 * MINUTE, { error: "upstream_unavailable" });
-    expect((await incidents()).map((i) => [i.rule, i.state])).toEqual([
-      ["streak", "firing"],
-      ["watchUnreadable", "firing"],
+    expect((await incidents()).map((i) => [conditionsOf(i), i.state])).toEqual([
+      [["streak", "watchUnreadable"], "firing"],
     ]);
     await pass(T0 + 3 * MINUTE + SETTLE);
-    const unreadable = (await deliveries()).filter((d) => d.message.rule.id === "watchUnreadable");
-    expect(unreadable[0]!.message.headline).toBe(
+    expect(await kinds()).toEqual([
+      "firing streak+watchUnreadable → Ops Slack",
+      "firing streak+watchUnreadable → Pager",
+    ]);
+    const [told] = await deliveries();
+    expect(told!.message.conditions[1]!.headline).toBe(
       "the watch cannot read the webhook: 2 polls in a row failed (upstream_unavailable)",
     );
-    expect(unreadable[0]!.message.customerFix).toMatch(/^Nothing for the customer to fix/);
+    // The poll answers with one success: it can read again, the streak holds until it delivers again.
     await poll(id, T0 + 5 * MINUTE, { logs: [log(id, T0 + 5 * MINUTE, 200)] });
-    expect((await incidents()).map((i) => i.state)).toEqual(["resolved", "resolved"]);
-    expect((await kinds()).filter((k) => k.startsWith("resolved"))).toHaveLength(4);
+    expect((await incidents()).map((i) => [conditionsOf(i), i.state])).toEqual([[["streak"], "firing"]]);
+    await poll(id, T0 + 6 * MINUTE, { logs: attempts(id, T0 + 6 * MINUTE, 2, 200) });
+    expect((await incidents()).map((i) => i.state)).toEqual(["resolved"]);
+    expect((await kinds()).slice(2)).toEqual(["recovered streak → Ops Slack", "recovered streak → Pager"]);
   });
 
   it("a rejected key fires one application-wide alert, resolved when the key is accepted again", async () => {
@@ -335,6 +357,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     await pass(T0 + 2 * MINUTE);
     expect(await kinds()).toEqual(["firing watchUnreadable → Ops Slack", "firing watchUnreadable → Pager"]);
     expect((await deliveries())[0]!.message).toMatchObject({
+      incident: { scope: "application" },
       webhook: null,
       since: new Date(T0 + MINUTE).toISOString(),
     });
@@ -343,14 +366,14 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 19 minutes/);
   });
 
-  it("cooldown: the same rule firing again soon after it resolved is recorded but told only if it outlasts the cooldown", async () => {
+  it("cooldown: the webhook failing again soon after its incident resolved is recorded but told only if it outlasts the cooldown", async () => {
     const id = uuid();
     await watch([id]);
     let at = T0 + MINUTE;
     await poll(id, at, { logs: attempts(id, at, 5, 500) });
     await pass(at + SETTLE);
     at += 2 * MINUTE;
-    await poll(id, at, { logs: [log(id, at, 200)] });
+    await poll(id, at, { logs: attempts(id, at, 3, 200) });
     expect(await deliveries()).toHaveLength(4); // fired and resolved, both told
 
     // Fails again 5 minutes after resolving (the cooldown is 30): recorded, held, not told.
@@ -363,11 +386,11 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect(second.notified_at).toBeNull();
     expect(parseDetail(second.detail).held).toBe(
       `Held until ${new Date(resolvedAt + 30 * MINUTE).toISOString()}: ` +
-        "the same rule's last incident on this webhook resolved less than a cooldown ago. Sent then if still firing.",
+        "this webhook's last incident resolved less than a cooldown ago. Sent then if still firing.",
     );
     // It resolves within the cooldown: nothing told, neither firing nor recovery.
     at += 2 * MINUTE;
-    await poll(id, at, { logs: [log(id, at, 200)] });
+    await poll(id, at, { logs: attempts(id, at, 3, 200) });
     await pass(at);
     expect(await deliveries()).toHaveLength(4);
 
@@ -413,13 +436,13 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     await poll(id, at, { logs: attempts(id, at, 5, 500) });
     await pass(at + SETTLE);
     at += 10 * MINUTE;
-    await poll(id, at, { logs: [log(id, at, 200)] });
+    await poll(id, at, { logs: attempts(id, at, 3, 200) });
     await pass(T0 + 61 * MINUTE);
     expect(await deliveries()).toEqual([]);
     expect((await incidents())[0]).toMatchObject({ state: "resolved", notified_at: null });
   });
 
-  it("a streak, a rate and a numberOfErrors jump tripping together are one alert, and one recovery once all have cleared", async () => {
+  it("a streak, a rate and a numberOfErrors jump tripping together are one incident: one alert listing the three", async () => {
     const id = uuid();
     await watch([id]);
     await saveAppRules(ctx, appId, DEFAULT_RULES);
@@ -429,50 +452,143 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     await poll(id, at, { logs: attempts(id, at, 12, 500), webhook: { numberOfErrors: 12 } });
     await pass(at + SETTLE);
     await pass(at + 2 * SETTLE);
-    expect((await incidents()).map((i) => i.rule).sort()).toEqual(["errorsJump", "rate", "streak"]);
-    expect(await kinds()).toHaveLength(2);
-
-    // A success ends the streak, but the window still holds the failures: no "recovered" yet.
-    at += MINUTE;
-    await poll(id, at, { logs: [log(id, at, 200)], webhook: { numberOfErrors: 12 } });
-    await pass(at + SETTLE);
-    expect(await kinds()).toHaveLength(2);
-    // Once the window has moved past the failures, every rule has cleared: told recovered, once.
-    for (const later of [at + 10 * MINUTE, at + 16 * MINUTE, at + 17 * MINUTE]) {
-      await poll(id, later, { logs: attempts(id, later, 2, 200), webhook: { numberOfErrors: 12 } });
-      await pass(later + SETTLE);
-    }
-    expect((await incidents()).map((i) => i.state)).toEqual(["resolved", "resolved", "resolved"]);
-    expect((await kinds()).slice(2)).toEqual([
-      expect.stringMatching(/^resolved \w+ → Ops Slack$/),
-      expect.stringMatching(/^resolved \w+ → Pager$/),
+    const rows = await incidents();
+    expect(rows.map((i) => [i.scope, conditionsOf(i)])).toEqual([
+      ["webhook", ["streak", "rate", "errorsJump"]],
     ]);
-    expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 12 failures, \d+ minutes/);
+    expect(await kinds()).toEqual([
+      "firing streak+rate+errorsJump → Ops Slack",
+      "firing streak+rate+errorsJump → Pager",
+    ]);
+    expect((await deliveries())[0]!.message.headline).toBe(
+      "12 failures in a row; 100 % of 12 attempts failed in the last 15 minutes; " +
+        "numberOfErrors rose by 12 (0 → 12) in 15 minutes",
+    );
   });
 
-  it("a rule still firing as the told one clears carries its alert on: recovered only once every rule has cleared", async () => {
+  it("recovers as soon as it delivers 3 times in a row, though its failure rate over the window still holds, and stays recovered", async () => {
     const id = uuid();
     await watch([id]);
     await saveAppRules(ctx, appId, DEFAULT_RULES);
     const failing = T0 + MINUTE;
-    await poll(id, failing, { logs: attempts(id, failing, 6, 500) });
+    await poll(id, failing, { logs: attempts(id, failing, 12, 500) });
     await pass(failing + SETTLE);
-    expect(await kinds()).toEqual(["firing streak → Ops Slack", "firing streak → Pager"]);
-    // Four successes end the streak, and make the rate hold: 6 of 10 failed.
-    const back = failing + MINUTE;
-    await poll(id, back, { logs: attempts(id, back, 4, 200) });
-    await pass(back + SETTLE);
-    expect(await kinds()).toHaveLength(2);
-    expect((await incidents()).map((i) => [i.rule, i.state, i.notified_at !== null])).toEqual([
-      ["streak", "resolved", true],
-      ["rate", "firing", true],
+    expect(await kinds()).toEqual(["firing streak+rate → Ops Slack", "firing streak+rate → Pager"]);
+    // The endpoint is fixed: 12 successes in a row, one poll later. 12 of 24 failed: the rate still holds.
+    const fixed = failing + MINUTE;
+    await poll(id, fixed, { logs: attempts(id, fixed, 12, 200) });
+    expect((await incidents()).map((i) => i.state)).toEqual(["resolved"]);
+    expect((await kinds()).slice(2)).toEqual([
+      "recovered streak+rate → Ops Slack",
+      "recovered streak+rate → Pager",
     ]);
-    // The failures leave the window: the rate clears, and "recovered" is told once.
-    const later = failing + 16 * MINUTE;
-    await poll(id, later, { logs: attempts(id, later, 2, 200) });
-    await pass(later + SETTLE);
-    expect((await kinds()).slice(2)).toEqual(["resolved rate → Ops Slack", "resolved rate → Pager"]);
-    expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 6 failures, 16 minutes/);
+    expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after 12 failures, 1 minute \(/);
+    // Later polls within the window open nothing again while it delivers.
+    for (const later of [fixed + MINUTE, fixed + 2 * MINUTE]) {
+      await poll(id, later, { logs: attempts(id, later, 2, 200) });
+      await pass(later + SETTLE);
+    }
+    expect(await incidents()).toHaveLength(1);
+    expect(await deliveries()).toHaveLength(4);
+  });
+
+  it.each([1, 3, 5])(
+    "recovers after WATCH_ISSUE_RESOLVE_AFTER (%i) successes in a row, not one fewer",
+    async (resolveAfter) => {
+      ctx = await databases.fresh(kind, { bodyCapBytes: 4096, issueResolveAfter: resolveAfter });
+      await addDestinations();
+      await saveAppRules(ctx, appId, DEFAULT_RULES);
+      const id = uuid();
+      await watch([id]);
+      let at = T0 + MINUTE;
+      await poll(id, at, { logs: attempts(id, at, 12, 500) });
+      await pass(at + SETTLE);
+      for (let successes = 1; successes <= resolveAfter; successes++) {
+        at += SETTLE + SECOND;
+        await poll(id, at, { logs: [log(id, at, 200)] });
+        const { state } = (await incidents())[0]!;
+        expect([successes, state]).toEqual([successes, successes < resolveAfter ? "firing" : "resolved"]);
+      }
+      expect((await kinds()).slice(2)).toEqual([
+        "recovered streak+rate → Ops Slack",
+        "recovered streak+rate → Pager",
+      ]);
+    },
+  );
+
+  it("a condition that changes updates the incident without a new alert; told again only when it gets worse, each update once under its own key", async () => {
+    const id = uuid();
+    await watch([id]);
+    await saveAppRules(ctx, appId, DEFAULT_RULES);
+    let at = T0 + MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 5, 500) });
+    await pass(at + SETTLE);
+    const [incident] = await incidents();
+    expect(await kinds()).toEqual(["firing streak → Ops Slack", "firing streak → Pager"]);
+
+    // More failures: the rate joins (it was not told) — worse. The counts grow — not news.
+    at += MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 6, 500) });
+    expect(conditionsOf((await incidents())[0]!)).toEqual(["streak", "rate"]);
+    expect((await incidents())[0]!.update_due).toBe(at);
+    await pass(at);
+    expect(await deliveries()).toHaveLength(2); // an update waits a settle time too
+    await pass(at + SETTLE);
+    expect(await kinds()).toEqual([
+      "firing streak → Ops Slack",
+      "firing streak → Pager",
+      "updated streak+rate → Ops Slack",
+      "updated streak+rate → Pager",
+    ]);
+    const [update] = (await deliveries()).slice(2);
+    expect(update!.key).toBe(`${incident!.id}.updated.1`);
+    expect(update!.message).toMatchObject({
+      incident: { id: incident!.id },
+      headline: expect.stringMatching(/^11 failures in a row; /),
+    });
+    for (let i = 0; i < 5; i++) {
+      at += MINUTE;
+      await poll(id, at, { logs: attempts(id, at, 5, 500) }); // 16 … 36 in a row: counts only
+      await pass(at + SETTLE);
+    }
+    expect(await deliveries()).toHaveLength(4);
+    expect(parseDetail((await incidents())[0]!.detail).conditions[0]!.headline).toBe("36 failures in a row");
+
+    // Snoozed: a worse change waits for the snooze to end; the streak reaching 50 (10 × 5) is worse.
+    await saveWebhookOverride(ctx, appId, id, {
+      ...NO_OVERRIDE,
+      snoozedUntil: new Date(at + 30 * MINUTE).toISOString(),
+    });
+    at += MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 14, 500) });
+    await pass(at + SETTLE);
+    expect(await deliveries()).toHaveLength(4);
+    await pass(at + 30 * MINUTE);
+    expect((await kinds()).slice(4)).toEqual([
+      "updated streak+rate → Ops Slack",
+      "updated streak+rate → Pager",
+    ]);
+    expect((await deliveries())[4]!.key).toBe(`${incident!.id}.updated.2`);
+    expect((await deliveries())[4]!.message.headline).toMatch(/^50 failures in a row; /);
+    await pass(at + 31 * MINUTE);
+    expect(await deliveries()).toHaveLength(6);
+    expect(await incidents()).toHaveLength(1);
+  });
+
+  it("a disabled rule's condition does not join the incident", async () => {
+    const id = uuid();
+    await watch([id]);
+    await saveAppRules(ctx, appId, { ...DEFAULT_RULES, rate: { ...DEFAULT_RULES.rate, enabled: false } });
+    const at = T0 + MINUTE;
+    await poll(id, at, { logs: attempts(id, at, 12, 500) });
+    expect((await incidents()).map(conditionsOf)).toEqual([["streak"]]);
+    // Turned off for this webhook: its streak leaves, and with it the incident.
+    await saveWebhookOverride(ctx, appId, id, {
+      ...NO_OVERRIDE,
+      rules: { streak: { enabled: false, min: 5 } },
+    });
+    await poll(id, at + MINUTE, { logs: attempts(id, at + MINUTE, 2, 500) });
+    expect((await incidents()).map((i) => i.state)).toEqual(["resolved"]);
   });
 
   it("alerts name the application as its people do, else by the webhooks it watches", async () => {
@@ -487,7 +603,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     });
     await rememberApplicationNames(ctx, new Map([[appId, "Default"]]), at);
     await rememberApplicationNames(ctx, new Map([[appId, "Payments"]]), at + SECOND); // renamed
-    await poll(id, at + MINUTE, { logs: [log(id, at + MINUTE, 200)] });
+    await poll(id, at + MINUTE, { logs: attempts(id, at + MINUTE, 3, 200) });
     expect((await deliveries())[2]!.message.application).toEqual({ id: appId, name: "Payments" });
   });
 
@@ -496,7 +612,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     await watch(held);
     for (const id of held) await poll(id, T0 + MINUTE, { logs: attempts(id, T0 + MINUTE, 5, 500) });
     await pass(T0 + MINUTE + SETTLE);
-    for (const id of held) await poll(id, T0 + 3 * MINUTE, { logs: [log(id, T0 + 3 * MINUTE, 200)] });
+    for (const id of held) await poll(id, T0 + 3 * MINUTE, { logs: attempts(id, T0 + 3 * MINUTE, 3, 200) });
     // They fail again within the cooldown: recorded, held until T0 + 33 min.
     for (const id of held) await poll(id, T0 + 5 * MINUTE, { logs: attempts(id, T0 + 5 * MINUTE, 5, 500) });
     await pass(T0 + 5 * MINUTE + SETTLE);
@@ -511,7 +627,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     expect((await kinds()).slice(16)).toEqual(["firing streak → Ops Slack", "firing streak → Pager"]);
   });
 
-  it("a summary gives each webhook's latest failure code, and one more webhook joining it sends no update", async () => {
+  it("a summary gives each webhook's latest failure code; a webhook failing while it lasts is added to it: one update naming it, never lost", async () => {
     const ids = [uuid(), uuid(), uuid(), uuid(), uuid()];
     await watch(ids);
     const at = T0 + MINUTE;
@@ -521,18 +637,27 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     for (const id of ids.slice(1)) await poll(id, at, { logs: attempts(id, at, 6, 503) });
     await pass(at);
     await pass(at + SETTLE);
-    const [summary] = (await deliveries()).filter((d) => d.kind === "summary");
+    expect(await kinds()).toEqual(["firing summary → Ops Slack", "firing summary → Pager"]);
+    const [summary] = await deliveries();
     expect(summary!.message.webhooks.find((w) => w.webhook.id === first)!.lastStatusCode).toBe(500);
+    const summaryId = summary!.message.incident!.id;
 
+    // Ten minutes on, well after the burst, another webhook starts failing.
     const joining = uuid();
     await watch([joining]);
-    const soon = at + 30 * SECOND;
-    await poll(joining, soon, { logs: attempts(joining, soon, 5, 502) });
-    for (let t = soon; t <= soon + 2 * MINUTE; t += SETTLE) await pass(t);
-    expect((await incidents()).find((i) => i.webhook_id === joining)!.summary_id).toBe(
-      (await summaryRow()).id,
-    );
-    expect(await deliveries()).toHaveLength(2);
+    const later = at + 10 * MINUTE;
+    await poll(joining, later, { logs: attempts(joining, later, 5, 502) });
+    for (let t = later; t <= later + 2 * MINUTE; t += SETTLE) await pass(t);
+    expect((await incidents()).find((i) => i.webhook_id === joining)!.summary_id).toBe(summaryId);
+    const update = (await deliveries()).slice(2);
+    expect(update.map((d) => [d.kind, d.key, d.message.incident!.id])).toEqual([
+      ["updated", `${summaryId}.updated.1`, summaryId],
+      ["updated", `${summaryId}.updated.1`, summaryId],
+    ]);
+    expect(update[0]!.message.headline).toBe("6 webhooks failing at once");
+    expect(update[0]!.message.added.map((w) => w.webhook.id)).toEqual([joining]);
+    expect(update[0]!.message.webhooks).toHaveLength(6);
+    expect(await deliveries()).toHaveLength(4);
   });
 
   it("the hub failing under a summary of failing endpoints is told as an update naming the hub, and its return too", async () => {
@@ -555,7 +680,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     }
     for (let t = at + 2 * MINUTE; t <= at + 3 * MINUTE; t += SETTLE) await pass(t);
     const update = (await deliveries()).slice(2);
-    expect(update.map((d) => d.kind)).toEqual(["summary", "summary"]);
+    expect(update.map((d) => d.kind)).toEqual(["updated", "updated"]);
     expect(update[0]!.message.headline).toBe("the watch cannot read 6 webhooks: the hub is failing");
     expect(update[0]!.message.likelyCause).toMatch(/hub is failing or unreachable/);
 
@@ -566,10 +691,11 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     for (let t = back; t <= back + 2 * MINUTE; t += SETTLE) await pass(t);
     const after = (await deliveries()).slice(4);
     expect(after.map((d) => [d.kind, d.message.headline])).toEqual([
-      ["summary", "5 webhooks failing at once"],
-      ["summary", "5 webhooks failing at once"],
+      ["updated", "5 webhooks failing at once"],
+      ["updated", "5 webhooks failing at once"],
     ]);
     expect(after[0]!.message.likelyCause).not.toMatch(/hub is failing/);
+    expect(new Set((await deliveries()).map((d) => d.message.incident!.id)).size).toBe(1);
   });
 
   it("four webhooks failing at once are told one by one; five are told in one summary", async () => {
@@ -578,21 +704,22 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     const at = T0 + MINUTE;
     for (const id of few) await poll(id, at, { logs: attempts(id, at, 5, 500) });
     await pass(at + SETTLE);
-    expect((await deliveries()).filter((d) => d.kind === "firing")).toHaveLength(8);
+    const alone = async () => (await deliveries()).filter((d) => !isSummary(d));
+    expect(await alone()).toHaveLength(8);
 
     const many = [uuid(), uuid(), uuid(), uuid(), uuid()];
     await watch(many);
     const later = T0 + 10 * MINUTE;
     for (const id of many) await poll(id, later, { logs: attempts(id, later, 6, 503) });
     await pass(later);
-    const summaries = (await deliveries()).filter((d) => d.kind === "summary");
+    const summaries = (await deliveries()).filter(isSummary);
     expect(summaries).toEqual([]); // a summary waits a settle time for more to join
     await pass(later + SETTLE);
-    const [summary] = (await deliveries()).filter((d) => d.kind === "summary");
+    const [summary] = (await deliveries()).filter(isSummary);
     // It lists every webhook failing when it is sent: the five, and the four told before.
     expect(summary!.message.webhooks.map((w) => w.webhook.id).sort()).toEqual([...few, ...many].sort());
     expect(summary!.message.headline).toBe("9 webhooks failing at once");
-    expect((await deliveries()).filter((d) => d.kind === "firing")).toHaveLength(8);
+    expect(await alone()).toHaveLength(8);
   });
 
   /** Five webhooks failing at once from `at`, told in one summary; they go on failing. */
@@ -605,11 +732,11 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     return ids;
   }
 
-  const summaryRow = async () => (await incidents()).find((i) => i.rule === "summary")!;
+  const summaryRow = async () => (await incidents()).find((i) => i.scope === "summary")!;
 
-  it("a webhook failing after a summary's burst is told alone, to destinations added since, while the summary stays open", async () => {
+  it("a webhook failing after a burst is added to its summary: one update to every destination, those added since too; it recovers with it", async () => {
     const chronic = await burst(T0 + MINUTE);
-    expect(await kinds()).toEqual(["summary summary → Ops Slack", "summary summary → Pager"]);
+    expect(await kinds()).toEqual(["firing summary → Ops Slack", "firing summary → Pager"]);
     await addDestination(
       ctx,
       appId,
@@ -622,47 +749,60 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     const at = T0 + 10 * MINUTE;
     await poll(late, at, { logs: attempts(late, at, 6, 500) });
     await pass(at);
+    expect((await kinds()).slice(2)).toEqual([]); // it joined: the update waits a settle time for more
     await pass(at + SETTLE);
     expect((await kinds()).slice(2)).toEqual([
-      "firing streak → Added later",
-      "firing streak → Ops Slack",
-      "firing streak → Pager",
+      "updated summary → Added later",
+      "updated summary → Ops Slack",
+      "updated summary → Pager",
     ]);
-    expect((await deliveries())[2]!.message.webhook!.id).toBe(late);
+    expect((await deliveries())[2]!.message.added.map((w) => w.webhook.id)).toEqual([late]);
     const [summary, lateIncident] = [await summaryRow(), (await incidents()).at(-1)!];
     expect(summary.state).toBe("firing");
-    expect(lateIncident).toMatchObject({ webhook_id: late, summary_id: null });
-    // The summary counts every webhook failing now, the one told alone too.
-    expect(parseDetail(summary.detail).breach.headline).toBe("6 webhooks failing at once");
+    expect(lateIncident).toMatchObject({ webhook_id: late, summary_id: summary.id });
+    expect(parseDetail(summary.detail).conditions[0]!.headline).toBe("6 webhooks failing at once");
 
-    // It recovers on its own notice; the summary's webhooks go on failing.
+    // It recovers without a notice of its own; the summary's webhooks go on failing.
     const back = at + 2 * MINUTE;
-    await poll(late, back, { logs: [log(late, back, 200)] });
-    expect((await kinds()).slice(5)).toEqual([
-      "resolved streak → Added later",
-      "resolved streak → Ops Slack",
-      "resolved streak → Pager",
-    ]);
+    await poll(late, back, { logs: attempts(late, back, 3, 200) });
+    await pass(back);
+    expect(await deliveries()).toHaveLength(5);
 
-    // One of the summary's webhooks recovers: its headline counts the four still failing.
-    await poll(chronic[0]!, back, { logs: [log(chronic[0]!, back, 200)] });
+    // One of the first five recovers: the headline counts the four still failing, told to nobody.
+    await poll(chronic[0]!, back, { logs: attempts(chronic[0]!, back, 3, 200) });
     await pass(back);
     expect((await summaryRow()).state).toBe("firing");
-    expect(parseDetail((await summaryRow()).detail).breach.headline).toBe("4 webhooks failing at once");
-    expect(await deliveries()).toHaveLength(8);
+    expect(parseDetail((await summaryRow()).detail).conditions[0]!.headline).toBe(
+      "4 webhooks failing at once",
+    );
+    expect(await deliveries()).toHaveLength(5);
+
+    // The rest recover: one notice, naming the six that were in it.
+    for (const id of chronic.slice(1))
+      await poll(id, back + MINUTE, { logs: attempts(id, back + MINUTE, 3, 200) });
+    await pass(back + MINUTE);
+    expect((await kinds()).slice(5)).toEqual([
+      "recovered summary → Added later",
+      "recovered summary → Ops Slack",
+      "recovered summary → Pager",
+    ]);
+    expect((await deliveries())[5]!.message.webhooks).toHaveLength(6);
   });
 
   it("a second burst while a summary is open joins it, told as an update naming every webhook failing in it", async () => {
     const first = await burst(T0 + MINUTE);
     const second = await burst(T0 + 30 * MINUTE);
-    const summaries = (await deliveries()).filter((d) => d.kind === "summary");
+    const summaries = await deliveries();
     expect(summaries.map((d) => d.destination)).toEqual(["Ops Slack", "Pager", "Ops Slack", "Pager"]);
     const update = summaries[2]!;
-    expect(update.key).not.toBe(summaries[0]!.key);
+    expect([update.kind, update.key]).toEqual(["updated", `${summaries[0]!.message.incident!.id}.updated.1`]);
     expect(update.message.headline).toBe("10 webhooks failing at once");
+    expect(update.message.added.map((w) => w.webhook.id).sort()).toEqual([...second].sort());
     expect(update.message.webhooks.map((w) => w.webhook.id).sort()).toEqual([...first, ...second].sort());
-    expect((await deliveries()).filter((d) => d.kind === "firing")).toEqual([]);
-    expect(parseDetail((await summaryRow()).detail).breach.headline).toBe("10 webhooks failing at once");
+    expect((await deliveries()).filter((d) => !isSummary(d))).toEqual([]);
+    expect(parseDetail((await summaryRow()).detail).conditions[0]!.headline).toBe(
+      "10 webhooks failing at once",
+    );
 
     // Passes with nothing new send nothing more.
     for (let at = T0 + 31 * MINUTE; at < T0 + 40 * MINUTE; at += MINUTE) await pass(at);
@@ -699,9 +839,9 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     await passes(start + 3 * MINUTE, start + 6 * MINUTE, 10 * SECOND);
 
     const told = await deliveries();
-    expect(told.map((d) => `${d.kind} → ${d.destination}`)).toEqual([
-      "summary → Ops Slack",
-      "summary → Pager",
+    expect(told.map((d) => `${d.kind} ${d.message.incident!.scope} → ${d.destination}`)).toEqual([
+      "firing summary → Ops Slack",
+      "firing summary → Pager",
     ]);
     const { message } = told[0]!;
     expect(message.headline).toBe(`the watch cannot read ${outage} webhooks: the hub is failing`);
@@ -717,7 +857,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     const back = start + 10 * MINUTE;
     await pollRound(back, (id, at) => ({ logs: [log(id, at, 200)] }));
     await pass(back + MINUTE);
-    expect((await kinds()).slice(2)).toEqual(["resolved summary → Ops Slack", "resolved summary → Pager"]);
+    expect((await kinds()).slice(2)).toEqual(["recovered summary → Ops Slack", "recovered summary → Pager"]);
     expect((await deliveries())[2]!.message.webhooks).toHaveLength(outage);
     expect((await deliveries())[2]!.message.headline).toMatch(/^recovered after \d+ minutes/);
 
@@ -728,7 +868,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     await passes(again + 2 * MINUTE, back + 29 * MINUTE, 2 * MINUTE);
     expect(await deliveries()).toHaveLength(4);
     await passes(back + 29 * MINUTE, back + 36 * MINUTE, 10 * SECOND);
-    expect((await kinds()).slice(4)).toEqual(["summary summary → Ops Slack", "summary summary → Pager"]);
+    expect((await kinds()).slice(4)).toEqual(["firing summary → Ops Slack", "firing summary → Pager"]);
   }, 400_000);
 
   it("a hub outage told before every webhook's turn to be read came lists each webhook of the application", async () => {
@@ -746,9 +886,9 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
     for (let at = start + 2 * MINUTE; at <= start + 6 * MINUTE; at += 10 * SECOND) await pass(at);
 
     const told = await deliveries();
-    expect(told.map((d) => `${d.kind} → ${d.destination}`)).toEqual([
-      "summary → Ops Slack",
-      "summary → Pager",
+    expect(told.map((d) => `${d.kind} ${d.message.incident!.scope} → ${d.destination}`)).toEqual([
+      "firing summary → Ops Slack",
+      "firing summary → Pager",
     ]);
     const { message } = told[0]!;
     expect(message.headline).toBe("the watch cannot read 2 of 12 webhooks: the hub is failing");
@@ -791,7 +931,7 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
         const at = T0 + MINUTE;
         for (const id of ids) await stored(id, attempts(id, at, 5, 500), at);
         for (let round = 0; round < 3; round++) await both(at);
-        expect((await incidents()).map((i) => i.rule)).toEqual(["streak", "streak"]);
+        expect((await incidents()).map(conditionsOf)).toEqual([["streak"], ["streak"]]);
         expect((await kinds()).sort()).toEqual([
           "firing streak → Ops Slack",
           "firing streak → Ops Slack",
@@ -799,9 +939,9 @@ describe.each(WATCH_DATABASES)("alert incidents on %s", (kind) => {
           "firing streak → Pager",
         ]);
         const later = at + 2 * MINUTE;
-        for (const id of ids) await stored(id, [log(id, later, 200)], later);
+        for (const id of ids) await stored(id, attempts(id, later, 3, 200), later);
         await both(later);
-        expect((await deliveries()).filter((d) => d.kind === "resolved")).toHaveLength(4);
+        expect((await deliveries()).filter((d) => d.kind === "recovered")).toHaveLength(4);
         expect(new Set((await deliveries()).map((d) => `${d.destination} ${d.key}`)).size).toBe(8);
       } finally {
         await Promise.all([ctx.db.destroy(), second.db.destroy()]);

@@ -1,43 +1,45 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
-import { evaluateRules, type Breach } from "@/lib/domain/alerts/evaluate";
+import {
+  DELIVERY_RULES,
+  earliestSince,
+  isWorse,
+  nextConditions,
+  type Condition,
+} from "@/lib/domain/alerts/conditions";
+import { evaluateRules } from "@/lib/domain/alerts/evaluate";
 import { parseDetail, type IncidentDetail } from "@/lib/domain/alerts/incident-detail";
 import {
+  recoveredMessage,
   recoveryText,
-  resolvedMessage,
-  type ConsoleLinks,
   type IncidentFacts,
+  type MessageContext,
 } from "@/lib/domain/alerts/incident-message";
-import type { IncidentRule } from "@/lib/domain/alerts/incidents";
-import type { AlertSummaryItem, AlertWebhook } from "@/lib/domain/alerts/message";
-import { RULE_IDS } from "@/lib/domain/alerts/rules";
+import type { AlertSummaryItem, AlertWebhook, IncidentScope } from "@/lib/domain/alerts/message";
 import { applicationOf } from "@/lib/server/alerts/application-names";
 import { failuresBetween, webhookFacts } from "@/lib/server/alerts/facts";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import { rulesFor } from "@/lib/server/alerts/rules-store";
-import type { StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import type { StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase } from "@/lib/server/store/schema";
 
 /**
- * Incidents: a rule that starts to hold on a webhook opens one (the partial unique index keeps it
- * to one firing per webhook and rule, whichever instance opens it), a rule that clears resolves
- * it. Opening records only: the alert pass (notify.ts) sends the firing alert, alone or inside a
- * summary, once nothing holds it. Resolving an incident whose alert went out alone sends its
- * recovery notice in the same transaction, so it is recorded exactly once.
+ * Incidents: one per watched webhook, listing the conditions that hold on it (the partial unique
+ * index keeps it to one firing per webhook, whichever instance opens it), one per application
+ * whose key the hub rejects, and summaries. A webhook's incident opens when a condition starts
+ * to hold, is kept current while they change (an update becomes due when it gets worse), and
+ * resolves when none holds: for its deliveries, once the webhook has delivered as many times in
+ * a row as resolve a failure issue. Opening records only: the alert pass (notify.ts) sends the
+ * alerts, alone or inside a summary, once nothing holds them. Resolving an incident whose alert
+ * went out alone sends its recovery notice in the same transaction, so it is recorded exactly once.
  */
 
-export type IncidentRow = Selectable<WatchDatabase["alert_incidents"]>;
+export type IncidentRow = Selectable<StoreDatabase["alert_incidents"]>;
 
 const MINUTE = 60_000;
 /** Application-wide incidents and summaries have no webhook. */
 export const APP_WIDE = "";
-
-/** What the engine needs beyond the store: where the console is, for the links in alerts. */
-export type EngineLinks = ConsoleLinks;
-
-/** Rules about the webhook's failed deliveries: one alert tells them all. */
-export const DELIVERY_RULES = new Set<IncidentRule>(["streak", "rate", "errorsJump"]);
 
 export function incidentFacts(
   row: IncidentRow,
@@ -46,30 +48,29 @@ export function incidentFacts(
 ): IncidentFacts {
   return {
     id: row.id,
-    rule: row.rule,
+    scope: row.scope,
     application,
     webhook: detail.webhook,
-    breach: detail.breach,
+    conditions: detail.conditions,
+    since: detail.since,
     openedAt: Number(row.opened_at),
   };
 }
 
 /**
- * Opens a firing incident unless one is already firing for this webhook and rule; answers
- * whether this call opened it. Opened within `cooldownMinutes` of the resolution of the same
- * rule's last incident here that was told, its alert waits until the cooldown ends.
+ * Opens a firing incident unless one of this scope is already firing here; answers the row this
+ * call opened (null when another was). Opened within `cooldownMinutes` of the resolution of the
+ * last incident here that was told, its alert waits until the cooldown ends.
  */
 export async function openIncident(
   ctx: StoreContext,
   incident: {
     appId: string;
     webhookId: string;
-    rule: IncidentRule;
-    breach: Breach;
+    scope: IncidentScope;
+    conditions: Condition[];
     webhook: AlertWebhook | null;
     cooldownMinutes: number;
-    summaryId?: string | null;
-    notifiedAt?: number | null;
   },
   now: number,
 ): Promise<IncidentRow | null> {
@@ -78,7 +79,7 @@ export async function openIncident(
     .select("resolved_at")
     .where("app_id", "=", incident.appId)
     .where("webhook_id", "=", incident.webhookId)
-    .where("rule", "=", incident.rule)
+    .where("scope", "=", incident.scope)
     .where("state", "=", "resolved")
     .where("notified_at", "is not", null)
     .orderBy("resolved_at", "desc")
@@ -87,10 +88,13 @@ export async function openIncident(
   const cooldownEnd =
     last?.resolved_at == null ? null : Number(last.resolved_at) + incident.cooldownMinutes * MINUTE;
   const detail: IncidentDetail = {
-    breach: incident.breach,
+    conditions: incident.conditions,
+    since: earliestSince(null, incident.conditions),
     webhook: incident.webhook,
     cooldownUntil: cooldownEnd !== null && cooldownEnd > now ? cooldownEnd : null,
     held: null,
+    told: null,
+    updates: 0,
     webhooks: [],
     hubFailing: false,
     recovery: null,
@@ -101,14 +105,15 @@ export async function openIncident(
       id: randomUUID(),
       app_id: incident.appId,
       webhook_id: incident.webhookId,
-      rule: incident.rule,
+      scope: incident.scope,
       state: "firing",
       opened_at: now,
       resolved_at: null,
       detail: JSON.stringify(detail),
-      notified_at: incident.notifiedAt ?? null,
+      notified_at: null,
       updated_at: now,
-      summary_id: incident.summaryId ?? null,
+      summary_id: null,
+      update_due: null,
     })
     .onConflict((oc) => oc.doNothing())
     .returningAll()
@@ -116,128 +121,81 @@ export async function openIncident(
   return inserted ?? null;
 }
 
-/** Keeps a firing incident's breach current (its counts grow); its `since` stays the first one. */
-async function refreshBreach(ctx: StoreContext, row: IncidentRow, breach: Breach, now: number) {
-  const detail = parseDetail(row.detail);
-  const next: IncidentDetail = {
-    ...detail,
-    breach: { ...breach, since: detail.breach.since ?? breach.since },
-  };
-  const json = JSON.stringify(next);
-  if (json === row.detail) return;
-  await ctx.db
+/**
+ * Writes a firing incident's detail if nobody changed it since `row` was read (the alert pass
+ * and the rules, on any instance, write it too); answers the row as written, undefined when it
+ * was not. `updateDue` marks an update due from then, unless one already is.
+ */
+export function writeDetail(
+  ctx: StoreContext,
+  row: IncidentRow,
+  detail: IncidentDetail,
+  now: number,
+  updateDue = false,
+): Promise<IncidentRow | undefined> {
+  return ctx.db
     .updateTable("alert_incidents")
-    .set({ detail: json, updated_at: now })
+    .set((eb) => ({
+      detail: JSON.stringify(detail),
+      updated_at: now,
+      ...(updateDue ? { update_due: eb.fn.coalesce("update_due", eb.val(now)) } : {}),
+    }))
     .where("id", "=", row.id)
     .where("state", "=", "firing")
-    .execute();
+    .where("detail", "=", row.detail)
+    .returningAll()
+    .executeTakeFirst();
 }
 
-/** Failures an incident lasted, for its recovery sentence: the stored failed attempts for rules about deliveries. */
-async function failuresDuring(ctx: StoreContext, row: IncidentRow, detail: IncidentDetail, now: number) {
-  if (row.webhook_id === APP_WIDE || !DELIVERY_RULES.has(row.rule)) return 0;
-  return failuresBetween(ctx, row.webhook_id, detail.breach.since ?? Number(row.opened_at), now);
-}
-
-/**
- * A delivery rule's detail with the start of the failures its alert told: the earliest among the
- * rules told with it (a numberOfErrors jump is seen at a poll, after the failures it counts).
- */
-async function toldStart(ctx: StoreContext, row: IncidentRow, detail: IncidentDetail) {
-  if (row.webhook_id === APP_WIDE || !DELIVERY_RULES.has(row.rule)) return detail;
-  const told = await ctx.db
-    .selectFrom("alert_incidents")
-    .select("detail")
-    .where("summary_id", "=", row.id)
-    .execute();
-  const starts = [detail, ...told.map((r) => parseDetail(r.detail))]
-    .map((d) => d.breach.since)
-    .filter((since): since is number => since !== null);
-  if (starts.length === 0) return detail;
-  return { ...detail, breach: { ...detail.breach, since: Math.min(...starts) } };
-}
+/** Whether the incident ever listed a condition about the webhook's failed deliveries. */
+const aboutDeliveries = (detail: IncidentDetail) =>
+  [...detail.conditions.map((c) => c.rule), ...(detail.told?.rules ?? [])].some((rule) =>
+    DELIVERY_RULES.has(rule),
+  );
 
 /**
  * Resolves a firing incident (once, whichever instance gets there first) with its recovery
- * sentence. Its notice is sent only when its alert went out alone: one held all along sends
- * nothing, one told inside a summary (or with another rule) is told recovered with that one.
+ * sentence, counting the failed deliveries since its start when it was about them. Its notice is
+ * sent only when its alert went out alone: one held all along sends nothing, one told inside a
+ * summary is told recovered with that summary.
  */
 export async function resolveIncident(
   ctx: StoreContext,
-  links: EngineLinks,
+  links: MessageContext,
   row: IncidentRow,
   now: number,
   webhooks: AlertSummaryItem[] = [],
 ): Promise<boolean> {
-  const detail = await toldStart(ctx, row, parseDetail(row.detail));
-  const failures = await failuresDuring(ctx, row, detail, now);
-  const since = detail.breach.since ?? Number(row.opened_at);
+  const detail = parseDetail(row.detail);
+  const since = detail.since ?? Number(row.opened_at);
+  const failures =
+    row.scope === "webhook" && aboutDeliveries(detail)
+      ? await failuresBetween(ctx, row.webhook_id, since, now)
+      : 0;
   const resolved: IncidentDetail = {
     ...detail,
     held: null,
     webhooks: webhooks.length > 0 ? webhooks : detail.webhooks,
     recovery: recoveryText(failures, now - since),
   };
-  const deliveryRule = row.webhook_id !== APP_WIDE && DELIVERY_RULES.has(row.rule);
   return ctx.db.transaction().execute(async (tx) => {
     const done = await tx
       .updateTable("alert_incidents")
-      .set({ state: "resolved", resolved_at: now, updated_at: now, detail: JSON.stringify(resolved) })
+      .set({
+        state: "resolved",
+        resolved_at: now,
+        updated_at: now,
+        update_due: null,
+        detail: JSON.stringify(resolved),
+      })
       .where("id", "=", row.id)
       .where("state", "=", "firing")
       .returning(["notified_at", "summary_id"])
       .executeTakeFirst();
     if (!done) return false;
-    const toldAlone = done.notified_at !== null && done.summary_id === null;
-    // Rules told with this one, or about the same webhook's failures and not told yet (a rate
-    // that starts to hold as the streak ends), still fire: the first carries the alert on, in
-    // this one's place, so "recovered" is said once the failures have stopped.
-    const heirs = await tx
-      .selectFrom("alert_incidents")
-      .select(["id", "detail"])
-      .where("state", "=", "firing")
-      .where((eb) => {
-        const toldWith = eb("summary_id", "=", row.id);
-        if (!deliveryRule || done.notified_at === null) return toldWith;
-        return eb.or([
-          toldWith,
-          eb.and([
-            eb("app_id", "=", row.app_id),
-            eb("webhook_id", "=", row.webhook_id),
-            eb("rule", "in", [...DELIVERY_RULES]),
-            eb("notified_at", "is", null),
-          ]),
-        ]);
-      })
-      .orderBy("opened_at")
-      .execute();
-    if (heirs.length > 0) {
-      const [heir, ...rest] = heirs.map((h) => h.id);
-      const told = { notified_at: done.notified_at, updated_at: now };
-      // The alert it carries on told of failures since this one's start: its recovery counts them.
-      const carried = parseDetail(heirs[0]!.detail);
-      const heirSince = Math.min(carried.breach.since ?? Number.MAX_SAFE_INTEGER, since);
-      await tx
-        .updateTable("alert_incidents")
-        .set({
-          ...told,
-          summary_id: done.summary_id,
-          detail: JSON.stringify({ ...carried, breach: { ...carried.breach, since: heirSince } }),
-        })
-        .where("id", "=", heir!)
-        .execute();
-      if (rest.length > 0) {
-        await tx
-          .updateTable("alert_incidents")
-          .set({ ...told, summary_id: heir! })
-          .where("id", "in", rest)
-          .execute();
-      }
-      return true;
-    }
-    if (toldAlone) {
+    if (done.notified_at !== null && done.summary_id === null) {
       const application = await applicationOf({ ...ctx, db: tx }, row.app_id);
-      const message = resolvedMessage(
+      const message = recoveredMessage(
         incidentFacts(row, application, detail),
         failures,
         links,
@@ -250,25 +208,35 @@ export async function resolveIncident(
   });
 }
 
-/** The firing incidents of one webhook (or application-wide ones, with APP_WIDE). */
-export function firingIncidents(ctx: StoreContext, appId: string, webhookId: string): Promise<IncidentRow[]> {
+/** The firing incident of this scope of one webhook (or, with APP_WIDE, of the application), if any. */
+export function firingIncident(
+  ctx: StoreContext,
+  appId: string,
+  webhookId: string,
+  scope: IncidentScope,
+): Promise<IncidentRow | undefined> {
   return ctx.db
     .selectFrom("alert_incidents")
     .selectAll()
     .where("app_id", "=", appId)
     .where("webhook_id", "=", webhookId)
+    .where("scope", "=", scope)
     .where("state", "=", "firing")
-    .execute();
+    .executeTakeFirst();
 }
 
+/** Tries a change of a firing incident again when another instance wrote it first. */
+const ATTEMPTS = 3;
+
 /**
- * Judges a webhook's rules after a poll: opens incidents for rules newly breached, keeps firing
- * ones current, resolves the ones that cleared. Rules the facts cannot judge (the poll failed)
- * stay as they are.
+ * Judges a webhook's rules after a poll into the conditions of its one incident: opens it when a
+ * condition starts to hold, keeps its conditions current (marking an update due when it got
+ * worse after its alert went out alone), resolves it when none holds. Rules the facts cannot
+ * judge (the poll failed) stay as they are.
  */
 export async function evaluateWebhook(
   ctx: StoreContext,
-  links: EngineLinks,
+  links: MessageContext,
   appId: string,
   webhookId: string,
   now: number,
@@ -277,33 +245,31 @@ export async function evaluateWebhook(
   const watched = await webhookFacts(ctx, webhookId, rules, now);
   if (!watched) return;
   const verdicts = evaluateRules(rules, watched.facts, now);
-  const firing = new Map((await firingIncidents(ctx, appId, webhookId)).map((row) => [row.rule, row]));
-  // Rules that hold are judged before those that cleared: a streak ending as the rate starts to
-  // hold hands its alert on to the rate instead of telling "recovered".
-  const order = [...RULE_IDS].sort(
-    (a, b) => Number(verdicts[a] === "clear") - Number(verdicts[b] === "clear"),
-  );
-  for (const rule of order) {
-    const verdict = verdicts[rule];
-    const open = firing.get(rule);
-    if (verdict === undefined) continue;
-    if (verdict === "clear") {
-      if (open) await resolveIncident(ctx, links, open, now);
-    } else if (open) {
-      await refreshBreach(ctx, open, verdict, now);
-    } else {
-      await openIncident(
+  const delivering = watched.facts.successRun >= ctx.issueResolveAfter;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const open = await firingIncident(ctx, appId, webhookId, "webhook");
+    const detail = open ? parseDetail(open.detail) : null;
+    const conditions = nextConditions(detail?.conditions ?? [], verdicts, rules, delivering);
+    if (!open || !detail) {
+      if (conditions.length === 0) return;
+      const { webhook } = watched;
+      const opened = await openIncident(
         ctx,
-        {
-          appId,
-          webhookId,
-          rule,
-          breach: verdict,
-          webhook: watched.webhook,
-          cooldownMinutes: rules.cooldownMinutes,
-        },
+        { appId, webhookId, scope: "webhook", conditions, webhook, cooldownMinutes: rules.cooldownMinutes },
         now,
       );
+      if (opened) return;
+      continue;
     }
+    if (conditions.length === 0) {
+      await resolveIncident(ctx, links, open, now);
+      return;
+    }
+    const next: IncidentDetail = { ...detail, conditions, since: earliestSince(detail.since, conditions) };
+    // Told inside a summary, a webhook's changes are not told on their own: the summary tells the webhooks.
+    const worse =
+      detail.told !== null && open.summary_id === null && isWorse(detail.told, conditions, rules.streak.min);
+    if (!worse && JSON.stringify(next) === open.detail) return;
+    if (await writeDetail(ctx, open, next, now, worse)) return;
   }
 }

@@ -5,16 +5,16 @@ import https from "node:https";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import nodemailer from "nodemailer";
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
+import { refusedAddress, refusedName } from "@/lib/server/alerts/addresses";
 
 /**
  * The one way the console calls out to an alert destination. Destination addresses come from
- * people, so every call is checked twice: before it starts (the scheme, and every address the
- * name resolves to) and again when the socket connects (request-filtering-agent checks the
- * address the connection actually uses, so a name that resolves to a public address first and
- * to 127.0.0.1 the next time is refused). Redirects are not followed; each call has a deadline
- * (connect to last byte) and reads at most RESPONSE_READ_MAX bytes of the answer.
- * SMTP goes through the same checks (its socket comes from the same agent).
+ * people, so every call is checked twice with one classification (addresses.ts): before it
+ * starts (the scheme, and every address the name resolves to) and again when the socket
+ * connects (the connection's own lookup refuses a name whose addresses are not all public, so a
+ * name that resolves to a public address first and to 127.0.0.1 the next time is refused).
+ * Redirects are not followed; each call has a deadline (connect to last byte) and reads at most
+ * RESPONSE_READ_MAX bytes of the answer. SMTP goes through the same checks.
  */
 
 /** `dns.lookup`'s shape, so tests can make a name resolve where they need. */
@@ -25,6 +25,11 @@ export interface OutboundPolicy {
   allowPrivate: boolean;
   /** Deadline of one call, connect to last byte. */
   timeoutMs: number;
+  /**
+   * The sandbox's alert inbox (`http://127.0.0.1:4010/_sandbox/inbox`) when `npm start` started
+   * the sandbox: addresses under it are called though they are http:// and on loopback.
+   */
+  sandboxInbox?: string | null;
   lookup?: Lookup;
 }
 
@@ -37,70 +42,6 @@ export class OutboundRefused extends Error {
     super(message);
     this.name = "OutboundRefused";
   }
-}
-
-/** Ranges never called unless ALERTS_ALLOW_PRIVATE=1, by the words a refusal uses. */
-const REFUSED: Array<[string, Array<[string, number]>]> = [
-  [
-    "a loopback address",
-    [
-      ["127.0.0.0", 8],
-      ["::1", 128],
-    ],
-  ],
-  [
-    "a private address",
-    [
-      ["10.0.0.0", 8],
-      ["172.16.0.0", 12],
-      ["192.168.0.0", 16],
-      ["100.64.0.0", 10],
-      ["fc00::", 7],
-    ],
-  ],
-  [
-    "a link-local or cloud metadata address",
-    [
-      ["169.254.0.0", 16],
-      ["fe80::", 10],
-    ],
-  ],
-  [
-    "an unspecified, reserved or multicast address",
-    [
-      ["0.0.0.0", 8],
-      ["192.0.0.0", 24],
-      ["198.18.0.0", 15],
-      ["224.0.0.0", 3],
-      ["::", 128],
-      ["ff00::", 8],
-    ],
-  ],
-];
-
-const blockLists = REFUSED.map(([words, ranges]) => {
-  const list = new net.BlockList();
-  for (const [network, prefix] of ranges)
-    list.addSubnet(network, prefix, net.isIPv6(network) ? "ipv6" : "ipv4");
-  return { words, list };
-});
-
-/** The IPv4 address inside an IPv4-mapped IPv6 one (`::ffff:127.0.0.1`, `::ffff:7f00:1`), else the address as is. */
-function unmapped(address: string): string {
-  const match = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!match) return address;
-  if (match[1]) return match[1];
-  const value = (parseInt(match[2]!, 16) << 16) | parseInt(match[3]!, 16);
-  return [24, 16, 8, 0].map((shift) => (value >>> shift) & 255).join(".");
-}
-
-/** Why an IP address is refused ("a loopback address"), or null when it may be called. */
-export function refusedAddress(address: string): string | null {
-  const ip = unmapped(address.replace(/^\[|\]$/g, ""));
-  const family = net.isIP(ip);
-  if (family === 0) return null;
-  const type = family === 6 ? "ipv6" : "ipv4";
-  return blockLists.find(({ list }) => list.check(ip, type))?.words ?? null;
 }
 
 async function resolveAll(host: string, lookup: Lookup): Promise<string[]> {
@@ -122,6 +63,8 @@ export async function refusedHost(host: string, policy: OutboundPolicy): Promise
     const words = refusedAddress(bare);
     return words ? `${bare} is ${words}` : null;
   }
+  const nameWords = refusedName(bare);
+  if (nameWords) return `${bare} is ${nameWords}`;
   let addresses: string[];
   try {
     addresses = await resolveAll(bare, policy.lookup ?? dns.lookup);
@@ -135,8 +78,19 @@ export async function refusedHost(host: string, policy: OutboundPolicy): Promise
   return null;
 }
 
+/**
+ * True for an address under the sandbox's inbox: its exact origin (scheme, host and port) and
+ * a path below the inbox's, so nothing else of the sandbox (its admin routes) is reachable.
+ */
+export function inSandboxInbox(url: URL, policy: OutboundPolicy): boolean {
+  if (!policy.sandboxInbox || url.username || url.password) return false;
+  const inbox = new URL(policy.sandboxInbox);
+  return url.origin === inbox.origin && url.pathname.startsWith(`${inbox.pathname}/`);
+}
+
 /** Why the policy refuses this URL (scheme or address), or null. The reason never repeats the path. */
 export async function refusedUrl(url: URL, policy: OutboundPolicy): Promise<string | null> {
+  if (inSandboxInbox(url, policy)) return null;
   if (url.protocol !== "https:" && !(policy.allowPrivate && url.protocol === "http:")) {
     return "only https:// addresses are called (http:// is allowed only with ALERTS_ALLOW_PRIVATE=1)";
   }
@@ -145,20 +99,82 @@ export async function refusedUrl(url: URL, policy: OutboundPolicy): Promise<stri
   return refused ? `${refused}: alerts go only to public addresses` : null;
 }
 
-/** The agents that check each connection's address (private ones allowed only with ALERTS_ALLOW_PRIVATE). */
-function agentsFor(allowPrivate: boolean) {
-  const options = { allowPrivateIPAddress: allowPrivate, keepAlive: false };
-  return { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) };
-}
-const AGENTS = { strict: agentsFor(false), open: agentsFor(true) };
-const agents = (policy: OutboundPolicy) => (policy.allowPrivate ? AGENTS.open : AGENTS.strict);
+type ConnectOptions = { host?: string | null; lookup?: net.LookupFunction | Lookup };
 
-/** request-filtering-agent's refusal, told apart from other connection errors by its words. */
-function asRefusal(error: unknown): unknown {
-  return error instanceof Error && /is not allowed/.test(error.message)
-    ? new OutboundRefused(`the address was refused when connecting: ${error.message}`)
-    : error;
+/** Says a connection was refused by the policy, in the words the delivery log keeps. */
+const refusedWhenConnecting = (why: string) =>
+  new OutboundRefused(`the address was refused when connecting: ${why}`);
+
+/**
+ * A connection's options with the policy applied as it connects: an IP literal is checked now
+ * (it is not looked up), a name by a lookup (the options' own, else DNS) that refuses it unless
+ * every address it resolves to is public. Throws OutboundRefused for a literal the policy refuses.
+ */
+function checkedAtConnect<T extends ConnectOptions>(options: T): T & { lookup: net.LookupFunction } {
+  const host = (options.host ?? "").replace(/^\[|\]$/g, "");
+  if (net.isIP(host)) {
+    const words = refusedAddress(host);
+    if (words) throw refusedWhenConnecting(`${host} is ${words}`);
+  }
+  const lookup = (options.lookup ?? dns.lookup) as Lookup;
+  const checked: net.LookupFunction = (hostname, lookupOptions, callback) => {
+    const nameWords = refusedName(hostname);
+    if (nameWords) return callback(refusedWhenConnecting(`${hostname} is ${nameWords}`), "");
+    lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+      if (error) return callback(error, "");
+      for (const { address } of addresses) {
+        const words = refusedAddress(address);
+        if (words) return callback(refusedWhenConnecting(`${hostname} resolved to ${address}, ${words}`), "");
+      }
+      const [first] = addresses;
+      if (lookupOptions.all || !first) return callback(null, addresses);
+      callback(null, first.address, first.family);
+    });
+  };
+  return { ...options, lookup: checked };
 }
+
+type Callback = (error: Error | null, stream: Duplex) => void;
+
+/** A connection of an agent below: the refusal of a literal goes to the request as a failed connection. */
+function connectChecked(
+  connect: (options: ConnectOptions, callback?: Callback) => Duplex | null | undefined,
+  options: ConnectOptions,
+  callback?: Callback,
+) {
+  let checked;
+  try {
+    checked = checkedAtConnect(options);
+  } catch (error) {
+    if (!callback) throw error;
+    callback(error as Error, undefined as never);
+    return undefined;
+  }
+  return connect(checked, callback);
+}
+
+/** Agents whose every connection is checked as it is made (request-filtering, with our classification). */
+class CheckedHttpAgent extends http.Agent {
+  override createConnection(options: http.ClientRequestArgs, callback?: Callback) {
+    return connectChecked((checked, cb) => super.createConnection(checked, cb), options, callback);
+  }
+}
+class CheckedHttpsAgent extends https.Agent {
+  override createConnection(options: https.RequestOptions, callback?: Callback) {
+    return connectChecked((checked, cb) => super.createConnection(checked, cb), options, callback);
+  }
+}
+
+const AGENTS = {
+  checked: {
+    http: new CheckedHttpAgent({ keepAlive: false }),
+    https: new CheckedHttpsAgent({ keepAlive: false }),
+  },
+  open: { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) },
+};
+
+/** ALERTS_ALLOW_PRIVATE, or the sandbox's inbox: the connection is not checked. */
+const unchecked = (url: URL, policy: OutboundPolicy) => policy.allowPrivate || inSandboxInbox(url, policy);
 
 export interface OutboundAnswer {
   status: number;
@@ -187,7 +203,7 @@ export async function postOutbound(
       target,
       {
         method: "POST",
-        agent: secure ? agents(policy).https : agents(policy).http,
+        agent: AGENTS[unchecked(target, policy) ? "open" : "checked"][secure ? "https" : "http"],
         lookup: policy.lookup,
         signal,
         headers: {
@@ -216,7 +232,7 @@ export async function postOutbound(
         response.on("error", (error) => reject(timeoutOr(error, signal, policy)));
       },
     );
-    request.on("error", (error) => reject(asRefusal(timeoutOr(error, signal, policy))));
+    request.on("error", (error) => reject(timeoutOr(error, signal, policy)));
     request.end(body);
   });
 }
@@ -235,45 +251,70 @@ export interface OutboundMail {
   messageId: string;
 }
 
+/** The relay of SMTP_URL, and SMTP_ALLOW_PLAINTEXT_AUTH. */
+export interface SmtpRelay {
+  url: string;
+  /** Credentials may go over a connection the relay did not encrypt (STARTTLS not offered). */
+  allowPlaintextAuth: boolean;
+}
+
 /**
- * Sends one email through the relay of `smtpUrl` (smtp:// with STARTTLS when offered, smtps://
- * with TLS from the start), its connection made by the same checking agent. Resolves with the
- * relay's reply ("250 OK …").
+ * Sends one email through `relay` (smtp:// with STARTTLS, smtps:// with TLS from the start), its
+ * connection checked as HTTP calls are. With a user name in SMTP_URL, STARTTLS is required: a
+ * relay that does not offer it (or a man in the middle that strips it) gets no AUTH, unless
+ * SMTP_ALLOW_PLAINTEXT_AUTH=1. Resolves with the relay's reply ("250 OK …").
  */
 export async function sendMailOutbound(
-  smtpUrl: string,
+  relay: SmtpRelay,
   mail: OutboundMail,
   policy: OutboundPolicy,
 ): Promise<{ response: string }> {
-  const url = new URL(smtpUrl);
+  const url = new URL(relay.url);
   const refused = await refusedHost(url.hostname, policy);
   if (refused) throw new OutboundRefused(`SMTP_URL: ${refused}: alerts go only to public addresses`);
   const secure = url.protocol === "smtps:";
   const port = Number(url.port) || (secure ? 465 : 587);
   const host = url.hostname.replace(/^\[|\]$/g, "");
+  const auth = url.username
+    ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+    : undefined;
+  const requireTLS = Boolean(auth) && !secure && !relay.allowPlaintextAuth;
   const transport = nodemailer.createTransport({
     host,
     port,
     secure,
-    auth: url.username
-      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
-      : undefined,
+    requireTLS,
+    auth,
     connectionTimeout: policy.timeoutMs,
     greetingTimeout: policy.timeoutMs,
     socketTimeout: policy.timeoutMs,
     getSocket: (_options, callback) => {
-      const socket = agents(policy).http.createConnection({ host, port, lookup: policy.lookup }) as Duplex;
-      const onError = (error: Error) => callback(asRefusal(error) as Error, undefined);
+      let socket: net.Socket;
+      try {
+        const options = { host, port, lookup: policy.lookup };
+        socket = net.connect(policy.allowPrivate ? options : checkedAtConnect(options));
+      } catch (error) {
+        return callback(error as Error, undefined);
+      }
+      const onError = (error: Error) => callback(error, undefined);
       socket.once("error", onError);
       socket.once("connect", () => {
         socket.off("error", onError);
-        callback(null, { connection: socket as net.Socket });
+        callback(null, { connection: socket });
       });
     },
   });
   try {
     const info = await transport.sendMail({ ...mail });
     return { response: info.response };
+  } catch (error) {
+    if (requireTLS && (error as { code?: string }).code === "ETLS") {
+      throw new Error(
+        `SMTP_URL: the relay at ${host}:${port} did not start TLS (STARTTLS), so its user name and password were not sent. ` +
+          "Use smtps:// or a relay that offers STARTTLS; on a trusted network, SMTP_ALLOW_PLAINTEXT_AUTH=1 sends them in clear.",
+      );
+    }
+    throw error;
   } finally {
     transport.close();
   }

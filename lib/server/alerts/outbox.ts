@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Selectable } from "kysely";
 import { RESPONSE_SNIPPET_MAX, type DeliveryState } from "@/lib/domain/alerts/destinations";
 import { alertTitle, type AlertMessage } from "@/lib/domain/alerts/message";
-import type { StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import type { StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase } from "@/lib/server/store/schema";
 
 /**
  * The outbox: an alert is recorded for each destination of its application before anything is
@@ -14,7 +14,7 @@ import type { WatchDatabase } from "@/lib/server/watch/schema";
  * nothing, and a sender that dies mid-send leaves a lease that lapses for another to take.
  */
 
-export type OutboxRow = Selectable<WatchDatabase["alert_deliveries"]>;
+export type OutboxRow = Selectable<StoreDatabase["alert_deliveries"]>;
 
 /** Who holds a claim, and until when (epoch ms). */
 export interface Lease {
@@ -102,48 +102,85 @@ export async function enqueueClaimed(
 }
 
 /** Due: pending and its time has come, or being sent by an instance whose lease lapsed. */
-const due = (now: number) => (eb: ExpressionBuilder<WatchDatabase, "alert_deliveries">) =>
+const due = (now: number) => (eb: ExpressionBuilder<StoreDatabase, "alert_deliveries">) =>
   eb.or([
     eb.and([eb("state", "=", "pending"), eb("next_attempt_at", "<=", now)]),
     eb.and([eb("state", "=", "sending"), eb("lease_until", "<", now)]),
   ]);
 
+/** How many rows one claim may take. */
+export interface ClaimLimits {
+  /** Rows claimed at most (the sender's free slots). */
+  limit: number;
+  /** Rows of one application in flight at most, counting those other senders hold. */
+  perApplication: number;
+}
+
 /**
- * Claims up to `limit` due rows for `lease.owner`, at most one per destination and none of a
- * destination being sent to now, so a destination that hangs holds up only its own alerts.
- * Each claim counts as an attempt. PostgreSQL: the candidates are locked with FOR UPDATE SKIP
- * LOCKED, so instances claiming at once take different rows; on either database the UPDATE
- * checks again that the row is still due, so no row is claimed twice.
+ * Claims due rows for `lease.owner`, fairly: at most one per destination and none of a
+ * destination being sent to now (a destination that hangs holds up only its own alerts), at
+ * most `perApplication` in flight per application, and the applications with the fewest in
+ * flight first, so one application's many slow receivers cannot take every slot and hold
+ * another's alerts. Each claim counts as an attempt. The UPDATE checks again that each row is
+ * still due (PostgreSQL: skipping rows another instance has locked), so no row is claimed twice.
  */
 export async function claimDue(
   ctx: StoreContext,
   lease: Lease,
-  limit: number,
+  { limit, perApplication }: ClaimLimits,
   now = Date.now(),
 ): Promise<OutboxRow[]> {
   if (limit <= 0) return [];
   return ctx.db.transaction().execute(async (tx) => {
-    const busy = tx
+    const live = tx
       .selectFrom("alert_deliveries")
-      .select("destination_id")
       .where("state", "=", "sending")
       .where("lease_until", ">=", now);
-    const candidates = await tx
+    const inFlight = new Map(
+      (
+        await live
+          .select(["app_id", (eb) => eb.fn.countAll<number | string>().as("rows")])
+          .groupBy("app_id")
+          .execute()
+      ).map((row) => [row.app_id, Number(row.rows)]),
+    );
+    // Each destination's next row, then each application's first `perApplication` of those.
+    const nextOfDestination = tx
       .selectFrom("alert_deliveries")
-      .select(["id", "destination_id"])
+      .select(["id", "app_id", "next_attempt_at", "created_at"])
+      .select((eb) =>
+        eb.fn
+          .agg<number>("row_number")
+          .over((ob) => ob.partitionBy("destination_id").orderBy("next_attempt_at").orderBy("created_at"))
+          .as("in_destination"),
+      )
       .where(due(now))
-      .where("destination_id", "not in", busy)
-      .orderBy("next_attempt_at")
-      .orderBy("created_at")
-      .limit(limit * 4)
-      .$if(ctx.kind === "postgres", (qb) => qb.forUpdate().skipLocked())
+      .where("destination_id", "not in", live.select("destination_id"))
+      .as("next_of_destination");
+    const ranked = await tx
+      .selectFrom(
+        tx
+          .selectFrom(nextOfDestination)
+          .select(["id", "app_id", "next_attempt_at"])
+          .select((eb) =>
+            eb.fn
+              .agg<number>("row_number")
+              .over((ob) => ob.partitionBy("app_id").orderBy("next_attempt_at").orderBy("created_at"))
+              .as("in_app"),
+          )
+          .where("in_destination", "=", 1)
+          .as("ranked"),
+      )
+      .select(["id", "app_id", "next_attempt_at", "in_app"])
+      .where("in_app", "<=", perApplication)
       .execute();
-    const chosen = new Map<string, string>();
-    for (const row of candidates) {
-      if (chosen.size === limit) break;
-      if (!chosen.has(row.destination_id)) chosen.set(row.destination_id, row.id);
-    }
-    if (chosen.size === 0) return [];
+    const chosen = ranked
+      .map((row) => ({ ...row, load: Number(row.in_app) + (inFlight.get(row.app_id) ?? 0) }))
+      .filter((row) => row.load <= perApplication)
+      .sort((a, b) => a.load - b.load || Number(a.next_attempt_at) - Number(b.next_attempt_at))
+      .slice(0, limit)
+      .map((row) => row.id);
+    if (chosen.length === 0) return [];
     return tx
       .updateTable("alert_deliveries")
       .set((eb) => ({
@@ -153,7 +190,14 @@ export async function claimDue(
         lease_until: lease.until,
         updated_at: now,
       }))
-      .where("id", "in", [...chosen.values()])
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("alert_deliveries")
+          .select("id")
+          .where("id", "in", chosen)
+          .where(due(now))
+          .$if(ctx.kind === "postgres", (qb) => qb.forUpdate().skipLocked()),
+      )
       .where(due(now))
       .returningAll()
       .execute();

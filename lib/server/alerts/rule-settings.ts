@@ -1,11 +1,10 @@
 import "server-only";
+import { withStore } from "@/lib/server/store/context";
 import type { RuleSettings } from "@/lib/domain/alerts/rules";
 import type { WebhookAlertSettings } from "@/lib/domain/alerts/webhook-alert-settings";
 import { activeSnooze, snoozedUntilFor } from "@/lib/domain/alerts/snooze";
 import type { WebhookAlertSettingsInput } from "@/lib/domain/inputs/alert-rules";
-import { withStore } from "@/lib/server/alerts/service";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { getWatch, notWatched } from "@/lib/server/watch/watches";
+import type { StoreContext } from "@/lib/server/store/context";
 import {
   appRules,
   rulesFor,
@@ -50,30 +49,23 @@ async function settingsOf(
   };
 }
 
-/** The watch's application, or the watch routes' 404 when no application of the session watches it. */
-async function watchingApp(ctx: StoreContext, appIds: readonly string[], webhookId: string): Promise<string> {
-  const watch = await getWatch(ctx, appIds, webhookId);
-  if (!watch) throw notWatched(webhookId);
-  return watch.appId;
-}
-
+/** A watched webhook's alert settings, under the application that watches it (`appId`). */
 export function readWebhookAlertSettings(
-  appIds: readonly string[],
+  appId: string,
   webhookId: string,
   now = Date.now(),
 ): Promise<WebhookAlertSettings> {
-  return withStore(async (ctx) => settingsOf(ctx, await watchingApp(ctx, appIds, webhookId), webhookId, now));
+  return withStore((ctx) => settingsOf(ctx, appId, webhookId, now));
 }
 
 /** Changes what the input names (a key left out keeps what is stored), and answers with the result. */
 export function changeWebhookAlertSettings(
-  appIds: readonly string[],
+  appId: string,
   webhookId: string,
   input: WebhookAlertSettingsInput,
   now = Date.now(),
 ): Promise<WebhookAlertSettings> {
   return withStore(async (ctx) => {
-    const appId = await watchingApp(ctx, appIds, webhookId);
     const stored = await webhookOverride(ctx, appId, webhookId);
     let snoozedUntil = stored.snoozedUntil;
     if (input.snooze) snoozedUntil = input.snooze === "off" ? null : snoozedUntilFor(input.snooze, now);

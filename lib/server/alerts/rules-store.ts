@@ -6,7 +6,8 @@ import {
   type RuleSettings,
   type WebhookRuleOverride,
 } from "@/lib/domain/alerts/rules";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
+import type { StoreDb } from "@/lib/server/store/schema";
 
 /**
  * The alert rules as stored (`alert_rules`): an application's defaults under webhook_id "", one
@@ -90,6 +91,28 @@ export function saveWebhookOverride(
   now = Date.now(),
 ) {
   return writeSettings(ctx, appId, webhookId, override, now);
+}
+
+/** True when the application saved default rules of its own. */
+export async function hasOwnRules(ctx: StoreContext, appId: string): Promise<boolean> {
+  return (await readSettings(ctx, appId, APP_DEFAULTS)) !== null;
+}
+
+/**
+ * Moves an application's rules, with each webhook's snooze and quiet hours, to its new id. Where
+ * the new id already has settings of its own (saved with the new key), those are kept.
+ */
+export async function moveRulesTo(db: StoreDb, oldAppId: string, appId: string): Promise<void> {
+  if (oldAppId === appId) return;
+  const rows = await db.selectFrom("alert_rules").selectAll().where("app_id", "=", oldAppId).execute();
+  for (const row of rows) {
+    await db
+      .insertInto("alert_rules")
+      .values({ ...row, app_id: appId })
+      .onConflict((conflict) => conflict.columns(["app_id", "webhook_id"]).doNothing())
+      .execute();
+  }
+  await db.deleteFrom("alert_rules").where("app_id", "=", oldAppId).execute();
 }
 
 /** The rules that apply to one webhook, with its snooze and quiet hours. */

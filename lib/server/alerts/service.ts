@@ -8,8 +8,7 @@ import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { firstValue, requestScheme } from "@/lib/server/http/forwarded";
 import type { Application } from "@/lib/server/session/session";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { sharedStoreContext, unavailable } from "@/lib/server/watch/store";
+import { withStore } from "@/lib/server/store/context";
 import * as destinations from "@/lib/server/alerts/destinations";
 import { dispatchSettings, sendClaimed } from "@/lib/server/alerts/dispatch";
 import { refusedUrl, type OutboundPolicy } from "@/lib/server/alerts/outbound";
@@ -25,15 +24,6 @@ import { rememberApplicationNames } from "@/lib/server/alerts/application-names"
 
 export function outboundPolicy(): OutboundPolicy {
   return dispatchSettings().policy;
-}
-
-/** Runs `run` on the shared store; a database failure is `store_unavailable`. */
-export async function withStore<T>(run: (ctx: StoreContext) => Promise<T>): Promise<T> {
-  try {
-    return await run(await sharedStoreContext());
-  } catch (error) {
-    throw unavailable(error);
-  }
 }
 
 function refuse(field: string, message: string): AppError {
@@ -74,7 +64,7 @@ export async function addDestination(app: Pick<Application, "id" | "name">, inpu
   await checkReachable(input, outboundPolicy());
   return withStore(async (ctx) => {
     await rememberApplicationNames(ctx, nameOf(app));
-    return destinations.addDestination(ctx, app.id, input);
+    return destinations.addDestination(ctx, app.id, input, Date.now(), serverConfig().alerts.maxDestinations);
   });
 }
 
@@ -124,6 +114,7 @@ export async function sendTestAlert(
       application: { id: app.id, name: app.name },
       destinationLabel: destination.label,
       consoleUrl: `${consoleUrl}/alerts?app=${app.id}`,
+      redactPatterns: serverConfig().redactPatterns,
     });
     const settings = dispatchSettings();
     const owner = `test-alert:${randomUUID()}`;

@@ -8,7 +8,7 @@ import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain
 import type { StoredLog } from "@/lib/domain/watch/stored-log";
 import { AppError } from "@/lib/server/app-error";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import { unavailable, sharedStoreContext } from "@/lib/server/watch/store";
+import { unavailable, sharedStoreContext } from "@/lib/server/store/context";
 import { issueScope } from "@/lib/server/watch/issue-logs";
 import { copyFor, type Copy, type HistoryCall, type Reach } from "@/lib/server/history/copy";
 import * as questions from "@/lib/server/history/questions";

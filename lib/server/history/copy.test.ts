@@ -3,12 +3,14 @@
  * expires unused, all of them stay within their bound, a hub failure midway leaves what was
  * copied and says so, and watching a copied webhook keeps its copy for the watcher to go on from.
  */
+import { addWatches } from "@/lib/server/watch/watches";
+import { listIssues } from "@/lib/server/watch/failure-issues";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { copyFor, expireCopies } from "@/lib/server/history/copy";
 import { claimDue } from "@/lib/server/watch/cursor";
-import { closeSharedStore, sharedStoreContext, storeOver } from "@/lib/server/watch/store";
+import { closeSharedStore, sharedStoreContext } from "@/lib/server/store/context";
 import { pollWebhook } from "@/lib/server/watch/poll";
 import { hubReader } from "@/lib/server/history/reader";
 import { KeyBudgets } from "@/lib/server/history/key-budget";
@@ -130,9 +132,9 @@ describe.each(WATCH_DATABASES)("copies of unwatched webhooks on %s", (kind) => {
     expect(held).toBeLessThan(300);
     const ctx = await sharedStoreContext();
     const appId = applicationId(hub.apiKey);
-    await storeOver(ctx).addWatches(appId, hub.apiKey, [{ webhook: { ...webhook } }]);
+    await addWatches(ctx, appId, hub.apiKey, [{ webhook: { ...webhook } }]);
     expect(await ctx.db.selectFrom("log_copies").selectAll().execute()).toEqual([]);
-    const issues = await storeOver(ctx).listIssues([appId], { webhookId: id });
+    const issues = await listIssues(ctx, [appId], { webhookId: id });
     expect(issues.map((issue) => issue.failures).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
 
     hub.upstream.requests.length = 0;

@@ -10,9 +10,9 @@ import type { WebhookId } from "@/lib/server/hub/path-params";
 import { questionKeyBudgets } from "@/lib/server/history/key-budget";
 import { hubReader, olderPages, PAGE_SIZE, readNewest } from "@/lib/server/history/reader";
 import { sleepUntil } from "@/lib/server/history/retry";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
-import { sharedStoreContext, unavailable } from "@/lib/server/watch/store";
+import { sharedStoreContext, unavailable } from "@/lib/server/store/context";
 
 /**
  * The console's copy of a webhook's history: the store answers every history question, and this

@@ -49,6 +49,14 @@ export class KeyBudgets {
     bucket.pausedUntil = Math.max(bucket.pausedUntil, Date.now() + seconds * 1000);
   }
 
+  /** The calls each key used so far may make now: its whole tokens, 0 while the hub pauses it. */
+  left(now = Date.now()): Array<{ key: string; calls: number }> {
+    return [...this.buckets.keys()].map((key) => {
+      const bucket = this.bucket(key, now);
+      return { key, calls: bucket.pausedUntil > now ? 0 : Math.floor(bucket.tokens) };
+    });
+  }
+
   /** Epoch ms until which the key is paused (0 when it is not). */
   pausedUntil(key: string): number {
     return this.buckets.get(key)?.pausedUntil ?? 0;

@@ -2,13 +2,15 @@
  * The history questions in SQL, on SQLite and on a real PostgreSQL: filters, paging, Find, the
  * stream, Delivery health and the one failing streak, failure issues' deliveries, cut bodies.
  */
+import { addWatches } from "@/lib/server/watch/watches";
+import { listIssues } from "@/lib/server/watch/failure-issues";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { EMPTY_QUESTION, type HistoryQuestion } from "@/lib/domain/history/question";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { issueScope } from "@/lib/server/watch/issue-logs";
-import { storeOver } from "@/lib/server/watch/store";
+
 import * as questions from "@/lib/server/history/questions";
 import { appErrorOf } from "@/tests/support/app-error-of";
 import { storeLogs, WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
@@ -55,7 +57,7 @@ describe.each(WATCH_DATABASES)("history questions on %s", (kind) => {
 
   beforeEach(async () => {
     ctx = await databases.fresh(kind, { bodyCapBytes: 64 });
-    await storeOver(ctx).addWatches(appId, KEY, [
+    await addWatches(ctx, appId, KEY, [
       {
         webhook: {
           id: WEBHOOK,
@@ -200,7 +202,7 @@ describe.each(WATCH_DATABASES)("history questions on %s", (kind) => {
       return { ...log, status: "Failed", statusCode: 500, responseBody };
     });
     await storeLogs(ctx, WEBHOOK, logs, NOW);
-    const issues = await storeOver(ctx).listIssues([appId], { webhookId: WEBHOOK });
+    const issues = await listIssues(ctx, [appId], { webhookId: WEBHOOK });
     expect(issues.map((issue) => [issue.statusCode, issue.failures]).sort()).toEqual([
       [500, 20],
       [500, 20],

@@ -9,8 +9,8 @@ import {
 } from "@/lib/domain/history/health";
 import type { HistoryQuestion } from "@/lib/domain/history/question";
 import type { StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
-import { toIso } from "@/lib/server/watch/context";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import { toIso } from "@/lib/server/store/context";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /**
  * The history questions, answered in SQL over the console's copy of a webhook's logs (newest
@@ -19,8 +19,8 @@ import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
  * mixes in logs below a gap.
  */
 
-type LogRow = WatchDatabase["watch_logs"];
-type Logs = ExpressionBuilder<WatchDatabase, "watch_logs">;
+type LogRow = StoreDatabase["watch_logs"];
+type Logs = ExpressionBuilder<StoreDatabase, "watch_logs">;
 
 /** The contiguous part of one webhook's copy. */
 export interface Scope {
@@ -33,7 +33,7 @@ export interface Scope {
 
 const STREAM_BATCH = 500;
 
-async function summaryOf(db: WatchDb, webhookId: string): Promise<StoredLog["webhook"]> {
+async function summaryOf(db: StoreDb, webhookId: string): Promise<StoredLog["webhook"]> {
   const row = await db
     .selectFrom("watch_state")
     .leftJoin("watches", "watches.webhook_id", "watch_state.webhook_id")
@@ -115,7 +115,7 @@ function matching(scope: Scope, question: HistoryQuestion) {
  * where that matters: with `contains`, those whose kept part lacks the text (it may lie past the
  * cut); without, all of them (an export writes them cut).
  */
-export async function cutBodies(db: WatchDb, scope: Scope, question: HistoryQuestion): Promise<number> {
+export async function cutBodies(db: StoreDb, scope: Scope, question: HistoryQuestion): Promise<number> {
   const row = await db
     .selectFrom("watch_logs")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -127,7 +127,7 @@ export async function cutBodies(db: WatchDb, scope: Scope, question: HistoryQues
 }
 
 /** Logs of the scope created at or after `since` (all when null): what a question over them reads. */
-export async function countScope(db: WatchDb, scope: Scope, since: number | null): Promise<number> {
+export async function countScope(db: StoreDb, scope: Scope, since: number | null): Promise<number> {
   const row = await db
     .selectFrom("watch_logs")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -171,7 +171,7 @@ function byCount(rows: Array<{ status_code: number; n: number | string | bigint 
  * sent since `since` were all created since then: saying so lets the listing index both find and
  * order them, instead of sorting every log of the window.
  */
-function listed(db: WatchDb, scope: Scope, question: HistoryQuestion) {
+function listed(db: StoreDb, scope: Scope, question: HistoryQuestion) {
   return db
     .selectFrom("watch_logs")
     .where(matching(scope, question))
@@ -185,7 +185,7 @@ function listed(db: WatchDb, scope: Scope, question: HistoryQuestion) {
  * the newest success and failure, failures by code, and the webhook's current failing streak.
  */
 export async function health(
-  db: WatchDb,
+  db: StoreDb,
   scope: Scope,
   question: HistoryQuestion,
   now: number,
@@ -263,7 +263,7 @@ export async function health(
  * not reach the webhook's first delivery: it began earlier, and `length` is a lower bound. The one
  * place the streak is computed: Delivery health, the overview's row and the alert rules read it.
  */
-export async function streak(db: WatchDb, scope: Scope): Promise<FailingStreak | null> {
+export async function streak(db: StoreDb, scope: Scope): Promise<FailingStreak | null> {
   const success = await db
     .selectFrom("watch_logs")
     .select(["created_at", "id"])
@@ -302,7 +302,7 @@ export async function streak(db: WatchDb, scope: Scope): Promise<FailingStreak |
 }
 
 /** The newest success, or the newest failure, among the logs answering the question. */
-export function newest(db: WatchDb, scope: Scope, question: HistoryQuestion, status: "Success" | "Failed") {
+export function newest(db: StoreDb, scope: Scope, question: HistoryQuestion, status: "Success" | "Failed") {
   return listed(db, scope, question)
     .select(["id", "send_at", "status_code"])
     .where("status", status === "Success" ? "=" : "!=", "Success")
@@ -312,7 +312,7 @@ export function newest(db: WatchDb, scope: Scope, question: HistoryQuestion, sta
 
 /** A page of the logs matching a question, newest first, and how many match in all. */
 export async function queryLogs(
-  db: WatchDb,
+  db: StoreDb,
   scope: Scope,
   question: HistoryQuestion,
   page: { offset: number; limit: number },
@@ -331,7 +331,7 @@ export async function queryLogs(
 
 /** Every log matching a question, newest first, in batches by keyset, so a long export never re-reads. */
 export async function* streamLogs(
-  db: WatchDb,
+  db: StoreDb,
   scope: Scope,
   question: HistoryQuestion,
 ): AsyncIterable<StoredLog[]> {
@@ -357,7 +357,7 @@ export async function* streamLogs(
  * to open its page.
  */
 export async function findLog(
-  db: WatchDb,
+  db: StoreDb,
   scope: Scope,
   target: FindTarget,
   status: HistoryQuestion["status"] = null,
@@ -391,7 +391,7 @@ export async function findLog(
 
 /** Changes of `active` and jumps of `numberOfErrors` a watch saw, newest first (within `range`). */
 export async function timeline(
-  db: WatchDb,
+  db: StoreDb,
   webhookId: string,
   { from = null, to = null, limit = 100 }: TimelineRange = {},
 ): Promise<TimelineEvent[]> {

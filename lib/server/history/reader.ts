@@ -22,18 +22,24 @@ export interface HubReader {
   logs(offset: number, signal: AbortSignal): Promise<WebhookLogPage>;
 }
 
+/** Counts how each call ends (the watcher's hub calls by outcome, for /metrics). */
+export interface CallObserver {
+  count<T>(call: Promise<T>, signal: AbortSignal): Promise<T>;
+}
+
 /** Calls for one webhook with one key: each waits for the key's budget, then runs under `limit`, retried. */
 export function hubReader(
   key: { appId: string; apiKey: string },
   webhookId: WebhookId,
   budgets: KeyBudgets,
   limit: LimitFunction,
+  observer?: CallObserver,
 ): HubReader {
   const call = <T>(read: (signal: AbortSignal) => Promise<T>, signal: AbortSignal) =>
     withRetry(
       async () => {
         await budgets.take(key.appId, signal);
-        return limit(() => read(signal));
+        return limit(() => (observer ? observer.count(read(signal), signal) : read(signal)));
       },
       {
         signal,

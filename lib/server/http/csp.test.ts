@@ -42,7 +42,14 @@ describe("contentSecurityPolicy", () => {
 
 describe("proxy.ts: the CSP and the page address on every page request", () => {
   const PAGES = ["/", "/login", "/webhooks", "/webhooks/abc?app=1", "/no-such-page", "/favicon.ico", "/api"];
-  const OTHERS = ["/api/session", "/api/webhooks/x/logs", "/_next/static/chunks/a.js", "/_next/image"];
+  const PAGES_NAMED_LIKE_METRICS = ["/metrics/", "/metrics/x", "/metricsx"];
+  const OTHERS = [
+    "/api/session",
+    "/api/webhooks/x/logs",
+    "/metrics",
+    "/_next/static/chunks/a.js",
+    "/_next/image",
+  ];
   const MARKS: Array<Record<string, string>> = [
     {},
     { purpose: "prefetch" },
@@ -54,7 +61,7 @@ describe("proxy.ts: the CSP and the page address on every page request", () => {
     unstable_doesMiddlewareMatch({ config, url, headers });
 
   it("runs for every page path, prefetch or not; for other paths only when they carry the internal header", () => {
-    for (const path of PAGES)
+    for (const path of [...PAGES, ...PAGES_NAMED_LIKE_METRICS])
       for (const headers of MARKS)
         expect(runs(path, headers), `${path} ${JSON.stringify(headers)}`).toBe(true);
     for (const path of OTHERS) {

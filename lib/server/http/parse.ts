@@ -4,6 +4,7 @@ import type { FieldErrors } from "@/lib/domain/api-error";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
 import { AppError } from "@/lib/server/app-error";
 import { readCapped } from "@/lib/server/http/read-capped";
+import { isJsonContentType } from "@/lib/domain/same-origin";
 
 /**
  * Parsing at the edge of a route handler: path params, query and JSON body, each with a zod
@@ -46,11 +47,7 @@ export function parseQuery<S extends $ZodType>(url: URL, schema: S): output<S> {
   return parseWith(schema, singleValues(url.searchParams));
 }
 
-export function isJsonContentType(header: string | null): boolean {
-  if (!header) return false;
-  const mediaType = header.split(";")[0]!.trim().toLowerCase();
-  return mediaType === "application/json";
-}
+export { isJsonContentType };
 
 /** A JSON body parsed with a schema: 415 unless `Content-Type: application/json`, 413 over the cap, 400 when malformed or invalid. */
 export async function parseJsonBody<S extends $ZodType>(

@@ -25,16 +25,19 @@ import { parseApplicationId } from "@/lib/domain/applications";
 import {
   applicationOf,
   clearedSessionCookie,
+  currentApplication,
   hasSessionCookie,
   readSession,
   revokeSession,
   sealedCookie,
   sessionCookie,
+  sessionDataOf,
   type Application,
   type SessionData,
   type SessionState,
 } from "@/lib/server/session/session";
 import { markRejected } from "@/lib/server/session/applications";
+import { keyRejected, storeAccess } from "@/lib/server/watch/store-access";
 
 /**
  * The one way to write a route handler of the console's API.
@@ -62,6 +65,16 @@ export interface RouteSession {
   app(): Promise<Application>;
   /** That application's key (see `app()`). */
   apiKey(): Promise<string>;
+  /**
+   * `app()`, for a route that reads or changes what the console stores for it: refused with the
+   * hub's 401 when its key is known rejected (lib/server/watch/store-access.ts).
+   */
+  storeApp(): Promise<Application>;
+  /**
+   * The session's applications whose stored data a route may read or change (those whose key is
+   * not known rejected; a newly known one is marked in the cookie); the hub's 401 when none is left.
+   */
+  storeApps(): Promise<Application[]>;
   /**
    * Revokes the request's session, if any, then seals `apiKey` into a fresh session cookie sent
    * with this answer (and warns, once, if the browser will drop it).
@@ -279,6 +292,25 @@ class RequestSession implements RouteSession {
 
   async apiKey(): Promise<string> {
     return (await this.app()).apiKey;
+  }
+
+  async storeApp(): Promise<Application> {
+    const app = await this.app();
+    if ((await storeAccess([app])).rejected.length > 0) throw keyRejected(app);
+    return app;
+  }
+
+  async storeApps(): Promise<Application[]> {
+    const state = await this.state();
+    const data = sessionDataOf(state);
+    const { allowed, rejected } = await storeAccess(data.applications);
+    if (allowed.length === 0) throw keyRejected(currentApplication(data));
+    const unmarked = rejected.filter((id) => !data.applications.find((app) => app.id === id)!.rejected);
+    if (unmarked.length > 0) {
+      // Marked in the cookie too, so the header and the Applications page say so; left out if it would not fit.
+      await this.save(unmarked.reduce(markRejected, data)).catch(() => undefined);
+    }
+    return allowed;
   }
 
   async save(data: SessionData): Promise<void> {

@@ -2,17 +2,20 @@ import "server-only";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { firstValue, requestScheme } from "@/lib/server/http/forwarded";
+import {
+  STATE_CHANGING_METHODS,
+  crossOriginReason as sharedReason,
+  isCrossSiteFetchSite,
+} from "@/lib/domain/same-origin";
 
 /**
  * CSRF defence for state-changing routes (POST, PUT, PATCH, DELETE), on top of SameSite=Lax.
  *
- * A request is refused (403) when the browser says it is not same-origin:
- * - `Sec-Fetch-Site: cross-site` or `same-site` (a sibling subdomain is another origin);
- * - an `Origin` that is not ours, including `null` (sandboxed frames, data: URLs) and look-alike
- *   hosts (`127.0.0.1.evil.com`);
- * - no `Origin` but a `Referer` from another origin.
- * A request with none of these headers is not from a browser that could be tricked (browsers
- * send `Origin` on every POST/DELETE), so it passes: tests, curl.
+ * A request is refused (403) when the browser says it is not same-origin (the rule, shared with
+ * the sandbox's admin routes: lib/domain/same-origin.ts): `Sec-Fetch-Site` cross-site or
+ * same-site, an `Origin` that is not ours (`null`, look-alike hosts such as `127.0.0.1.evil.com`),
+ * or no `Origin` but a foreign `Referer`. A request with none of these headers is not from a
+ * browser that could be tricked, so it passes: tests, curl.
  *
  * "Ours" is, in order: the PUBLIC_ORIGIN list when set (exact match, the most robust behind any
  * proxy); else the `Host` header, or with TRUST_PROXY=1 the first `X-Forwarded-Host` and the
@@ -23,35 +26,17 @@ import { firstValue, requestScheme } from "@/lib/server/http/forwarded";
 
 /** True when the browser marks the request `Sec-Fetch-Site: cross-site` or `same-site` (another origin). */
 export function isCrossSiteFetch(request: Request): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  return site === "cross-site" || site === "same-site";
+  return isCrossSiteFetchSite(request.headers.get("sec-fetch-site"));
 }
 
-/** Why a same-origin check failed, or null when it passed. Exposed for tests. */
+/** Why a same-origin check failed, or null when it passed (the rule: lib/domain/same-origin.ts). Exposed for tests. */
 export function crossOriginReason(request: Request): string | null {
-  if (isCrossSiteFetch(request)) return `the browser marked it ${request.headers.get("sec-fetch-site")}`;
-
-  const origin = request.headers.get("origin");
-  if (origin !== null)
-    return isOurOrigin(request, origin) ? null : `its Origin ${describe(origin)} is not this console`;
-
-  const referer = request.headers.get("referer");
-  if (referer) {
-    let refererOrigin: string;
-    try {
-      refererOrigin = new URL(referer).origin;
-    } catch {
-      return "its Referer is not a URL";
-    }
-    return isOurOrigin(request, refererOrigin)
-      ? null
-      : `its Referer ${describe(refererOrigin)} is not this console`;
-  }
-  return null;
-}
-
-function describe(origin: string): string {
-  return JSON.stringify(origin.slice(0, 100));
+  const marks = {
+    secFetchSite: request.headers.get("sec-fetch-site"),
+    origin: request.headers.get("origin"),
+    referer: request.headers.get("referer"),
+  };
+  return sharedReason(marks, (origin) => isOurOrigin(request, origin), "this console");
 }
 
 export function isOurOrigin(request: Request, origin: string): boolean {
@@ -95,7 +80,7 @@ export function assertSameOrigin(request: Request): void {
   }
 }
 
-export const STATE_CHANGING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+export { STATE_CHANGING_METHODS };
 
 /** localhost, *.localhost, 127.0.0.0/8 and [::1]: browsers treat them as secure contexts even over http. */
 export function isLoopbackHost(host: string): boolean {

@@ -16,8 +16,9 @@ import { sessionRevocations } from "@/lib/server/shared-state/revocations";
  * sealed (encrypted + signed, iron-session) in one httpOnly cookie, with a random session id.
  * The cookie is the whole session; the only server-side state is the list of
  * session ids signed out before they expired (`shared-state/revocations.ts`: in memory, and on
- * Redis when REDIS_URL is set), so any number of instances sharing SESSION_SECRET (and Redis)
- * can serve the same browser, and a sign-out holds on all of them.
+ * Redis when REDIS_URL is set, else in the console's database), so any number of instances
+ * sharing SESSION_SECRET (and Redis or the database) can serve the same browser, and a sign-out
+ * holds on all of them and across restarts.
  *
  * - Cookie `__Host-hub_console` (Secure, Path=/, no Domain) in production; `hub_console`
  *   (not Secure) in development, or in production with SESSION_COOKIE_INSECURE=1 (plain http

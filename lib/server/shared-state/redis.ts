@@ -1,6 +1,7 @@
 import "server-only";
 import { Redis } from "ioredis";
 import { serverConfig } from "@/lib/server/config";
+import { Outage } from "@/lib/server/shared-state/outage";
 
 /**
  * The connection to Redis (REDIS_URL) that instances share state through. Built so that Redis
@@ -23,17 +24,23 @@ export class SharedRedis {
   readonly client: Redis;
   /** Where, for log lines: host:port/db, never the password. */
   readonly where: string;
-  private state: "connecting" | "up" | "down" = "connecting";
-  private pausedUntil = 0;
+  private readonly outage: Outage;
   private readonly firstAnswer: Promise<void>;
-  private readonly onRecovery = new Set<() => void>();
 
-  constructor(
-    url: string,
-    private readonly log: Log = console,
-  ) {
+  constructor(url: string, log: Log = console) {
     const parsed = new URL(url);
     this.where = `${parsed.hostname}:${parsed.port || "6379"}${parsed.pathname.length > 1 ? parsed.pathname : ""}`;
+    this.outage = new Outage(
+      log,
+      {
+        first: `[console] Shared state on Redis at ${this.where}.`,
+        recovered: `[console] Redis at ${this.where} is reachable again: sign-in limits and sign-outs are shared again.`,
+        down: (reason) =>
+          `[console] Redis at ${this.where} is unreachable (${reason}). Until it returns, sign-in limits count per instance ` +
+          "and sign-outs are enforced on the instance that recorded them (they are shared once Redis is back). Retrying in the background.",
+      },
+      PAUSE_AFTER_FAILURE_MS,
+    );
     this.client = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -47,86 +54,55 @@ export class SharedRedis {
       this.client.once("error", resolve);
       setTimeout(resolve, CONNECT_TIMEOUT_MS).unref();
     });
-    this.client.on("ready", () => this.markUp());
+    this.client.on("ready", () => this.outage.up());
     // ioredis reports every failed reconnect attempt: only the first of an outage is logged.
-    this.client.on("error", (error: Error) => this.markDown(error.message));
-    this.client.on("close", () => this.markDown("the connection closed"));
+    this.client.on("error", (error: Error) => this.outage.down(error.message));
+    this.client.on("close", () => this.outage.down("the connection closed"));
   }
 
   /** True while commands are expected to work (connected, and no recent failure). */
   available(): boolean {
-    return this.client.status === "ready" && Date.now() >= this.pausedUntil;
+    return this.client.status === "ready" && !this.outage.paused();
   }
 
   /** `available()`, once the first connection attempt has settled (at most the connect timeout). */
   async usable(): Promise<boolean> {
-    if (this.state === "connecting") await this.firstAnswer;
+    if (this.outage.state === "connecting") await this.firstAnswer;
     return this.available();
   }
 
   /** Runs one command; `undefined` when Redis is unreachable or the command failed (logged once per outage). */
   async run<T>(command: (client: Redis) => Promise<T>): Promise<T | undefined> {
     if (!(await this.usable())) return undefined;
-    try {
-      const result = await command(this.client);
-      this.markUp();
-      return result;
-    } catch (error) {
-      this.pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
-      this.markDown(error instanceof Error ? error.message : String(error));
-      return undefined;
-    }
+    return this.outage.run(() => command(this.client));
   }
 
   /** PING within the command timeout: for the readiness check. */
   async ping(): Promise<boolean> {
-    if (this.state === "connecting") await this.firstAnswer;
+    if (this.outage.state === "connecting") await this.firstAnswer;
     if (this.client.status !== "ready") return false;
     try {
       await this.client.ping();
-      this.pausedUntil = 0;
-      this.markUp();
+      this.outage.resume();
+      this.outage.up();
       return true;
     } catch (error) {
-      this.markDown(error instanceof Error ? error.message : String(error));
+      this.outage.down(error instanceof Error ? error.message : String(error));
       return false;
     }
   }
 
   /** Called each time Redis is reachable again after an outage. */
   whenRecovered(listener: () => void): void {
-    this.onRecovery.add(listener);
+    this.outage.whenRecovered(listener);
   }
 
   async close(): Promise<void> {
-    this.onRecovery.clear();
+    this.outage.forgetListeners();
     this.client.removeAllListeners("close");
     this.client.removeAllListeners("error");
     this.client.on("error", () => undefined);
     this.client.disconnect();
-  }
-
-  private markUp(): void {
-    if (this.state === "up") return;
-    const recovered = this.state === "down";
-    this.state = "up";
-    if (recovered) {
-      this.log.info(
-        `[console] Redis at ${this.where} is reachable again: sign-in limits and sign-outs are shared again.`,
-      );
-      for (const listener of this.onRecovery) listener();
-    } else {
-      this.log.info(`[console] Shared state on Redis at ${this.where}.`);
-    }
-  }
-
-  private markDown(reason: string): void {
-    if (this.state === "down") return;
-    this.state = "down";
-    this.log.error(
-      `[console] Redis at ${this.where} is unreachable (${reason}). Until it returns, sign-in limits count per instance ` +
-        "and sign-outs are enforced on the instance that recorded them (they are shared once Redis is back). Retrying in the background.",
-    );
   }
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/server/app-error";
 import { RateLimiter } from "@/lib/server/http/rate-limit";
 import { SharedRedis } from "@/lib/server/shared-state/redis";
-import { Revocations } from "@/lib/server/shared-state/revocations";
+import { Revocations, redisRevocations } from "@/lib/server/shared-state/revocations";
 import { redisServer, type RedisServer } from "@/tests/support/redis-server";
 
 /**
@@ -29,7 +29,7 @@ function instance(url: string): Instance {
   return {
     shared,
     logs,
-    revocations: new Revocations(shared),
+    revocations: new Revocations(redisRevocations(shared)),
     limiter: new RateLimiter(
       () => 3,
       60_000,

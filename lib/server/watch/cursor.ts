@@ -4,11 +4,11 @@ import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { sql, type Selectable, type Updateable } from "kysely";
 import { failureCause } from "@/lib/domain/failure-signature";
 import { HOUR_MS } from "@/lib/domain/watch/hourly-counts";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { pruneIssues, recordFailures, type FreshLog } from "@/lib/server/watch/failure-issues";
 import { EMPTY_QUESTION } from "@/lib/domain/history/question";
 import { newest, streak } from "@/lib/server/history/questions";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /**
  * The watcher's writes: claiming due webhooks under a lease, writing a batch of logs together
@@ -16,7 +16,7 @@ import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
  * nothing), recording the webhook's fields and timeline, ending a poll, bounding retention.
  */
 
-export type WatchState = Selectable<WatchDatabase["watch_state"]>;
+export type WatchState = Selectable<StoreDatabase["watch_state"]>;
 
 export interface Claimed {
   state: WatchState;
@@ -79,7 +79,7 @@ export async function claimDue(
 }
 
 /** Extends the lease (and checks it is still ours) inside a transaction; throws LeaseLost otherwise. */
-async function holdLease(tx: WatchDb, owner: string, webhookId: string, leaseMs: number, now: number) {
+async function holdLease(tx: StoreDb, owner: string, webhookId: string, leaseMs: number, now: number) {
   const held = await tx
     .updateTable("watch_state")
     .set({ lease_until: now + leaseMs })
@@ -102,7 +102,7 @@ export async function recordWebhook(
   await ctx.db.transaction().execute(async (tx) => {
     const state = await holdLease(tx, owner, webhook.id, leaseMs, now);
     const active = webhook.active ? 1 : 0;
-    const events: WatchDatabase["watch_timeline"][] = [];
+    const events: StoreDatabase["watch_timeline"][] = [];
     if (state.active !== active) {
       events.push({
         webhook_id: webhook.id,
@@ -171,7 +171,7 @@ export function storedSignature(status: string, statusCode: number, kept: string
 
 /** What a write moves the cursor to (fields left out stay as they are). */
 export type CursorChange = Pick<
-  Updateable<WatchDatabase["watch_state"]>,
+  Updateable<StoreDatabase["watch_state"]>,
   "head_id" | "tail_offset" | "backfill_read" | "complete_from" | "history_complete" | "hub_total"
 >;
 
@@ -229,14 +229,24 @@ export async function writeLogs(
   });
 }
 
-/** Adds logs to their webhook's attempts per hour: the overview reads these, not the logs. */
-async function countHours(tx: WatchDb, webhookId: string, logs: readonly FreshLog[]): Promise<void> {
+/**
+ * Adds logs to their webhook's attempts per hour and failures per hour and status code: the
+ * overview and /metrics read these, not the logs.
+ */
+async function countHours(tx: StoreDb, webhookId: string, logs: readonly FreshLog[]): Promise<void> {
   const hours = new Map<number, { success: number; failed: number }>();
+  const codes = new Map<string, { hour: number; status_code: number; failed: number }>();
   for (const log of logs) {
     const hour = Math.floor(log.send_at / HOUR_MS) * HOUR_MS;
     const counts = hours.get(hour) ?? { success: 0, failed: 0 };
     if (log.status === "Success") counts.success++;
-    else counts.failed++;
+    else {
+      counts.failed++;
+      const key = `${hour} ${log.status_code}`;
+      const code = codes.get(key) ?? { hour, status_code: log.status_code, failed: 0 };
+      code.failed++;
+      codes.set(key, code);
+    }
     hours.set(hour, counts);
   }
   for (const [hour, counts] of hours) {
@@ -251,10 +261,21 @@ async function countHours(tx: WatchDb, webhookId: string, logs: readonly FreshLo
       )
       .execute();
   }
+  for (const code of codes.values()) {
+    await tx
+      .insertInto("watch_log_codes")
+      .values({ webhook_id: webhookId, ...code })
+      .onConflict((oc) =>
+        oc
+          .columns(["webhook_id", "hour", "status_code"])
+          .doUpdateSet((eb) => ({ failed: eb("watch_log_codes.failed", "+", code.failed) })),
+      )
+      .execute();
+  }
 }
 
 /** Last success, last failure and the failing streak over everything stored: the overview's row. */
-export async function summarise(tx: WatchDb, webhookId: string) {
+export async function summarise(tx: StoreDb, webhookId: string) {
   const state = await tx
     .selectFrom("watch_state")
     .select("history_complete")
@@ -313,7 +334,8 @@ export async function finishPoll(
 }
 
 /**
- * Deletes what is older than the retention: logs (by creation time), hourly counts, timeline.
+ * Deletes what is older than the retention: logs (by creation time), hourly counts (the hub
+ * calls' too), timeline.
  * A webhook that lost logs no longer holds its whole history: its store is complete from the cut.
  */
 export async function prune(ctx: StoreContext, retentionDays: number, now = Date.now()): Promise<number> {
@@ -324,10 +346,12 @@ export async function prune(ctx: StoreContext, retentionDays: number, now = Date
       .where("created_at", "<", cut)
       .returning("webhook_id")
       .execute();
-    await tx
-      .deleteFrom("watch_log_hours")
-      .where("hour", "<", cut - HOUR_MS)
-      .execute();
+    for (const table of ["watch_log_hours", "watch_log_codes", "watch_hub_calls"] as const) {
+      await tx
+        .deleteFrom(table)
+        .where("hour", "<", cut - HOUR_MS)
+        .execute();
+    }
     await tx.deleteFrom("watch_timeline").where("at", "<", cut).execute();
     await pruneIssues(tx, cut);
     const counts = new Map<string, number>();

@@ -2,7 +2,7 @@ import "server-only";
 import { serverConfig } from "@/lib/server/config";
 import { fetchSandboxDemo } from "@/lib/server/hub/client";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { addWatches } from "@/lib/server/watch/watches";
 
 /**

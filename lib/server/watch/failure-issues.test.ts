@@ -1,12 +1,15 @@
 import { Migrator } from "kysely";
+import { fillDerived } from "@/lib/server/watch/derived";
+import { addWatches, removeWatch } from "@/lib/server/watch/watches";
+import { changeIssue, listIssues } from "@/lib/server/watch/failure-issues";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll, prune, writeLogs } from "@/lib/server/watch/cursor";
-import { migrations } from "@/lib/server/watch/schema";
-import { storeOver, type WatchStore } from "@/lib/server/watch/store";
+import { migrations } from "@/lib/server/store/migrations";
+
 import { appErrorOf } from "@/tests/support/app-error-of";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { webhookLog } from "@/tests/support/webhook-log";
@@ -50,13 +53,11 @@ afterEach(() => restoreEnv());
 
 describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
   let ctx: StoreContext;
-  let store: WatchStore;
   let appA: string;
   let appB: string;
 
   beforeEach(async () => {
     ctx = await databases.fresh(kind, { bodyCapBytes: 4096 });
-    store = storeOver(ctx);
     appA = applicationId(KEY);
     appB = applicationId(OTHER_KEY);
   });
@@ -83,7 +84,7 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
 
   async function watched(name = "Acme") {
     const hook = webhook();
-    await store.addWatches(appA, KEY, [{ webhook: hook, name }]);
+    await addWatches(ctx, appA, KEY, [{ webhook: hook, name }]);
     return hook;
   }
 
@@ -107,7 +108,7 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     ];
     expect(await stored(hook.id, logs)).toHaveLength(7);
 
-    const issues = await store.listIssues([appA]);
+    const issues = await listIssues(ctx, [appA]);
     expect(issues).toHaveLength(4);
     expect(issues.every((i) => i.state === "open" && i.webhookName === "Acme" && i.appId === appA)).toBe(
       true,
@@ -136,11 +137,11 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
 
     // Stored again (a poll that read them twice): nothing changes.
     expect(await stored(hook.id, logs)).toEqual([]);
-    expect(await store.listIssues([appA])).toEqual(issues);
+    expect(await listIssues(ctx, [appA])).toEqual(issues);
     // Older failures of a known cause count, and move its first failure back.
     const older = log(hook.id, 30, 500, dbLost("eeee99990000"));
     await stored(hook.id, [older]);
-    const again = byCode(await store.listIssues([appA]), 500)[0]!;
+    const again = byCode(await listIssues(ctx, [appA]), 500)[0]!;
     expect(again).toMatchObject({
       failures: 5,
       firstFailure: { logId: older.id },
@@ -150,27 +151,27 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     // A newer failure of that cause becomes its newest sample, and the oldest sample goes.
     const newer = log(hook.id, 0, 500, dbLost("ffff00001111"));
     await stored(hook.id, [newer]);
-    const latest = byCode(await store.listIssues([appA]), 500)[0]!;
+    const latest = byCode(await listIssues(ctx, [appA]), 500)[0]!;
     expect(latest.samples.map((s) => s.logId)).toEqual([newer.id, logs[0]!.id, logs[1]!.id]);
 
     // Only sessions holding the application's key see them, per webhook when asked.
-    expect(await store.listIssues([appB])).toEqual([]);
-    expect(await store.listIssues([appA], { webhookId: uuid() })).toEqual([]);
-    expect(await store.listIssues([appA], { webhookId: hook.id })).toHaveLength(4);
+    expect(await listIssues(ctx, [appB])).toEqual([]);
+    expect(await listIssues(ctx, [appA], { webhookId: uuid() })).toEqual([]);
+    expect(await listIssues(ctx, [appA], { webhookId: hook.id })).toHaveLength(4);
   });
 
   it("resolves by itself after 3 successes in a row following its last failure, and a new failure reopens it", async () => {
     const hook = await watched();
     const first = log(hook.id, 20, 500, dbLost("aaaa11112222"));
     await stored(hook.id, [log(hook.id, 18, 200), log(hook.id, 19, 200), first]);
-    expect((await store.listIssues([appA]))[0]).toMatchObject({ state: "open", resolved: null });
+    expect((await listIssues(ctx, [appA]))[0]).toMatchObject({ state: "open", resolved: null });
 
     // Another cause's failure breaks the run: 2 + 2 successes are not 3 in a row.
     await stored(hook.id, [log(hook.id, 15, 200), log(hook.id, 16, 200), log(hook.id, 17, 404, "Not Found")]);
-    expect(byCode(await store.listIssues([appA]), 500)[0]!.state).toBe("open");
+    expect(byCode(await listIssues(ctx, [appA]), 500)[0]!.state).toBe("open");
     const third = log(hook.id, 14, 200);
     await stored(hook.id, [third]);
-    const issues = await store.listIssues([appA]);
+    const issues = await listIssues(ctx, [appA]);
     // Both: the 404's run is 200, 200, 200 after it too.
     expect(byCode(issues, 500)[0]).toMatchObject({
       state: "resolved",
@@ -181,7 +182,7 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     // A new failure of the same cause reopens it and counts.
     const relapse = log(hook.id, 10, 500, dbLost("ffff11112222"));
     await stored(hook.id, [relapse]);
-    const reopened = byCode(await store.listIssues([appA]), 500)[0]!;
+    const reopened = byCode(await listIssues(ctx, [appA]), 500)[0]!;
     expect(reopened).toMatchObject({
       state: "open",
       failures: 2,
@@ -191,37 +192,36 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     expect(reopened.reopenedAt).not.toBeNull();
     // An old failure (the backfill reaching further back) does not reopen a resolved one.
     await stored(hook.id, [log(hook.id, 12, 200), log(hook.id, 11, 200), log(hook.id, 9, 200)]);
-    expect(byCode(await store.listIssues([appA]), 500)[0]!.state).toBe("open");
+    expect(byCode(await listIssues(ctx, [appA]), 500)[0]!.state).toBe("open");
     await stored(hook.id, [log(hook.id, 7, 200), log(hook.id, 8, 200)]);
-    expect(byCode(await store.listIssues([appA]), 500)[0]!.state).toBe("resolved");
+    expect(byCode(await listIssues(ctx, [appA]), 500)[0]!.state).toBe("resolved");
     await stored(hook.id, [log(hook.id, 60, 500, dbLost("0000aaaabbbb"))]);
-    expect(byCode(await store.listIssues([appA]), 500)[0]).toMatchObject({ state: "resolved", failures: 3 });
+    expect(byCode(await listIssues(ctx, [appA]), 500)[0]).toMatchObject({ state: "resolved", failures: 3 });
   });
 
   it("takes the number of successes from the configuration", async () => {
     ctx = await databases.fresh(kind, { issueResolveAfter: 1 });
-    store = storeOver(ctx);
     const hook = await watched();
     await stored(hook.id, [log(hook.id, 1, 200), log(hook.id, 2, 503, "Service Unavailable")]);
-    expect((await store.listIssues([appA]))[0]).toMatchObject({ state: "resolved", resolveAfter: 1 });
+    expect((await listIssues(ctx, [appA]))[0]).toMatchObject({ state: "resolved", resolveAfter: 1 });
   });
 
   it("keeps a person's acknowledgement, resolution and ignoring, for their application only", async () => {
     const hook = await watched();
     await stored(hook.id, [log(hook.id, 5, 401, '{"error":"unauthorized"}'), log(hook.id, 6, 0, "")]);
-    const [auth, none] = await store.listIssues([appA]);
+    const [auth, none] = await listIssues(ctx, [appA]);
     expect(auth!.statusCode).toBe(401);
 
     expect(
       await appErrorOf(() =>
-        store.changeIssue([appB], auth!.id, { action: "resolve", name: "Eve", note: null }),
+        changeIssue(ctx, [appB], auth!.id, { action: "resolve", name: "Eve", note: null }),
       ),
     ).toMatchObject({
       code: "not_found",
     });
-    expect((await store.listIssues([appA]))[0]!.state).toBe("open");
+    expect((await listIssues(ctx, [appA]))[0]!.state).toBe("open");
 
-    const acknowledged = await store.changeIssue([appA], auth!.id, {
+    const acknowledged = await changeIssue(ctx, [appA], auth!.id, {
       action: "acknowledge",
       name: "Ada",
       note: "Customer rotating their secret today",
@@ -232,13 +232,13 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     });
     // An acknowledged issue keeps counting, and stays acknowledged.
     await stored(hook.id, [log(hook.id, 4, 401, '{"error":"unauthorized"}')]);
-    expect((await store.listIssues([appA])).find((i) => i.id === auth!.id)).toMatchObject({
+    expect((await listIssues(ctx, [appA])).find((i) => i.id === auth!.id)).toMatchObject({
       state: "acknowledged",
       failures: 2,
     });
 
     // Resolved by a person: only a failure after that reopens it.
-    const resolved = await store.changeIssue([appA], auth!.id, {
+    const resolved = await changeIssue(ctx, [appA], auth!.id, {
       action: "resolve",
       name: "Ada",
       note: null,
@@ -246,25 +246,25 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     expect(resolved.resolved).toMatchObject({ by: "person" });
     await stored(hook.id, [log(hook.id, 3, 401, '{"error":"unauthorized"}')]);
     expect(
-      (await store.listIssues([appA], { webhookId: hook.id })).find((i) => i.id === auth!.id),
+      (await listIssues(ctx, [appA], { webhookId: hook.id })).find((i) => i.id === auth!.id),
     ).toMatchObject({
       state: "resolved",
       failures: 3,
     });
 
     // Ignored stays ignored, however many failures and successes follow, and still counts.
-    await store.changeIssue([appA], none!.id, { action: "ignore", name: "Bob", note: null });
+    await changeIssue(ctx, [appA], none!.id, { action: "ignore", name: "Bob", note: null });
     await stored(hook.id, [
       log(hook.id, -1, 0, ""),
       log(hook.id, -2, 200),
       log(hook.id, -3, 200),
       log(hook.id, -4, 200),
     ]);
-    expect((await store.listIssues([appA])).find((i) => i.id === none!.id)).toMatchObject({
+    expect((await listIssues(ctx, [appA])).find((i) => i.id === none!.id)).toMatchObject({
       state: "ignored",
       failures: 2,
     });
-    const reopened = await store.changeIssue([appA], none!.id, {
+    const reopened = await changeIssue(ctx, [appA], none!.id, {
       action: "reopen",
       name: "Bob",
       note: "Look again",
@@ -272,8 +272,8 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     expect(reopened).toMatchObject({ state: "open", lastChange: { name: "Bob", note: "Look again" } });
 
     // Stopping the watch takes its issues with it.
-    await store.removeWatch([appA], hook.id);
-    expect(await store.listIssues([appA])).toEqual([]);
+    await removeWatch(ctx, [appA], hook.id);
+    expect(await listIssues(ctx, [appA])).toEqual([]);
     expect(await ctx.db.selectFrom("failure_issue_samples").selectAll().execute()).toEqual([]);
   });
 
@@ -285,15 +285,15 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     // A log the database refuses (no send time) in the second chunk: the whole write is undone.
     const broken = { ...good[220]!, id: uuid(), sendAt: "not a time" };
     await expect(stored(hook.id, [...good.slice(0, 220), broken])).rejects.toThrow();
-    expect(await store.listIssues([appA])).toEqual([]);
+    expect(await listIssues(ctx, [appA])).toEqual([]);
     expect(await ctx.db.selectFrom("watch_logs").selectAll().execute()).toEqual([]);
 
     expect(await stored(hook.id, good)).toHaveLength(250);
     expect(await stored(hook.id, good.slice(0, 100))).toEqual([]);
-    expect(await store.listIssues([appA])).toMatchObject([{ failures: 250 }]);
+    expect(await listIssues(ctx, [appA])).toMatchObject([{ failures: 250 }]);
   });
 
-  it("builds the issues of the logs a store held before issues existed, when it migrates", async () => {
+  it("builds the issues of the logs a store held before issues existed, when the watcher starts", async () => {
     const hook = await watched();
     const logs = [
       log(hook.id, 1, 404, "Not Found"),
@@ -304,7 +304,7 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
       log(hook.id, 6, 500, dbLost("bbbb33334444")),
     ];
     await stored(hook.id, logs);
-    const expected = await store.listIssues([appA]);
+    const expected = await listIssues(ctx, [appA]);
     expect(expected.map((i) => [i.statusCode, i.state, i.failures])).toEqual([
       [404, "open", 1],
       [500, "resolved", 2],
@@ -313,11 +313,13 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     const migrator = new Migrator({ db: ctx.db, provider: migrations });
     expect((await migrator.migrateTo("0001_watch")).error).toBeUndefined();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
-    const rebuilt = await store.listIssues([appA]);
+    expect(await listIssues(ctx, [appA])).toEqual([]);
+    await fillDerived(ctx);
+    const rebuilt = await listIssues(ctx, [appA]);
     expect(rebuilt).toEqual(expected.map((issue) => ({ ...issue, id: expect.any(String) })));
   });
 
-  it("signs each failure it stores with its issue's signature, and the failures held before, when it migrates", async () => {
+  it("signs each failure it stores with its issue's signature, and the failures held before, when the watcher starts", async () => {
     const hook = await watched();
     await stored(hook.id, [
       log(hook.id, 1, 500, "Out of memory in worker 7"),
@@ -333,7 +335,7 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
           .orderBy("send_at", "desc")
           .execute()
       ).map((row) => [row.status_code, row.signature]);
-    const issues = await store.listIssues([appA]);
+    const issues = await listIssues(ctx, [appA]);
     const of = (text: string) => issues.find((issue) => issue.signatureText.includes(text))!.signature;
     const expected = [
       [500, of("memory")],
@@ -345,6 +347,8 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
     const migrator = new Migrator({ db: ctx.db, provider: migrations });
     expect((await migrator.migrateTo("0007_logs_by_id")).error).toBeUndefined();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect((await signatures()).every(([, signature]) => signature === null)).toBe(true);
+    await fillDerived(ctx);
     expect(await signatures()).toEqual(expected);
   });
 
@@ -357,8 +361,8 @@ describe.each(WATCH_DATABASES)("failure issues on %s", (kind) => {
       log(hook.id, 40 * 24 * 60 + 3, 500, "old"),
       log(hook.id, 35 * 24 * 60, 404, "still open"),
     ]);
-    expect((await store.listIssues([appA])).map((i) => i.state)).toEqual(["open", "resolved"]);
+    expect((await listIssues(ctx, [appA])).map((i) => i.state)).toEqual(["open", "resolved"]);
     await prune(ctx, 30, NOW);
-    expect(await store.listIssues([appA])).toMatchObject([{ statusCode: 404, state: "open" }]);
+    expect(await listIssues(ctx, [appA])).toMatchObject([{ statusCode: 404, state: "open" }]);
   });
 });

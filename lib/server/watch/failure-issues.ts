@@ -10,8 +10,8 @@ import {
   type IssueState,
 } from "@/lib/domain/watch/failure-issue";
 import { AppError } from "@/lib/server/app-error";
-import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import { isoOrNull, toIso, type StoreContext } from "@/lib/server/store/context";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /**
  * Failure issues: each watched webhook's failures grouped by cause, kept up to date inside the
@@ -19,7 +19,7 @@ import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
  * stored: re-storing it changes nothing, and a poll cut short loses or repeats nothing.
  */
 
-type IssueRow = WatchDatabase["failure_issues"];
+type IssueRow = StoreDatabase["failure_issues"];
 
 /** Characters of a sample's body kept with the issue (the whole stored body is the log's). */
 const SAMPLE_BODY_MAX = 500;
@@ -45,7 +45,7 @@ export interface FreshLog {
  * stays ignored and counts.
  */
 export async function recordFailures(
-  tx: WatchDb,
+  tx: StoreDb,
   webhookId: string,
   fresh: readonly FreshLog[],
   resolveAfter: number,
@@ -144,7 +144,7 @@ export async function recordFailures(
 }
 
 /** Adds the newest failures to an issue's samples and keeps only its ISSUE_SAMPLES newest. */
-async function keepSamples(tx: WatchDb, issueId: string, logs: readonly FreshLog[]) {
+async function keepSamples(tx: StoreDb, issueId: string, logs: readonly FreshLog[]) {
   // A backfill reads newest first: failures older than a full set of samples would only be deleted again.
   const full = await tx
     .selectFrom("failure_issue_samples")
@@ -189,7 +189,7 @@ async function keepSamples(tx: WatchDb, issueId: string, logs: readonly FreshLog
  * time), over the stored logs; null when it has not. A run is the successes between two failures:
  * each failure starts a new one.
  */
-async function successRunEnd(tx: WatchDb, webhookId: string, after: number, count: number) {
+async function successRunEnd(tx: StoreDb, webhookId: string, after: number, count: number) {
   const { rows } = await sql<{ at: number | null }>`
     select min(send_at) as at from (
       select send_at, status, sum(case when status = 'Success' then 1 else 0 end)
@@ -210,14 +210,14 @@ async function successRunEnd(tx: WatchDb, webhookId: string, after: number, coun
  * Builds the issues from the logs already stored (the migration that adds issues runs it once),
  * each webhook's logs in the order they were sent, as the watcher would have recorded them.
  */
-export async function rebuildIssues(db: WatchDb, resolveAfter: number, now = Date.now()): Promise<void> {
+export async function rebuildIssues(db: StoreDb, resolveAfter: number, now = Date.now()): Promise<void> {
   const webhooks = await db.selectFrom("watch_logs").select("webhook_id").distinct().execute();
   for (const { webhook_id } of webhooks) await rebuildIssuesOf(db, webhook_id, resolveAfter, now);
 }
 
 /** One webhook's issues from its stored logs, oldest first (a copy that is now watched). */
 export async function rebuildIssuesOf(
-  db: WatchDb,
+  db: StoreDb,
   webhookId: string,
   resolveAfter: number,
   now = Date.now(),
@@ -249,14 +249,14 @@ export async function rebuildIssuesOf(
 }
 
 /** Deletes a webhook's issues and their samples (its watch is going). */
-export async function removeIssues(tx: WatchDb, webhookId: string): Promise<void> {
+export async function removeIssues(tx: StoreDb, webhookId: string): Promise<void> {
   const ids = tx.selectFrom("failure_issues").select("id").where("webhook_id", "=", webhookId);
   await tx.deleteFrom("failure_issue_samples").where("issue_id", "in", ids).execute();
   await tx.deleteFrom("failure_issues").where("webhook_id", "=", webhookId).execute();
 }
 
 /** Deletes resolved and ignored issues whose last failure is older than `cut` (the retention). */
-export async function pruneIssues(tx: WatchDb, cut: number): Promise<void> {
+export async function pruneIssues(tx: StoreDb, cut: number): Promise<void> {
   const old = tx
     .selectFrom("failure_issues")
     .select("id")

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { findAcross } from "@/lib/server/watch/find-across";
+import { addWatches, removeWatch } from "@/lib/server/watch/watches";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { storeOver, type WatchStore } from "@/lib/server/watch/store";
+import type { StoreContext } from "@/lib/server/store/context";
+
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { WATCH_DATABASES, storeLogs, watchDatabases } from "@/tests/support/watch-databases";
 
@@ -53,21 +55,19 @@ afterEach(() => restoreEnv());
 
 describe.each(WATCH_DATABASES)("find across watched webhooks on %s", (kind) => {
   let ctx: StoreContext;
-  let store: WatchStore;
   const [appA, appB, appC] = [KEY_A, KEY_B, KEY_C].map(applicationId) as [string, string, string];
 
   beforeEach(async () => {
     ctx = await databases.fresh(kind);
-    store = storeOver(ctx);
   });
 
   const stored = (webhookId: string, logs: WebhookLog[]) => storeLogs(ctx, webhookId, logs, NOW);
 
   it("finds a delivery by log id or message id in any watched webhook of the session's applications", async () => {
     const [first, second, stranger] = [webhook(), webhook(), webhook()];
-    await store.addWatches(appA, KEY_A, [{ webhook: first, name: "Acme" }]);
-    await store.addWatches(appB, KEY_B, [{ webhook: second, name: "Globex" }]);
-    await store.addWatches(appC, KEY_C, [{ webhook: stranger, name: "Not yours" }]);
+    await addWatches(ctx, appA, KEY_A, [{ webhook: first, name: "Acme" }]);
+    await addWatches(ctx, appB, KEY_B, [{ webhook: second, name: "Globex" }]);
+    await addWatches(ctx, appC, KEY_C, [{ webhook: stranger, name: "Not yours" }]);
     const shared = uuid();
     const older = log(second.id, NOW - 60_000, shared);
     const newer = log(second.id, NOW - 1_000, shared);
@@ -79,38 +79,38 @@ describe.each(WATCH_DATABASES)("find across watched webhooks on %s", (kind) => {
     const session = [appA, appB];
 
     // By log id, in the second application's webhook, upper case as pasted.
-    const byLog = await store.findAcross(session, { kind: "id", id: older.id.toUpperCase() });
+    const byLog = await findAcross(ctx, session, { kind: "id", id: older.id.toUpperCase() });
     expect(byLog?.log.id).toBe(older.id);
     expect(byLog?.watch).toMatchObject({ webhookId: second.id, appId: appB, name: "Globex" });
     expect(byLog?.log.webhook).toEqual({ id: second.id, endpoint: second.endpoint, eventType: "Message" });
 
     // By message id: the newest delivery of that message.
-    expect((await store.findAcross(session, { kind: "id", id: shared }))?.log.id).toBe(newer.id);
-    expect((await store.findAcross(session, { kind: "id", id: inFirst.messageId! }))?.watch.appId).toBe(appA);
+    expect((await findAcross(ctx, session, { kind: "id", id: shared }))?.log.id).toBe(newer.id);
+    expect((await findAcross(ctx, session, { kind: "id", id: inFirst.messageId! }))?.watch.appId).toBe(appA);
 
     // A console link opens the log on the webhook it names, and only there.
     const link = { kind: "log", id: inFirst.id, webhookId: first.id } as const;
-    expect((await store.findAcross(session, link))?.log.id).toBe(inFirst.id);
-    expect(await store.findAcross(session, { ...link, webhookId: second.id })).toBeNull();
+    expect((await findAcross(ctx, session, link))?.log.id).toBe(inFirst.id);
+    expect(await findAcross(ctx, session, { ...link, webhookId: second.id })).toBeNull();
     // A message id in a link is not a log id.
-    expect(await store.findAcross(session, { ...link, id: inFirst.messageId! })).toBeNull();
+    expect(await findAcross(ctx, session, { ...link, id: inFirst.messageId! })).toBeNull();
 
     // Another application's watch is not searched, nor is anything without an application.
-    expect(await store.findAcross(session, { kind: "id", id: inStranger.id })).toBeNull();
-    expect((await store.findAcross([appC], { kind: "id", id: inStranger.id }))?.watch.name).toBe("Not yours");
-    expect(await store.findAcross([], { kind: "id", id: older.id })).toBeNull();
-    expect(await store.findAcross(session, { kind: "id", id: uuid() })).toBeNull();
+    expect(await findAcross(ctx, session, { kind: "id", id: inStranger.id })).toBeNull();
+    expect((await findAcross(ctx, [appC], { kind: "id", id: inStranger.id }))?.watch.name).toBe("Not yours");
+    expect(await findAcross(ctx, [], { kind: "id", id: older.id })).toBeNull();
+    expect(await findAcross(ctx, session, { kind: "id", id: uuid() })).toBeNull();
 
     // Stopping a watch takes its deliveries out of Find.
-    await store.removeWatch(session, second.id);
-    expect(await store.findAcross(session, { kind: "id", id: older.id })).toBeNull();
+    await removeWatch(ctx, session, second.id);
+    expect(await findAcross(ctx, session, { kind: "id", id: older.id })).toBeNull();
   });
 
   it("answers a message delivered to several watched webhooks with its newest delivery among the session's", async () => {
     const [first, second, third] = [webhook(), webhook(), webhook()];
-    await store.addWatches(appA, KEY_A, [{ webhook: first }]);
-    await store.addWatches(appB, KEY_B, [{ webhook: second }]);
-    await store.addWatches(appC, KEY_C, [{ webhook: third }]);
+    await addWatches(ctx, appA, KEY_A, [{ webhook: first }]);
+    await addWatches(ctx, appB, KEY_B, [{ webhook: second }]);
+    await addWatches(ctx, appC, KEY_C, [{ webhook: third }]);
     const message = uuid();
     const inFirst = log(first.id, NOW - 30_000, message);
     const inSecond = log(second.id, NOW - 20_000, message);
@@ -120,12 +120,12 @@ describe.each(WATCH_DATABASES)("find across watched webhooks on %s", (kind) => {
     await stored(third.id, [inThird]);
 
     // The newest delivery of all is in application C's webhook, outside the session.
-    const found = await store.findAcross([appA, appB], { kind: "id", id: message });
+    const found = await findAcross(ctx, [appA, appB], { kind: "id", id: message });
     expect(found?.log.id).toBe(inSecond.id);
     expect(found?.watch).toMatchObject({ webhookId: second.id, appId: appB });
-    expect((await store.findAcross([appA], { kind: "id", id: message }))?.log.id).toBe(inFirst.id);
-    expect((await store.findAcross([appC], { kind: "id", id: message }))?.log.id).toBe(inThird.id);
-    await store.removeWatch([appB], second.id);
-    expect((await store.findAcross([appA, appB], { kind: "id", id: message }))?.log.id).toBe(inFirst.id);
+    expect((await findAcross(ctx, [appA], { kind: "id", id: message }))?.log.id).toBe(inFirst.id);
+    expect((await findAcross(ctx, [appC], { kind: "id", id: message }))?.log.id).toBe(inThird.id);
+    await removeWatch(ctx, [appB], second.id);
+    expect((await findAcross(ctx, [appA, appB], { kind: "id", id: message }))?.log.id).toBe(inFirst.id);
   });
 });

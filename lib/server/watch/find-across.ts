@@ -2,9 +2,9 @@ import "server-only";
 import type { FindTarget } from "@/lib/domain/history/find-input";
 import type { FoundDelivery } from "@/lib/domain/watch/find-across";
 import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { logOf } from "@/lib/server/history/questions";
-import type { WatchDatabase } from "@/lib/server/watch/schema";
+import type { StoreDatabase } from "@/lib/server/store/schema";
 import { watchOf } from "@/lib/server/watch/watches";
 
 /**
@@ -22,7 +22,7 @@ export async function findAcross(
   if (appIds.length === 0) return null;
   const id = target.id.toLowerCase();
   const newest = (
-    where: (eb: ExpressionBuilder<WatchDatabase, "watch_logs" | "watches">) => Expression<SqlBool>,
+    where: (eb: ExpressionBuilder<StoreDatabase, "watch_logs" | "watches">) => Expression<SqlBool>,
   ) =>
     ctx.db
       .selectFrom("watch_logs")

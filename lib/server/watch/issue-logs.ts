@@ -1,7 +1,7 @@
 import "server-only";
 import type { IssueFilter, MatchableLog } from "@/lib/domain/history/question";
 import { AppError } from "@/lib/server/app-error";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { keptBody, storedSignature } from "@/lib/server/watch/cursor";
 
 /**

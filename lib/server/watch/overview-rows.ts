@@ -1,7 +1,7 @@
 import "server-only";
 import { firstHourOf, hourlyCounts, total } from "@/lib/domain/watch/hourly-counts";
 import { compareOverviewRows, type OverviewRow, type WatcherHealth } from "@/lib/domain/watch/overview";
-import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context";
+import { isoOrNull, toIso, type StoreContext } from "@/lib/server/store/context";
 
 /**
  * The overview and the watcher's health, read from the watches, their state and the hourly
@@ -10,7 +10,8 @@ import { isoOrNull, toIso, type StoreContext } from "@/lib/server/watch/context"
 
 const DAY = 86_400_000;
 
-export async function overview(
+/** One row per watch of these applications, worst first (compareOverviewRows). */
+export async function overviewRows(
   ctx: StoreContext,
   appIds: readonly string[],
   now = Date.now(),
@@ -117,6 +118,7 @@ export async function overview(
     .sort(compareOverviewRows);
 }
 
+/** The watcher's health over the watches of these applications. */
 export async function watcherHealth(
   ctx: StoreContext,
   appIds: readonly string[],

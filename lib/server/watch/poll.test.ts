@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { addWatches } from "@/lib/server/watch/watches";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll } from "@/lib/server/watch/cursor";
 import { pollWebhook, type PollSettings } from "@/lib/server/watch/poll";
 import { PAGE_SIZE, type HubReader } from "@/lib/server/history/reader";
-import { storeOver } from "@/lib/server/watch/store";
+
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
 
@@ -88,7 +89,7 @@ describe.each(WATCH_DATABASES)("a poll's backfill on %s", (kind) => {
     ctx = await databases.fresh(kind);
     hub = new HubLogs();
     now = Date.now() + 60_000;
-    await storeOver(ctx).addWatches(applicationId(KEY), KEY, [
+    await addWatches(ctx, applicationId(KEY), KEY, [
       {
         webhook: {
           id: WEBHOOK_ID,

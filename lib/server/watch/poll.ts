@@ -1,7 +1,7 @@
 import "server-only";
 import type { WebhookLog, WebhookLogPage } from "@/lib/domain/hub-schemas";
 import { olderPages, PAGE_SIZE, readNewest, type HubReader } from "@/lib/server/history/reader";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { recordWebhook, writeLogs, type Claimed, type CursorChange } from "@/lib/server/watch/cursor";
 
 /**

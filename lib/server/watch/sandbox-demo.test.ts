@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { overviewRows } from "@/lib/server/watch/overview-rows";
+import { listWatches, removeWatch } from "@/lib/server/watch/watches";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
-import { storeOver } from "@/lib/server/watch/store";
+
 import { createWatcher } from "@/lib/server/watch/watcher";
 import { waitFor } from "@/tests/sandbox/support/clients";
 import { startTestSandbox, type TestSandbox } from "@/tests/sandbox/support/sandbox";
@@ -28,15 +30,14 @@ it("in sandbox mode watches the demo's webhooks out of the box, and stores every
   const demo = hub.sandbox.demo()!;
   const appId = applicationId(demo.apiKey);
   const ctx = await databases.fresh("sqlite", { bodyCapBytes: 4096 });
-  const store = storeOver(ctx);
   await watchSandboxDemo(ctx);
-  const watches = await store.listWatches([appId]);
+  const watches = await listWatches(ctx, [appId]);
   expect(watches.map((w) => w.webhookId).sort()).toEqual(demo.webhooks.map((w) => w.id).sort());
 
   // A webhook a person stopped watching stays unwatched at the next start.
-  await store.removeWatch([appId], watches[0]!.webhookId);
+  await removeWatch(ctx, [appId], watches[0]!.webhookId);
   await watchSandboxDemo(ctx);
-  expect(await store.listWatches([appId])).toHaveLength(watches.length - 1);
+  expect(await listWatches(ctx, [appId])).toHaveLength(watches.length - 1);
 
   const watcher = createWatcher(ctx, {
     intervalSeconds: 1,
@@ -71,7 +72,7 @@ it("in sandbox mode watches the demo's webhooks out of the box, and stores every
   } finally {
     await watcher.stop();
   }
-  const rows = await store.overview([appId]);
+  const rows = await overviewRows(ctx, [appId]);
   expect(rows).toHaveLength(watches.length - 1);
   expect(rows.every((row) => row.asOf !== null && row.active !== null)).toBe(true);
   expect(rows[0]!.failingStreak).not.toBeNull();

@@ -1,14 +1,36 @@
 import { createHash } from "node:crypto";
+import { closeSharedStore, withStore } from "@/lib/server/store/context";
+import { overviewRows, watcherHealth } from "@/lib/server/watch/overview-rows";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EMPTY_QUESTION } from "@/lib/domain/history/question";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll, prune, recordWebhook, writeLogs } from "@/lib/server/watch/cursor";
-import { storeOver, type WatchStore } from "@/lib/server/watch/store";
+
 import * as questions from "@/lib/server/history/questions";
-import { createSealer } from "@/lib/server/watch/seal";
-import { refreshKeys } from "@/lib/server/watch/watches";
+import { createSealer } from "@/lib/server/store/seal";
+import {
+  addWatches,
+  getWatch,
+  keyStates,
+  listWatches,
+  markKeyRejected,
+  openKey,
+  refreshKeys,
+  rejectedApplications,
+  removeWatch,
+  renameWatch,
+  replaceKey,
+} from "@/lib/server/watch/watches";
+import { DEFAULT_RULES } from "@/lib/domain/alerts/rules";
+import { addDestination, listDestinations } from "@/lib/server/alerts/destinations";
+import {
+  appRules,
+  saveAppRules,
+  saveWebhookOverride,
+  webhookOverride,
+} from "@/lib/server/alerts/rules-store";
 import { appErrorOf } from "@/tests/support/app-error-of";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
 import { TEST_SECRET, WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
@@ -57,13 +79,11 @@ afterEach(() => restoreEnv());
 
 describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
   let ctx: StoreContext;
-  let store: WatchStore;
   let appA: string;
   let appB: string;
 
   beforeEach(async () => {
     ctx = await databases.fresh(kind);
-    store = storeOver(ctx);
     appA = applicationId(KEY);
     appB = applicationId(OTHER_KEY);
   });
@@ -97,37 +117,37 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
 
   it("keeps watches per application, sealed key and all, and shows them only to that application", async () => {
     const hook = webhook();
-    const [added] = await store.addWatches(appA, KEY, [{ webhook: hook, name: "  Acme  " }]);
+    const [added] = await addWatches(ctx, appA, KEY, [{ webhook: hook, name: "  Acme  " }]);
     expect(added).toMatchObject({ webhookId: hook.id, appId: appA, name: "Acme", endpoint: hook.endpoint });
-    expect(await store.listWatches([appA])).toHaveLength(1);
-    expect(await store.listWatches([appB])).toEqual([]);
-    expect(await store.getWatch([appB], hook.id)).toBeNull();
+    expect(await listWatches(ctx, [appA])).toHaveLength(1);
+    expect(await listWatches(ctx, [appB])).toEqual([]);
+    expect(await getWatch(ctx, [appB], hook.id)).toBeNull();
     // The key is stored once, sealed: the raw row does not hold it, and the store opens it.
     const raw = await ctx.db.selectFrom("watch_keys").selectAll().execute();
     expect(raw).toHaveLength(1);
     expect(JSON.stringify(raw)).not.toContain(KEY);
-    expect(await store.openKey(appA)).toBe(KEY);
+    expect(await openKey(ctx, appA)).toBe(KEY);
     // A bad name changes nothing, and names the field.
-    const refused = await appErrorOf(() => store.renameWatch([appA], hook.id, "   "));
+    const refused = await appErrorOf(() => renameWatch(ctx, [appA], hook.id, "   "));
     expect(refused).toMatchObject({
       code: "bad_request",
       fields: { name: [expect.stringMatching(/Name must be/)] },
     });
-    expect((await store.getWatch([appA], hook.id))?.name).toBe("Acme");
-    expect(await appErrorOf(() => store.renameWatch([appB], hook.id, "Mine"))).toMatchObject({
+    expect((await getWatch(ctx, [appA], hook.id))?.name).toBe("Acme");
+    expect(await appErrorOf(() => renameWatch(ctx, [appB], hook.id, "Mine"))).toMatchObject({
       code: "not_found",
     });
-    expect((await store.renameWatch([appA], hook.id, "Acme Corp")).name).toBe("Acme Corp");
+    expect((await renameWatch(ctx, [appA], hook.id, "Acme Corp")).name).toBe("Acme Corp");
     // Stopping the last watch removes the key with it.
-    await expect(store.removeWatch([appB], hook.id)).rejects.toMatchObject({ code: "not_found" });
-    await store.removeWatch([appA], hook.id);
-    expect(await store.listWatches([appA])).toEqual([]);
+    await expect(removeWatch(ctx, [appB], hook.id)).rejects.toMatchObject({ code: "not_found" });
+    await removeWatch(ctx, [appA], hook.id);
+    expect(await listWatches(ctx, [appA])).toEqual([]);
     expect(await ctx.db.selectFrom("watch_keys").selectAll().execute()).toEqual([]);
   });
 
   it("stores each log once, its body capped with its full size and hash, and answers questions newest first", async () => {
     const hook = webhook();
-    await store.addWatches(appA, KEY, [{ webhook: hook }]);
+    await addWatches(ctx, appA, KEY, [{ webhook: hook }]);
     const long = "é".repeat(100) + " the TIMEOUT_50% here";
     const logs = [
       log(hook.id, NOW - 1_000, "Failed", 500, long),
@@ -228,7 +248,7 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
     const failing = webhook(uuid(), 5);
     const healthy = webhook(uuid(), 1);
     const inactive = webhook(uuid(), 0, false);
-    await store.addWatches(appA, KEY, [
+    await addWatches(ctx, appA, KEY, [
       { webhook: healthy, name: "Healthy" },
       { webhook: failing, name: "Failing" },
       { webhook: inactive, name: "Inactive" },
@@ -259,7 +279,7 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
     await recordWebhook(ctx, "test", failing, 60_000, NOW - HOUR);
     await finishPoll(ctx, "test", failing.id, { nextPollAt: NOW, error: null }, NOW);
 
-    const rows = await store.overview([appA], NOW);
+    const rows = await overviewRows(ctx, [appA], NOW);
     expect(rows.map((r) => r.name)).toEqual(["Failing", "Healthy", "Inactive"]);
     const [top, mid, last] = rows;
     expect(top).toMatchObject({
@@ -279,7 +299,7 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
     expect(top!.hours.from).toBe(new Date(Math.floor(NOW / HOUR) * HOUR - 23 * HOUR).toISOString());
     expect(mid).toMatchObject({ successRate24h: 50, failingStreak: null, errorsChange: 0 });
     expect(last).toMatchObject({ active: false, attempts24h: 0, successRate24h: null });
-    expect(await store.overview([appB], NOW)).toEqual([]);
+    expect(await overviewRows(ctx, [appB], NOW)).toEqual([]);
 
     const timeline = await questions.timeline(ctx.db, failing.id);
     expect(timeline.map((e) => [e.kind, e.numberOfErrors, e.previous])).toEqual([
@@ -295,29 +315,80 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
 
   it("hands a new key over without losing watches, names or history, and skips a rejected key's webhooks", async () => {
     const hook = webhook();
-    await store.addWatches(appA, KEY, [{ webhook: hook, name: "Acme" }]);
+    await addWatches(ctx, appA, KEY, [{ webhook: hook, name: "Acme" }]);
     await stored(hook.id, [log(hook.id, NOW - 1000, "Success")]);
-    await store.markKeyRejected(appA, "the hub answered 401");
-    expect(await store.keyStates([appA])).toMatchObject([{ appId: appA, rejected: true }]);
-    expect((await store.overview([appA], NOW))[0]).toMatchObject({ keyRejected: true });
-    expect(await store.watcherHealth([appA], NOW)).toMatchObject({ keysRejected: [appA], watched: 1 });
+    await markKeyRejected(ctx, appA, "the hub answered 401");
+    expect(await keyStates(ctx, [appA])).toMatchObject([{ appId: appA, rejected: true }]);
+    expect((await overviewRows(ctx, [appA], NOW))[0]).toMatchObject({ keyRejected: true });
+    expect(await watcherHealth(ctx, [appA], NOW)).toMatchObject({ keysRejected: [appA], watched: 1 });
     expect(await claimDue(ctx, "test", 10, 60_000, NOW + 1)).toEqual([]);
 
-    const { appId } = await store.replaceKey(appA, OTHER_KEY);
+    const { appId } = await replaceKey(ctx, appA, OTHER_KEY);
     expect(appId).toBe(appB);
-    expect(await store.listWatches([appA])).toEqual([]);
-    expect(await store.listWatches([appB])).toMatchObject([{ webhookId: hook.id, name: "Acme" }]);
+    expect(await listWatches(ctx, [appA])).toEqual([]);
+    expect(await listWatches(ctx, [appB])).toMatchObject([{ webhookId: hook.id, name: "Acme" }]);
     expect(
       (await questions.queryLogs(ctx.db, copyOf(hook.id), EMPTY_QUESTION, { offset: 0, limit: 5 })).total,
     ).toBe(1);
-    expect(await store.openKey(appB)).toBe(OTHER_KEY);
-    expect(await store.keyStates([appA, appB])).toEqual([{ appId: appB, rejected: false, rejectedAt: null }]);
+    expect(await openKey(ctx, appB)).toBe(OTHER_KEY);
+    expect(await keyStates(ctx, [appA, appB])).toEqual([{ appId: appB, rejected: false, rejectedAt: null }]);
     expect(await claimDue(ctx, "test", 10, 60_000, NOW + 1)).toHaveLength(1);
+  });
+
+  it("carries the alert rules, snoozes and quiet hours with the watches, and drops the destinations it is told to", async () => {
+    const [quiet, tuned] = [webhook(), webhook()];
+    await addWatches(ctx, appA, KEY, [
+      { webhook: quiet, name: "Quiet Co" },
+      { webhook: tuned, name: "Tuned Co" },
+    ]);
+    const kept = await addDestination(ctx, appA, { kind: "email", label: "Team", to: "team@example.com" });
+    const planted = await addDestination(ctx, appA, {
+      kind: "email",
+      label: "Planted",
+      to: "x@evil.example",
+    });
+    const rules = { ...DEFAULT_RULES, cooldownMinutes: 45 };
+    await saveAppRules(ctx, appA, rules);
+    const snoozedUntil = new Date(NOW + HOUR).toISOString();
+    const quietHours = { start: "22:00", end: "07:00", zone: "Europe/Berlin" };
+    await saveWebhookOverride(ctx, appA, quiet.id, { rules: {}, snoozedUntil, quietHours });
+    const tunedOverride = {
+      rules: { streak: { enabled: true, min: 9 } },
+      snoozedUntil: null,
+      quietHours: null,
+    };
+    await saveWebhookOverride(ctx, appA, tuned.id, tunedOverride);
+    // The new key's application already chose its own cooldown: that stays.
+    const own = { ...DEFAULT_RULES, cooldownMinutes: 5 };
+    await saveAppRules(ctx, appB, own);
+
+    await replaceKey(ctx, appA, OTHER_KEY, [planted.destination.id]);
+    expect(await appRules(ctx, appB)).toEqual(own);
+    expect(await webhookOverride(ctx, appB, quiet.id)).toEqual({ rules: {}, snoozedUntil, quietHours });
+    expect(await webhookOverride(ctx, appB, tuned.id)).toEqual(tunedOverride);
+    expect((await listDestinations(ctx, appB)).map((d) => d.label)).toEqual(["Team"]);
+    expect(await listDestinations(ctx, appA)).toEqual([]);
+    expect(
+      await ctx.db.selectFrom("alert_rules").select("app_id").where("app_id", "=", appA).execute(),
+    ).toEqual([]);
+    expect(kept.destination.id).toBe((await listDestinations(ctx, appB))[0]!.id);
+  });
+
+  it("moves an application's rules, snoozes and quiet hours when a SESSION_SECRET change moves its id", async () => {
+    const hook = webhook();
+    const staleId = "0123456789abcdef";
+    await addWatches(ctx, staleId, KEY, [{ webhook: hook, name: "Acme" }]);
+    const quietHours = { start: "22:00", end: "07:00", zone: "UTC" };
+    await saveWebhookOverride(ctx, staleId, hook.id, { rules: {}, snoozedUntil: null, quietHours });
+    await refreshKeys(ctx);
+    expect(await listWatches(ctx, [appA])).toMatchObject([{ webhookId: hook.id }]);
+    expect((await webhookOverride(ctx, appA, hook.id)).quietHours).toEqual(quietHours);
   });
 
   it("shares the polling by lease: a claimed webhook is not claimed again until its lease runs out", async () => {
     const hooks = [webhook(), webhook(), webhook(), webhook()];
-    await store.addWatches(
+    await addWatches(
+      ctx,
       appA,
       KEY,
       hooks.map((h) => ({ webhook: h })),
@@ -342,7 +413,7 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
 
   it("deletes what is older than the retention, and says the store is complete only from the cut", async () => {
     const hook = webhook();
-    await store.addWatches(appA, KEY, [{ webhook: hook }]);
+    await addWatches(ctx, appA, KEY, [{ webhook: hook }]);
     await stored(hook.id, [
       log(hook.id, NOW - HOUR, "Success"),
       log(hook.id, NOW - 40 * 86_400_000, "Failed"),
@@ -356,7 +427,7 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
 
   it("opens keys sealed under a previous secret, seals them again under the newest, and marks unreadable ones rejected", async () => {
     const hook = webhook();
-    await store.addWatches(appA, KEY, [{ webhook: hook }]);
+    await addWatches(ctx, appA, KEY, [{ webhook: hook }]);
     const newest = "the-newest-watch-secret-32-chars!!!!";
     const rotated = { ...ctx, sealer: createSealer([newest, TEST_SECRET]) };
     await refreshKeys(rotated);
@@ -365,37 +436,39 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
     expect(createSealer([TEST_SECRET]).open(row!.sealed)).toBeNull();
     // A console with neither secret cannot open it: the application needs a new key.
     await refreshKeys({ ...ctx, sealer: createSealer(["an-unrelated-secret-of-32-characters"]) });
-    expect(await store.keyStates([appA])).toMatchObject([{ rejected: true }]);
+    expect(await keyStates(ctx, [appA])).toMatchObject([{ rejected: true }]);
   });
 
   it("lists the applications whose key no longer serves: rejected by the hub, or sealed under a secret no longer configured", async () => {
-    await store.addWatches(appA, KEY, [{ webhook: webhook() }]);
-    expect(await store.rejectedApplications()).toEqual([]);
+    await addWatches(ctx, appA, KEY, [{ webhook: webhook() }]);
+    expect(await rejectedApplications(ctx)).toEqual([]);
     // Another console, whose secret does not open the key (SESSION_SECRET changed), before its watcher marked it.
-    const elsewhere = storeOver({ ...ctx, sealer: createSealer(["an-unrelated-secret-of-32-characters"]) });
-    expect(await elsewhere.rejectedApplications()).toEqual([appA]);
-    await store.markKeyRejected(appA, "401 from the hub");
-    expect(await store.rejectedApplications()).toEqual([appA]);
-    await store.addWatches(appA, KEY, [{ webhook: webhook() }]);
-    expect(await store.rejectedApplications()).toEqual([]);
+    const elsewhere = { ...ctx, sealer: createSealer(["an-unrelated-secret-of-32-characters"]) };
+    expect(await rejectedApplications(elsewhere)).toEqual([appA]);
+    await markKeyRejected(ctx, appA, "401 from the hub");
+    expect(await rejectedApplications(ctx)).toEqual([appA]);
+    await addWatches(ctx, appA, KEY, [{ webhook: webhook() }]);
+    expect(await rejectedApplications(ctx)).toEqual([]);
   });
 });
 
-describe("the watch store when PostgreSQL goes away", () => {
+describe("the store when PostgreSQL goes away", () => {
   it("answers store_unavailable, then works again when the database returns", async () => {
-    stubEnv({ SESSION_SECRET: "a-session-secret-for-tests-32-chars!" });
-    const ctx = await databases.fresh("postgres");
-    const store = storeOver(ctx);
+    stubEnv({
+      SESSION_SECRET: "a-session-secret-for-tests-32-chars!",
+      DATABASE_URL: await databases.freshPostgresUrl(),
+    });
+    await closeSharedStore();
     const server = await databases.postgres();
-    await store.addWatches(applicationId(KEY), KEY, [{ webhook: webhook() }]);
+    const listed = () => withStore((ctx) => listWatches(ctx, [applicationId(KEY)]));
+    await withStore((ctx) => addWatches(ctx, applicationId(KEY), KEY, [{ webhook: webhook() }]));
     await server.stop("kill");
     try {
-      await expect(store.listWatches([applicationId(KEY)])).rejects.toMatchObject({
-        code: "store_unavailable",
-      });
+      await expect(listed()).rejects.toMatchObject({ code: "store_unavailable" });
     } finally {
       await server.start();
     }
-    expect(await store.listWatches([applicationId(KEY)])).toHaveLength(1);
+    expect(await listed()).toHaveLength(1);
+    await closeSharedStore();
   });
 });

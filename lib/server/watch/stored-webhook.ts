@@ -1,7 +1,7 @@
 import "server-only";
 import type { Webhook } from "@/lib/domain/hub-schemas";
-import { toIso, type StoreContext } from "@/lib/server/watch/context";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import { toIso, type StoreContext } from "@/lib/server/store/context";
+import { sharedStoreContext } from "@/lib/server/store/context";
 
 /** How long the page waits for the store while the hub is down, before it shows the hub's error alone. */
 const LOOKUP_TIMEOUT_MS = 2000;

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { addWatches, keyStates, listWatches, replaceKey } from "@/lib/server/watch/watches";
+import { overviewRows, watcherHealth } from "@/lib/server/watch/overview-rows";
 import { applicationId } from "@/lib/server/session/key-hash";
-import type { StoreContext } from "@/lib/server/watch/context";
-import { openStoreContext, storeOver } from "@/lib/server/watch/store";
+import type { StoreContext } from "@/lib/server/store/context";
+import { openStoreContext } from "@/lib/server/store/context";
 import { createWatcher, type Watcher, type WatcherSettings } from "@/lib/server/watch/watcher";
 import { waitFor } from "@/tests/sandbox/support/clients";
 import { restoreEnv, stubEnv } from "@/tests/support/env";
@@ -42,7 +44,8 @@ function start(ctx: StoreContext, settings: Partial<WatcherSettings> = {}, owner
 }
 
 async function watch(ctx: StoreContext, ...webhooks: MemoryWebhook[]) {
-  await storeOver(ctx).addWatches(
+  await addWatches(
+    ctx,
     applicationId(hub.apiKey),
     hub.apiKey,
     webhooks.map(({ id, endpoint, eventType, active, numberOfErrors }) => ({
@@ -112,7 +115,7 @@ describe("the watcher (embedded database)", () => {
     const made = hub.upstream.requests.slice(before);
     const pollsMade = made.filter((r) => r.url === webhookPath(webhook)).length;
     expect(made.length).toBeLessThanOrEqual(2 * pollsMade + 1);
-    expect((await storeOver(ctx).overview([applicationId(hub.apiKey)]))[0]).toMatchObject({
+    expect((await overviewRows(ctx, [applicationId(hub.apiKey)]))[0]).toMatchObject({
       numberOfErrors: webhook.numberOfErrors,
       attempts24h: 230,
     });
@@ -205,6 +208,37 @@ describe("the watcher (embedded database)", () => {
     expect(after[0]! - limitedAt).toBeGreaterThanOrEqual(1900);
   });
 
+  it("counts each hub call by outcome in the store, and keeps a budget per key it used", async () => {
+    const ctx = await databases.fresh("sqlite");
+    const webhook = hub.webhook();
+    hub.deliver(webhook, 10);
+    await watch(ctx, webhook);
+    let limited = false;
+    hub.intercept = (req, res) => {
+      if (limited || !req.url?.includes("webhook-log")) return false;
+      limited = true;
+      sendJson(res, 429, { error: "slow down" }, { "retry-after": "1" });
+      return true;
+    };
+    const watcher = start(ctx, { concurrency: 1 });
+    await storedEqual(ctx, webhook, () => hubIds(webhook));
+    expect(watcher.budgetsLeft().map((budget) => budget.appId)).toEqual([applicationId(hub.apiKey)]);
+    await watcher.stop();
+    const rows = await ctx.db
+      .selectFrom("watch_hub_calls")
+      .select(["outcome", (eb) => eb.fn.sum<number>("calls").as("calls")])
+      .groupBy("outcome")
+      .orderBy("outcome")
+      .execute();
+    // Every call the hub answered, but one the stop may have cut short (one call at a time).
+    const answered = hub.upstream.requests.length - 1;
+    const counted = new Map(rows.map((row) => [row.outcome, Number(row.calls)]));
+    expect([...counted.keys()]).toEqual(["ok", "rate_limited"]);
+    expect(counted.get("rate_limited")).toBe(1);
+    expect(counted.get("ok")).toBeGreaterThanOrEqual(answered - 1);
+    expect(counted.get("ok")).toBeLessThanOrEqual(answered);
+  });
+
   it("keeps polling the other webhooks when the hub answers garbage for one", async () => {
     const ctx = await databases.fresh("sqlite");
     const broken = hub.webhook();
@@ -220,14 +254,14 @@ describe("the watcher (embedded database)", () => {
     start(ctx);
     await storedEqual(ctx, fine, () => hubIds(fine));
     const rows = await waitFor("the broken webhook's poll error", async () => {
-      const overview = await storeOver(ctx).overview([applicationId(hub.apiKey)]);
+      const overview = await overviewRows(ctx, [applicationId(hub.apiKey)]);
       return overview.find((r) => r.webhookId === broken.id)?.pollError ? overview : undefined;
     });
     expect(rows.find((r) => r.webhookId === broken.id)).toMatchObject({
       pollError: { code: "upstream_invalid" },
     });
     expect(await storedIds(ctx, broken.id)).toEqual([]);
-    expect(await storeOver(ctx).watcherHealth([applicationId(hub.apiKey)])).toMatchObject({
+    expect(await watcherHealth(ctx, [applicationId(hub.apiKey)])).toMatchObject({
       pollsFailing: 1,
     });
   });
@@ -238,22 +272,21 @@ describe("the watcher (embedded database)", () => {
     hub.deliver(webhook, 5);
     await watch(ctx, webhook);
     const oldKey = hub.apiKey;
-    const store = storeOver(ctx);
     start(ctx);
     await storedEqual(ctx, webhook, () => hubIds(webhook));
     hub.apiKey = `rotated-${oldKey}`;
     await waitFor("the key marked rejected", async () =>
-      (await store.keyStates([applicationId(oldKey)]))[0]?.rejected ? true : undefined,
+      (await keyStates(ctx, [applicationId(oldKey)]))[0]?.rejected ? true : undefined,
     );
     const rejectedCalls = hub.upstream.requests.length;
     hub.deliver(webhook, 3);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(hub.upstream.requests.length).toBe(rejectedCalls);
 
-    const { appId } = await store.replaceKey(applicationId(oldKey), hub.apiKey);
+    const { appId } = await replaceKey(ctx, applicationId(oldKey), hub.apiKey);
     expect(appId).toBe(applicationId(hub.apiKey));
     await storedEqual(ctx, webhook, () => hubIds(webhook));
-    expect(await store.listWatches([appId])).toHaveLength(1);
+    expect(await listWatches(ctx, [appId])).toHaveLength(1);
   });
 });
 

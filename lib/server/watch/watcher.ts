@@ -1,4 +1,5 @@
 import "server-only";
+import { fillDerived } from "@/lib/server/watch/derived";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import pLimit from "p-limit";
@@ -8,12 +9,13 @@ import { serverConfig, type WatchConfig } from "@/lib/server/config";
 import { KeyBudgets } from "@/lib/server/history/key-budget";
 import { hubReader } from "@/lib/server/history/reader";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import type { StoreContext } from "@/lib/server/watch/context";
+import type { StoreContext } from "@/lib/server/store/context";
 import { expireCopiesNow } from "@/lib/server/history/copy";
 import { claimDue, finishPoll, LeaseLost, prune, type Claimed } from "@/lib/server/watch/cursor";
 import { watchSandboxDemo } from "@/lib/server/watch/demo-watches";
 import { pollWebhook, type PollResult } from "@/lib/server/watch/poll";
-import { sharedStoreContext } from "@/lib/server/watch/store";
+import { HubCallCounts } from "@/lib/server/watch/hub-calls";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { withDispatcher } from "@/lib/server/alerts/dispatch";
 import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watches";
 
@@ -26,6 +28,8 @@ import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watche
 export interface Watcher {
   /** This instance's name in the leases it holds. */
   owner: string;
+  /** The hub calls this instance may make now under each application's key (key-budget.ts). */
+  budgetsLeft(): Array<{ appId: string; calls: number }>;
   /** Stops claiming work, cancels the polls in flight (their leases lapse or are released). */
   stop(): Promise<void>;
 }
@@ -76,6 +80,7 @@ export function createWatcher(
   const budgets = new KeyBudgets(settings.keyRequestsPerMinute);
   const leaseMs = settings.leaseSeconds * 1000;
   const tickMs = Math.min(1000, leaseMs / 4);
+  const hubCalls = new HubCallCounts();
   const callLimit = pLimit(settings.concurrency);
   const running = new Set<Promise<boolean>>();
   const stopper = new AbortController();
@@ -108,7 +113,7 @@ export function createWatcher(
           parallelPages: settings.concurrency,
         },
         claimed,
-        hubReader({ appId: claimed.appId, apiKey }, webhookId as WebhookId, budgets, callLimit),
+        hubReader({ appId: claimed.appId, apiKey }, webhookId as WebhookId, budgets, callLimit, hubCalls),
         stopper.signal,
       );
       backfilling = result.backfilling;
@@ -151,6 +156,7 @@ export function createWatcher(
           if (backfilling) void claimNow();
         });
       }
+      await hubCalls.flush(ctx);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();
         await prune(ctx, settings.retentionDays);
@@ -182,10 +188,12 @@ export function createWatcher(
 
   return {
     owner,
+    budgetsLeft: () => budgets.left().map(({ key, calls }) => ({ appId: key, calls })),
     async stop() {
       stopper.abort();
       clearTimeout(timer);
       await Promise.allSettled([...running]);
+      await hubCalls.flush(ctx).catch(() => undefined);
     },
   };
 }
@@ -209,6 +217,12 @@ async function watchDemoSoon(ctx: StoreContext): Promise<void> {
   }
 }
 
+/** This process's watcher, when it started one (WATCH_IN_CONSOLE, or `npm run watcher`) and it runs; else null. */
+export async function runningWatcher(): Promise<Watcher | null> {
+  const shared = globalThis as Record<symbol, Promise<Watcher> | undefined>;
+  return (await shared[SHARED]?.catch(() => null)) ?? null;
+}
+
 /**
  * Starts this process's watcher once: opens the store (throwing the Error that names
  * DATABASE_URL when it cannot), seals stored keys again under the newest secret, then polls.
@@ -218,6 +232,7 @@ export async function startWatcher(): Promise<Watcher> {
   shared[SHARED] ??= (async () => {
     const ctx = await sharedStoreContext();
     const { unopened } = await refreshKeys(ctx);
+    await fillDerived(ctx);
     if (unopened > 0)
       log(
         `${unopened} watched applications have a key sealed under a secret this console does not have ` +

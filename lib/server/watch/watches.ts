@@ -4,17 +4,17 @@ import type { Watch } from "@/lib/domain/watch/overview";
 import { AppError } from "@/lib/server/app-error";
 import { moveAlertsTo } from "@/lib/server/alerts/destinations";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { toIso, type StoreContext } from "@/lib/server/watch/context";
+import { toIso, type StoreContext } from "@/lib/server/store/context";
 import { rebuildIssuesOf, removeIssues } from "@/lib/server/watch/failure-issues";
 import { summarise } from "@/lib/server/watch/cursor";
 import { countScope } from "@/lib/server/history/questions";
-import type { WatchDatabase, WatchDb } from "@/lib/server/watch/schema";
+import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /** Watches and the sealed key of each watched application. */
 
 export const NAME_MAX = 120;
 
-type WatchRow = WatchDatabase["watches"];
+type WatchRow = StoreDatabase["watches"];
 
 export function watchOf(row: WatchRow): Watch {
   return {
@@ -43,10 +43,21 @@ export function notWatched(webhookId: string): AppError {
   );
 }
 
+/** The application of the session that watches the webhook, or the watch routes' 404. */
+export async function watchingApp(
+  ctx: StoreContext,
+  appIds: readonly string[],
+  webhookId: string,
+): Promise<string> {
+  const watch = await getWatch(ctx, appIds, webhookId);
+  if (!watch) throw notWatched(webhookId);
+  return watch.appId;
+}
+
 /** Stores the application's key sealed (replacing one it had, clearing "rejected"). */
 async function putKey(
   ctx: StoreContext,
-  db: WatchDb,
+  db: StoreDb,
   appId: string,
   apiKey: string,
   now: number,
@@ -62,7 +73,7 @@ async function putKey(
 }
 
 /** Removes the sealed keys of these applications when they no longer watch anything. */
-async function dropUnusedKeys(db: WatchDb, appIds: readonly string[]): Promise<void> {
+async function dropUnusedKeys(db: StoreDb, appIds: readonly string[]): Promise<void> {
   if (appIds.length === 0) return;
   await db
     .deleteFrom("watch_keys")
@@ -77,6 +88,14 @@ async function dropUnusedKeys(db: WatchDb, appIds: readonly string[]): Promise<v
     .execute();
 }
 
+/**
+ * Watches webhooks of one application, storing its key sealed (replacing the sealed key it
+ * had, which clears "key rejected"). The caller has already read each webhook with `apiKey`
+ * from the hub (that check is the proof the key reads it). A webhook already watched keeps its
+ * history; under another application it moves to this one (the hub just vouched for this
+ * key). `name` blank or absent: the watch keeps its name, or is named by the endpoint.
+ * All or nothing. Returns the watches as stored.
+ */
 export async function addWatches(
   ctx: StoreContext,
   appId: string,
@@ -132,7 +151,7 @@ export async function addWatches(
  * goes on from it (its backfill continues below what is copied) rather than reading it again;
  * its issues and summary are built from what is copied.
  */
-async function adoptCopy(ctx: StoreContext, tx: WatchDb, webhookId: string, now: number): Promise<void> {
+async function adoptCopy(ctx: StoreContext, tx: StoreDb, webhookId: string, now: number): Promise<void> {
   const copied = await tx
     .deleteFrom("log_copies")
     .where("webhook_id", "=", webhookId)
@@ -159,6 +178,7 @@ async function adoptCopy(ctx: StoreContext, tx: WatchDb, webhookId: string, now:
     .execute();
 }
 
+/** Renames a watch (name trimmed, 1..NAME_MAX characters; else `bad_request` on `name`). */
 export async function renameWatch(
   ctx: StoreContext,
   appIds: readonly string[],
@@ -178,6 +198,10 @@ export async function renameWatch(
   return watchOf(row);
 }
 
+/**
+ * Stops watching: the watch, its stored logs, timeline and state go; when it was the
+ * application's last watch, its sealed key goes too.
+ */
 export async function removeWatch(
   ctx: StoreContext,
   appIds: readonly string[],
@@ -192,7 +216,13 @@ export async function removeWatch(
       .returning("app_id")
       .executeTakeFirst();
     if (!removed) throw notWatched(webhookId);
-    for (const table of ["watch_logs", "watch_log_hours", "watch_timeline", "watch_state"] as const) {
+    for (const table of [
+      "watch_logs",
+      "watch_log_hours",
+      "watch_log_codes",
+      "watch_timeline",
+      "watch_state",
+    ] as const) {
       await tx.deleteFrom(table).where("webhook_id", "=", webhookId).execute();
     }
     await removeIssues(tx, webhookId);
@@ -200,6 +230,7 @@ export async function removeWatch(
   });
 }
 
+/** The watches of these applications, by name. */
 export async function listWatches(ctx: StoreContext, appIds: readonly string[]): Promise<Watch[]> {
   if (appIds.length === 0) return [];
   const rows = await ctx.db
@@ -212,6 +243,7 @@ export async function listWatches(ctx: StoreContext, appIds: readonly string[]):
   return rows.map(watchOf);
 }
 
+/** The watch of this webhook, when one of these applications has it; else null. */
 export async function getWatch(
   ctx: StoreContext,
   appIds: readonly string[],
@@ -227,11 +259,15 @@ export async function getWatch(
   return row ? watchOf(row) : null;
 }
 
-/** Moves an application's watches to another id (its key changed) and seals the new key there. */
+/**
+ * Moves an application's watches and alerts (rules, snoozes, quiet hours, destinations but those
+ * in `dropDestinations`) to another id (its key changed) and seals the new key there.
+ */
 export async function replaceKey(
   ctx: StoreContext,
   oldAppId: string,
   newApiKey: string,
+  dropDestinations: readonly string[] = [],
   now = Date.now(),
 ): Promise<{ appId: string }> {
   const appId = applicationId(newApiKey);
@@ -239,13 +275,14 @@ export async function replaceKey(
     await putKey(ctx, tx, appId, newApiKey, now);
     if (oldAppId !== appId) {
       await tx.updateTable("watches").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
-      await moveAlertsTo(tx, oldAppId, appId);
+      await moveAlertsTo(tx, oldAppId, appId, dropDestinations);
       await tx.deleteFrom("watch_keys").where("app_id", "=", oldAppId).execute();
     }
   });
   return { appId };
 }
 
+/** The application's key, opened, for the watcher's polls; null when none is stored or it cannot be opened. */
 export async function openKey(ctx: StoreContext, appId: string): Promise<string | null> {
   const row = await ctx.db
     .selectFrom("watch_keys")
@@ -255,6 +292,7 @@ export async function openKey(ctx: StoreContext, appId: string): Promise<string 
   return row ? (ctx.sealer.open(row.sealed)?.plain ?? null) : null;
 }
 
+/** Marks the application's key rejected (the hub answered 401): its webhooks are not polled until a new key is handed over. */
 export async function markKeyRejected(
   ctx: StoreContext,
   appId: string,
@@ -269,6 +307,7 @@ export async function markKeyRejected(
     .execute();
 }
 
+/** Which of these applications have a stored key, and whether it is rejected. */
 export async function keyStates(
   ctx: StoreContext,
   appIds: readonly string[],

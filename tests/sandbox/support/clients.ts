@@ -55,6 +55,8 @@ export class SandboxAdmin {
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = this.token ? { authorization: `Bearer ${this.token}` } : {};
+    // A state-changing admin call is JSON even without a body (lib/sandbox/auth.ts).
+    if (method !== "GET") headers["content-type"] = "application/json";
     const answer = await requestJson<T>(`${this.baseUrl}${path}`, { method, headers, body });
     if (answer.status < 200 || answer.status >= 300) {
       throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);

@@ -9,7 +9,6 @@ import { FindDelivery } from "@/components/history/find-delivery";
 import { FilterRefusal, UnlessRefused } from "@/components/history/filter-refusal";
 import { HistoryFilters } from "@/components/history/history-filters";
 import { IssueFilterChip } from "@/components/issues/issue-filter-chip";
-
 import { IgnoredParamsNotice } from "@/components/logs/ignored-params-notice";
 import { LogTable, LogTableMessage } from "@/components/logs/log-table";
 import { LogsToolbar, type ViewChoice } from "@/components/logs/logs-toolbar";
@@ -20,10 +19,10 @@ import { WebhookHeading } from "@/components/webhook/webhook-heading";
 import { WebhookLive } from "@/components/webhook/webhook-live";
 import { IssueLines } from "@/components/webhook/later-parts";
 import { WatchPart } from "@/components/watch/watch-part";
-
 import { isAppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { storedWebhook } from "@/lib/server/watch/stored-webhook";
+import { storeAccess } from "@/lib/server/watch/store-access";
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { getSandboxDemo } from "@/lib/server/hub/sandbox-demo";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
@@ -43,7 +42,6 @@ import {
 import { isActive, type FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { issueView } from "@/lib/domain/watch/issue-view";
 import { webhookTitle } from "@/lib/domain/webhook-name";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
 import { refreshPage } from "@/app/(console)/webhooks/[webhookId]/actions";
 import { readWatch, readWebhook } from "@/app/(console)/webhooks/[webhookId]/reads";
 import {
@@ -83,7 +81,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   if (!webhookId || !application || session.status !== "signed_in") return { title: "Webhook deliveries" };
   const [webhook, { watch }] = await Promise.all([
     readWebhook(application.apiKey, webhookId).catch(() => null),
-    readWatch(sessionAppIds(session.data).join(","), webhookId),
+    readWatch(webhookId),
   ]);
   const title = watch?.name || (webhook ? webhookTitle(webhook) : `Webhook ${webhookId}`);
   return { title: { absolute: title } };
@@ -130,7 +128,7 @@ export default async function WebhookPage({ params, searchParams }: Props) {
       (error: unknown) => ({ webhook: null, error }),
     ),
     getSandboxDemo(),
-    readWatch(sessionAppIds(data).join(","), webhookId),
+    readWatch(webhookId),
   ]);
   const appError = isAppError(read.error) ? read.error : null;
   // The key was rejected: sign in again or, in a session of several applications, mark that one
@@ -142,7 +140,8 @@ export default async function WebhookPage({ params, searchParams }: Props) {
   if (appError?.code === "not_found") notFound();
   // The hub does not answer: a watched webhook is shown as the watch last read it.
   const outage = appError?.code.startsWith("upstream_") ? appError : null;
-  const stored = outage ? await storedWebhook(app.id, webhookId) : null;
+  const stored =
+    outage && (await storeAccess([app])).allowed.length > 0 ? await storedWebhook(app.id, webhookId) : null;
   const webhook = read.webhook ?? stored?.webhook;
   if (!webhook) {
     if (!appError) console.error("[console] loading webhook page failed", read.error);

@@ -5,9 +5,7 @@ import type { WebhookId } from "@/lib/server/hub/path-params";
 import { ErrorPanel } from "@/components/errors/error-panel";
 import { RefreshButton } from "@/components/errors/refresh-button";
 import { DeliveryHealth, type HealthFilter } from "@/components/health/delivery-health";
-
 import { HistoryCoverage } from "@/components/history/history-coverage";
-
 import { LogsEmptyState } from "@/components/logs/logs-empty-state";
 import { LogRows, LogTableMessage } from "@/components/logs/log-table";
 import { Pager } from "@/components/ui/pager";

@@ -8,14 +8,18 @@ import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import type { Watch } from "@/lib/domain/watch/overview";
 import { historyScanPath, isHistoryView, questionOfView, toApiQuery } from "@/lib/domain/log-view";
 import { loadLogView } from "@/lib/domain/search-params";
-import { isAppError } from "@/lib/server/app-error";
+import { AppError, isAppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { beginAnswer, beginHealth, findDelivery, narrowToIssue } from "@/lib/server/history/answer";
 import { capPartial, copyReaches } from "@/lib/server/history/copy";
 import { isAutoRefresh } from "@/lib/server/http/auto-refresh";
 import { getWebhook, listWebhookLogs } from "@/lib/server/hub/client";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import { watchStore } from "@/lib/server/watch/store";
+import { getSession } from "@/lib/server/session/session";
+import { withStore } from "@/lib/server/store/context";
+import { listIssues } from "@/lib/server/watch/failure-issues";
+import { keyRejected, storeAccess } from "@/lib/server/watch/store-access";
+import { getWatch } from "@/lib/server/watch/watches";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
 
 /**
@@ -53,21 +57,39 @@ export const readWebhook = cache(async (apiKey: string, webhookId: WebhookId) =>
 );
 
 /**
- * The webhook's watch under one of the session's applications (`appIds`, joined by commas), and
+ * The ids of the session's applications whose stored data the page may read: not those whose key
+ * is known rejected (store-access.ts).
+ */
+const storeAppIds = cache(async (): Promise<string[]> => {
+  const session = await getSession();
+  if (session.status !== "signed_in") return [];
+  return (await storeAccess(session.data.applications)).allowed.map((app) => app.id);
+});
+
+/** Throws the hub's 401 when the stored data of `appId` (its history copy) may not be read. */
+async function assertStoreApp(appId: string): Promise<void> {
+  if ((await storeAppIds()).includes(appId)) return;
+  const session = await getSession();
+  const app =
+    session.status === "signed_in" ? session.data.applications.find(({ id }) => id === appId) : null;
+  throw app
+    ? keyRejected(app)
+    : new AppError("unauthorized", "Sign in again to read this webhook's history.");
+}
+
+/**
+ * The webhook's watch under one of the session's applications whose stored data it may read, and
  * its failure issues; what the store could not say.
  */
 export const readWatch = cache(
   async (
-    appIdList: string,
     webhookId: WebhookId,
   ): Promise<{ watch: Watch | null; issues: FailureIssue[]; failure: string | null }> => {
-    const appIds = appIdList.split(",");
     try {
-      const store = await watchStore();
-      const [watch, issues] = await Promise.all([
-        store.getWatch(appIds, webhookId),
-        store.listIssues(appIds, { webhookId }),
-      ]);
+      const appIds = await storeAppIds();
+      const [watch, issues] = await withStore((ctx) =>
+        Promise.all([getWatch(ctx, appIds, webhookId), listIssues(ctx, appIds, { webhookId })]),
+      );
       return { watch, issues, failure: null };
     } catch (error) {
       return { watch: null, issues: [], failure: failureOf(error).message };
@@ -150,6 +172,7 @@ export const readHealth = cache(
     const path = `/api/webhooks/${encodeURIComponent(webhookId)}/history/health?window=${window}`;
     const since = now - HEALTH_WINDOWS[window];
     try {
+      await assertStoreApp(appId);
       return await answerWithin(webhookId, { since, cap }, path, async (asIs, signal) => {
         const answer = await beginHealth({ apiKey, appId, signal }, webhookId, window, cap, now, asIs);
         return { kind: "answer", answer: await withCap(webhookId, since, await answer.run()) };
@@ -194,6 +217,7 @@ export const readTable = cache(
         offset: (view.page - 1) * view.limit,
         limit: view.limit,
       };
+      await assertStoreApp(appId);
       const question = await narrowToIssue(appId, webhookId, questionOfView(view), view.issue ?? undefined);
       const reach = { since: question.since, cap: options.cap };
       return await answerWithin(webhookId, reach, historyScanPath(webhookId, view), async (asIs, signal) => {
@@ -223,6 +247,7 @@ export async function readOpenLog(
   const target = findInput.safeParse(logId);
   if (!target.success) return { log: null, missing: target.error.issues[0]?.message ?? null };
   try {
+    await assertStoreApp(appId);
     const found = await findDelivery(
       callOf(appId, apiKey),
       webhookId,

@@ -5,7 +5,7 @@ import { addDestination, listDestinations } from "@/lib/server/alerts/service";
 /** `{ destinations }`: where the page's application (`?app=`, else the current one) sends its alerts, masked. */
 export const GET = defineRoute({
   async handle({ session }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     return Response.json({ destinations: await listDestinations(app) });
   },
 });
@@ -18,7 +18,7 @@ export const GET = defineRoute({
 export const POST = defineRoute({
   body: addDestinationSchema,
   async handle({ body, session }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     return Response.json(await addDestination(app, body), { status: 201 });
   },
 });

@@ -1,12 +1,14 @@
 /**
  * `GET /api/alerts/incidents`, called directly with a real (embedded, in-memory) store whose
- * incident rows are written as test data: every application of the session listed by its name,
- * another application's incidents never, no session 401, and no hub call.
+ * incident rows are written as test data: one per failing webhook whatever holds on it (what the
+ * banner and the Alerts page count), summaries apart, every application of the session listed by
+ * its name, another application's incidents never, no session 401, and no hub call.
  */
+import { addWatches } from "@/lib/server/watch/watches";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { IncidentsAnswer } from "@/lib/domain/alerts/incidents";
+import { firingText, type IncidentsAnswer } from "@/lib/domain/alerts/incidents";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { incidentRow } from "@/tests/support/alert-incidents";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
 import { errorOf, request, signedInCookie, twoApplicationsCookie } from "@/tests/support/route-requests";
@@ -37,13 +39,13 @@ async function list(cookie: string): Promise<IncidentsAnswer> {
 beforeEach(async () => {
   const ctx = await sharedStoreContext();
   await ctx.db.deleteFrom("alert_incidents").execute();
-  const store = await watchStore();
+  const store = await sharedStoreContext();
   for (const [key, webhookId, name] of [
     [FIRST, A, "Acme"],
     [SECOND, B, "Globex"],
     [STRANGER, C, "Not yours"],
   ] as const) {
-    await store.addWatches(applicationId(key), key, [{ webhook: fakeWebhook(webhookId), name }]);
+    await addWatches(store, applicationId(key), key, [{ webhook: fakeWebhook(webhookId), name }]);
   }
   await ctx.db
     .insertInto("alert_incidents")
@@ -52,15 +54,20 @@ beforeEach(async () => {
         appId: applicationId(FIRST),
         webhookId: A,
         openedAt: T,
-        headline: "5 failures in a row",
+        conditions: [
+          { rule: "streak", headline: "5 failures in a row" },
+          { rule: "rate", headline: "100 % of 12 attempts failed in the last 15 minutes" },
+          { rule: "errorsJump", headline: "numberOfErrors rose by 12 (0 → 12) in 15 minutes" },
+        ],
       }),
-      incidentRow({ appId: applicationId(SECOND), webhookId: B, rule: "rate", openedAt: T + 1000 }),
+      incidentRow({ appId: applicationId(SECOND), webhookId: B, openedAt: T + 1000 }),
+      incidentRow({ appId: applicationId(SECOND), webhookId: "", scope: "summary", openedAt: T + 2000 }),
       incidentRow({
         appId: applicationId(FIRST),
         webhookId: A,
-        rule: "inactive",
-        openedAt: T,
-        resolvedAt: T + 10,
+        openedAt: T - 5000,
+        resolvedAt: T - 10,
+        conditions: [{ rule: "inactive", headline: "the webhook is inactive" }],
       }),
       incidentRow({ appId: applicationId(STRANGER), webhookId: C, openedAt: T - 1000, headline: "secret" }),
       incidentRow({ appId: applicationId(STRANGER), webhookId: C, openedAt: T - 9000, resolvedAt: T + 20 }),
@@ -69,14 +76,19 @@ beforeEach(async () => {
 });
 
 describe("GET /api/alerts/incidents", () => {
-  it("lists the incidents of every application in the session, by its name, and none of another", async () => {
+  it("lists one incident per failing webhook, with every condition, for each application of the session, by its name", async () => {
     const answer = await list(await twoApplicationsCookie(FIRST, SECOND));
-    expect(answer.firing.map((i) => [i.applicationName, i.name, i.ruleName, i.headline])).toEqual([
-      ["Default", "Acme", "Failing streak", "5 failures in a row"],
-      ["Staging", "Globex", "Failure rate", "5 failures in a row"],
+    expect(answer.firing.map((i) => [i.applicationName, i.name, i.conditions.map((c) => c.name)])).toEqual([
+      ["Default", "Acme", ["Failing streak", "Failure rate", "Errors jumped"]],
+      ["Staging", "Globex", ["Failing streak"]],
     ]);
+    // What the banner and the Alerts page say: webhooks, not conditions or summaries.
+    expect(firingText(answer.firing)).toBe("2 webhooks failing");
+    expect(answer.summaries.map((i) => [i.applicationName, i.scope])).toEqual([["Staging", "summary"]]);
     expect(answer.firing[0]!.href).toBe(`/webhooks/${A}?app=${applicationId(FIRST)}`);
-    expect(answer.resolved.map((i) => [i.name, i.ruleName])).toEqual([["Acme", "Webhook turned inactive"]]);
+    expect(answer.resolved.map((i) => [i.name, i.conditions.map((c) => c.name)])).toEqual([
+      ["Acme", ["Webhook turned inactive"]],
+    ]);
     const text = JSON.stringify(answer);
     for (const hidden of ["Not yours", "secret", C, applicationId(STRANGER), FIRST, SECOND]) {
       expect(text).not.toContain(hidden);

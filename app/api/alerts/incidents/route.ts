@@ -1,5 +1,4 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
 import { incidents } from "@/lib/server/alerts/service";
 
 /**
@@ -9,7 +8,7 @@ import { incidents } from "@/lib/server/alerts/service";
  */
 export const GET = defineRoute({
   async handle({ session }) {
-    const { applications } = sessionDataOf(await session.state());
+    const applications = await session.storeApps();
     return Response.json(await incidents(new Map(applications.map((app) => [app.id, app.name]))));
   },
 });

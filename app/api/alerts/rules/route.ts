@@ -5,7 +5,7 @@ import { readAppRules, replaceAppRules } from "@/lib/server/alerts/rule-settings
 /** `{ rules }`: the rules every watched webhook of the page's application follows unless it sets its own. */
 export const GET = defineRoute({
   async handle({ session }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     return Response.json({ rules: await readAppRules(app.id) });
   },
 });
@@ -14,7 +14,7 @@ export const GET = defineRoute({
 export const PUT = defineRoute({
   body: ruleSettingsSchema,
   async handle({ body, session }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     return Response.json({ rules: await replaceAppRules(app.id, body) });
   },
 });

@@ -1,12 +1,16 @@
 /**
  * Replacing a key on the Applications page when the watch store holds the application's old key
- * (rejected by the hub, or just older): the new key is handed over to its watches, after the
- * hub shows it reads the same webhooks; a key that reads others is refused and nothing changes.
+ * (rejected by the hub, or just older): what would move is listed first, then the new key is
+ * handed over to its watches, after the hub shows it reads the same webhooks; a key that reads
+ * others is refused and nothing changes.
  * Real (embedded, in-memory) store, fake hub recording what reaches it.
  */
+import { keyStates, listWatches, markKeyRejected, openKey } from "@/lib/server/watch/watches";
+import { withStore, sharedStoreContext } from "@/lib/server/store/context";
 import { describe, expect, it } from "vitest";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { watchStore } from "@/lib/server/watch/store";
+
+import type { HandOverPlan } from "@/lib/domain/watch/hand-over";
 import { errorOf, request, signedInCookie } from "@/tests/support/route-requests";
 import { A, B, FIRST, OTHER, ROTATED, SECOND, watchRouteHub } from "@/tests/support/watch-route-hub";
 import * as keyRoute from "@/app/api/applications/key/route";
@@ -33,40 +37,53 @@ async function watchedThenRotated(): Promise<string> {
   return cookie;
 }
 
-function replace(cookie: string, apiKey: string, app = applicationId(FIRST)) {
-  return keyRoute.POST(request("POST", "/api/applications/key", { body: { app, apiKey }, cookie }));
+function replace(cookie: string, apiKey: string, app = applicationId(FIRST), keepDestinations?: string[]) {
+  return keyRoute.POST(
+    request("POST", "/api/applications/key", { body: { app, apiKey, keepDestinations }, cookie }),
+  );
 }
 
 async function watchesOf(appIds: string[]) {
-  const store = await watchStore();
-  return (await store.listWatches(appIds)).map((watch) => [watch.name, watch.appId]);
+  const store = await sharedStoreContext();
+  return (await listWatches(store, appIds)).map((watch) => [watch.name, watch.appId]);
 }
 
 describe("replacing a watched application's key", () => {
   it("hands the new key to a rejected key's watches: names kept, the new key stored and polled", async () => {
     const cookie = await watchedThenRotated();
-    const store = await watchStore();
-    await store.markKeyRejected(applicationId(FIRST), "The Messaging Hub rejected the key (HTTP 401).");
+    const store = await sharedStoreContext();
+    await markKeyRejected(store, applicationId(FIRST), "The Messaging Hub rejected the key (HTTP 401).");
     hub.upstream.requests.length = 0;
 
-    const response = await replace(cookie, ` ${ROTATED} `);
+    // First what would move is listed, and nothing changes.
+    const listing = await replace(cookie, ` ${ROTATED} `);
+    expect(listing.status).toBe(200);
+    expect(listing.headers.get("set-cookie")).toBeNull();
+    const plan = ((await listing.json()) as { handOver: HandOverPlan }).handOver;
+    expect(plan.watches.map((watch) => watch.name)).toEqual(["Acme", "Bravo"]);
+    // The key checked, then each watched webhook read with it.
+    expect(hub.upstream.requests.map((r) => r.headers["x-api-key"])).toEqual([ROTATED, ROTATED, ROTATED]);
+    expect(hub.upstream.requests.slice(1).map((r) => r.url?.split("/").at(-1))).toEqual([A, B]);
+    expect(await watchesOf([FIRST].map(applicationId))).toEqual([
+      ["Acme", applicationId(FIRST)],
+      ["Bravo", applicationId(FIRST)],
+    ]);
+
+    const response = await replace(cookie, ` ${ROTATED} `, applicationId(FIRST), []);
     expect(response.status).toBe(200);
     const body = await response.text();
     expect(body).not.toContain(ROTATED);
     expect((JSON.parse(body) as { watchesHandedOver: number }).watchesHandedOver).toBe(2);
-    // The key checked, then each watched webhook read with it.
-    expect(hub.upstream.requests.map((r) => r.headers["x-api-key"])).toEqual([ROTATED, ROTATED, ROTATED]);
-    expect(hub.upstream.requests.slice(1).map((r) => r.url?.split("/").at(-1))).toEqual([A, B]);
 
     const all = [FIRST, ROTATED].map(applicationId);
     expect(await watchesOf(all)).toEqual([
       ["Acme", applicationId(ROTATED)],
       ["Bravo", applicationId(ROTATED)],
     ]);
-    expect(await store.keyStates(all)).toEqual([
+    expect(await keyStates(store, all)).toEqual([
       { appId: applicationId(ROTATED), rejected: false, rejectedAt: null },
     ]);
-    expect(await store.openKey(applicationId(ROTATED))).toBe(ROTATED);
+    expect(await openKey(store, applicationId(ROTATED))).toBe(ROTATED);
     const listed = await applicationsRoute.GET(
       request("GET", "/api/applications", { cookie: cookieOf(response)! }),
     );
@@ -76,7 +93,7 @@ describe("replacing a watched application's key", () => {
   it("hands over an older key the hub has not rejected yet", async () => {
     const cookie = await watchedThenRotated();
     hub.reads[FIRST] = [A, B];
-    const response = await replace(cookie, ROTATED);
+    const response = await replace(cookie, ROTATED, applicationId(FIRST), []);
     expect(response.status).toBe(200);
     expect(await watchesOf([FIRST, ROTATED].map(applicationId))).toEqual([
       ["Acme", applicationId(ROTATED)],
@@ -109,13 +126,13 @@ describe("replacing a watched application's key", () => {
       ),
     );
     expect(response.headers.get("set-cookie")).toBeNull();
-    const store = await watchStore();
+    const store = await sharedStoreContext();
     expect(await watchesOf([FIRST, SECOND].map(applicationId))).toEqual([
       ["Acme", applicationId(FIRST)],
       ["Bravo", applicationId(FIRST)],
     ]);
-    expect(await store.openKey(applicationId(FIRST))).toBe(FIRST);
-    expect(await store.keyStates([applicationId(SECOND)])).toEqual([]);
+    expect(await openKey(store, applicationId(FIRST))).toBe(FIRST);
+    expect(await keyStates(store, [applicationId(SECOND)])).toEqual([]);
   });
 
   it("replaces the key of an application that watches nothing without reading webhooks or storing it", async () => {
@@ -125,6 +142,6 @@ describe("replacing a watched application's key", () => {
     expect(response.status).toBe(200);
     expect(((await response.json()) as { watchesHandedOver: number }).watchesHandedOver).toBe(0);
     expect(hub.upstream.requests).toHaveLength(1);
-    expect(await (await watchStore()).keyStates([FIRST, ROTATED].map(applicationId))).toEqual([]);
+    expect(await withStore((ctx) => keyStates(ctx, [FIRST, ROTATED].map(applicationId)))).toEqual([]);
   });
 });

@@ -33,6 +33,7 @@ describe("with the watch store unavailable", () => {
     expect(body).toEqual({
       application: expect.objectContaining({ id: applicationId(NEW) }),
       watchesHandedOver: null,
+      handedOver: null,
     });
     expect(response.headers.get("set-cookie")).toBeTruthy();
   });

@@ -1,8 +1,9 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
-import { watchStore } from "@/lib/server/watch/store";
+
+import { changeIssue } from "@/lib/server/watch/failure-issues";
+import { withStore } from "@/lib/server/store/context";
 import { issueChangeSchema, issueParamsSchema } from "@/lib/domain/inputs/failure-issue";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /**
  * A person's change of a failure issue `{ action, name, note }`: acknowledge (with a note),
@@ -12,14 +13,14 @@ export const POST = defineRoute({
   params: issueParamsSchema,
   body: issueChangeSchema,
   async handle({ params, body, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    const issue = await (
-      await watchStore()
-    ).changeIssue(appIds, params.issueId, {
-      action: body.action,
-      name: body.name,
-      note: body.note || null,
-    });
+    const appIds = appIdsOf(await session.storeApps());
+    const issue = await withStore((ctx) =>
+      changeIssue(ctx, appIds, params.issueId, {
+        action: body.action,
+        name: body.name,
+        note: body.note || null,
+      }),
+    );
     return Response.json({ issue });
   },
 });

@@ -1,15 +1,16 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
-import { watchStore } from "@/lib/server/watch/store";
+
+import { getWatch, removeWatch } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import { watchParamsSchema } from "@/app/api/watches/schema";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /** `{ watch }`: the watch of this webhook under one of the session's applications, or null. */
 export const GET = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    return Response.json({ watch: await (await watchStore()).getWatch(appIds, params.webhookId) });
+    const appIds = appIdsOf(await session.storeApps());
+    return Response.json({ watch: await withStore((ctx) => getWatch(ctx, appIds, params.webhookId)) });
   },
 });
 
@@ -17,8 +18,8 @@ export const GET = defineRoute({
 export const DELETE = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    await (await watchStore()).removeWatch(appIds, params.webhookId);
+    const appIds = appIdsOf(await session.storeApps());
+    await withStore((ctx) => removeWatch(ctx, appIds, params.webhookId));
     return Response.json({ watch: null });
   },
 });

@@ -1,10 +1,12 @@
 import pLimit from "p-limit";
+import { addWatches, listWatches } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import { isAppError } from "@/lib/server/app-error";
 import { defineRoute } from "@/lib/server/http/route";
 import { webhookIdSchema } from "@/lib/server/hub/path-params";
 import type { Webhook } from "@/lib/domain/hub-schemas";
-import { parseBulkInput, type BulkOutcome } from "@/lib/domain/watching/bulk-input";
-import { watchStore } from "@/lib/server/watch/store";
+import { parseBulkInput, type BulkOutcome } from "@/lib/domain/watch/bulk-input";
+
 import { watchManySchema } from "@/app/api/watches/schema";
 import { checkWebhook } from "@/app/api/watches/check-webhook";
 
@@ -22,7 +24,7 @@ export const POST = defineRoute({
   body: watchManySchema,
   bodyLimitBytes: 64 * 1024,
   async handle({ body, session, hub }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     const lines = parseBulkInput(body.text);
     const limit = pLimit(CHECKS_IN_FLIGHT);
     const checked = await Promise.all(
@@ -41,16 +43,19 @@ export const POST = defineRoute({
         }),
       ),
     );
-    const store = await watchStore();
-    const before = new Map((await store.listWatches([app.id])).map((watch) => [watch.webhookId, watch.name]));
     const kept = checked.filter((entry) => entry.webhook);
-    const watches = kept.length
-      ? await store.addWatches(
-          app.id,
-          app.apiKey,
-          kept.map(({ line, webhook }) => ({ webhook: webhook!, name: line.ok ? line.name : "" })),
-        )
-      : [];
+    const [before, watches] = await withStore(async (ctx) => {
+      const had = new Map((await listWatches(ctx, [app.id])).map((watch) => [watch.webhookId, watch.name]));
+      const added = kept.length
+        ? await addWatches(
+            ctx,
+            app.id,
+            app.apiKey,
+            kept.map(({ line, webhook }) => ({ webhook: webhook!, name: line.ok ? line.name : "" })),
+          )
+        : [];
+      return [had, added] as const;
+    });
     const byId = new Map(watches.map((watch) => [watch.webhookId, watch]));
     const outcomes: BulkOutcome[] = checked.map(({ line, webhook, problem }) => {
       const watch = webhook ? byId.get(webhook.id) : undefined;

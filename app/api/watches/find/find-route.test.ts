@@ -3,12 +3,13 @@
  * session, from the store alone (the hub is not asked), opened under its own application; bad
  * input and misses answered with messages naming the field; another session's watches unseen.
  */
+import { addWatches, listWatches, removeWatch } from "@/lib/server/watch/watches";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { FindAcrossAnswer } from "@/lib/domain/watch/find-across";
 import { forgetSharedReadsForTests } from "@/lib/server/hub/shared-reads";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
 import { errorOf, request, signedInCookie, twoApplicationsCookie } from "@/tests/support/route-requests";
 import { storeLogs } from "@/tests/support/watch-databases";
@@ -49,8 +50,8 @@ function log(webhookId: string, id: string, messageId: string | null, at: number
 
 /** Watches `webhookId` under the key's application and stores its logs as the watcher does. */
 async function watched(apiKey: string, webhookId: string, name: string, logs: WebhookLog[]) {
-  const store = await watchStore();
-  await store.addWatches(applicationId(apiKey), apiKey, [{ webhook: fakeWebhook(webhookId), name }]);
+  const store = await sharedStoreContext();
+  await addWatches(store, applicationId(apiKey), apiKey, [{ webhook: fakeWebhook(webhookId), name }]);
   await storeLogs(await sharedStoreContext(), webhookId, logs);
 }
 
@@ -59,9 +60,9 @@ const find = (q: string, cookie: string) =>
 
 beforeEach(async () => {
   forgetSharedReadsForTests();
-  const store = await watchStore();
+  const store = await sharedStoreContext();
   const appIds = [FIRST, SECOND, STRANGER].map(applicationId);
-  for (const watch of await store.listWatches(appIds)) await store.removeWatch(appIds, watch.webhookId);
+  for (const watch of await listWatches(store, appIds)) await removeWatch(store, appIds, watch.webhookId);
 });
 
 describe("find across watched webhooks", () => {

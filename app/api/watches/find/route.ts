@@ -1,11 +1,13 @@
 import { findAcrossQuerySchema } from "@/lib/domain/inputs/find-across";
+import { listWatches } from "@/lib/server/watch/watches";
+import { findAcross } from "@/lib/server/watch/find-across";
+import { withStore } from "@/lib/server/store/context";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { notFoundAcross, type FindAcrossAnswer } from "@/lib/domain/watch/find-across";
 import { AppError } from "@/lib/server/app-error";
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
-import { watchStore } from "@/lib/server/watch/store";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /**
  * Find across everything: `q` (a message ID, a log ID or a console link to a delivery) looked up
@@ -16,12 +18,11 @@ import { sessionAppIds } from "@/app/api/watches/overview-answer";
 export const GET = defineRoute({
   query: findAcrossQuerySchema,
   async handle({ query, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    const store = await watchStore();
+    const appIds = appIdsOf(await session.storeApps());
     const target = query.q;
-    const found = await store.findAcross(appIds, target);
+    const found = await withStore((ctx) => findAcross(ctx, appIds, target));
     if (!found) {
-      const watches = await store.listWatches(appIds);
+      const watches = await withStore((ctx) => listWatches(ctx, appIds));
       const message = notFoundAcross(target, {
         watches: watches.length,
         applications: new Set(watches.map((watch) => watch.appId)).size,

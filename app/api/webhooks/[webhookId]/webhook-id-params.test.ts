@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { fakeLogPage, fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
 import { request, errorOf, ctx, fakeHubForRoutes, signedInCookie } from "@/tests/support/route-requests";
-import { closeSharedStore } from "@/lib/server/watch/store";
+import { closeSharedStore } from "@/lib/server/store/context";
 import * as webhookRoute from "@/app/api/webhooks/[webhookId]/route";
 import * as logsRoute from "@/app/api/webhooks/[webhookId]/logs/route";
 import * as retryRoute from "@/app/api/webhooks/[webhookId]/logs/[logId]/retry/route";

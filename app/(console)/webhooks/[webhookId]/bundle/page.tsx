@@ -3,20 +3,21 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { ErrorPanel } from "@/components/errors/error-panel";
-import { BundleForm } from "@/components/handover/bundle-form";
-import { BundlePreview } from "@/components/handover/bundle-preview";
-import type { BundleFile } from "@/components/handover/bundle-downloads";
-import { bundleFileName, type BundleFormat, type SupportBundle } from "@/lib/domain/handover/bundle";
-import { parseBundleRequest } from "@/lib/domain/handover/bundle-request";
-import { BUNDLE_CONTENT_TYPES, renderBundle } from "@/lib/domain/handover/render";
+import { BundleForm } from "@/components/bundle/bundle-form";
+import { BundlePreview } from "@/components/bundle/bundle-preview";
+import type { BundleFile } from "@/components/bundle/bundle-downloads";
+import { bundleFileName, type BundleFormat, type SupportBundle } from "@/lib/domain/bundle/bundle";
+import { parseBundleRequest } from "@/lib/domain/bundle/bundle-request";
+import { BUNDLE_CONTENT_TYPES, renderBundle } from "@/lib/domain/bundle/render";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { webhookTitle } from "@/lib/domain/webhook-name";
 import { isAppError } from "@/lib/server/app-error";
 import { getWebhook } from "@/lib/server/hub/client";
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
-import { supportBundle } from "@/lib/server/handover/support-bundle";
+import { supportBundle } from "@/lib/server/bundle/support-bundle";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
-import { getSession } from "@/lib/server/session/session";
+import { getSession, type Application } from "@/lib/server/session/session";
+import { keyRejected, storeAccess } from "@/lib/server/watch/store-access";
 
 interface Props {
   params: Promise<{ webhookId: string }>;
@@ -90,14 +91,12 @@ export default async function BundlePage({ params, searchParams }: Props) {
 }
 
 /** The bundle the URL asks for, with each format rendered; field errors or a failure instead. */
-async function prepare(
-  app: { id: string; apiKey: string },
-  webhookId: WebhookId,
-  one: (name: string) => string,
-) {
+async function prepare(app: Application, webhookId: WebhookId, one: (name: string) => string) {
   const parsed = parseBundleRequest({ get: (name) => one(name) || null });
   if (!parsed.ok) return { errors: parsed.errors, bundle: null, failure: null, files: null };
   try {
+    // The bundle reads the watch's store too: not for a key the hub rejects.
+    if ((await storeAccess([app])).allowed.length === 0) throw keyRejected(app);
     const bundle = await supportBundle(
       { apiKey: app.apiKey, appId: app.id, signal: new AbortController().signal },
       webhookId,

@@ -8,7 +8,6 @@ import { webhookTitle } from "@/lib/domain/webhook-name";
 import { isAppError } from "@/lib/server/app-error";
 import { parseWebhookId } from "@/lib/server/hub/path-params";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
 import { readWatch, readWebhook } from "@/app/(console)/webhooks/[webhookId]/reads";
 
 interface Props {
@@ -39,7 +38,7 @@ export default async function WebhookSettingsPage({ params, searchParams }: Prop
       (webhook) => ({ webhook, error: null }),
       (error: unknown) => ({ webhook: null, error: isAppError(error) ? error : null }),
     ),
-    readWatch(sessionAppIds(data).join(","), webhookId),
+    readWatch(webhookId),
   ]);
   if (read.error?.code === "unauthorized") redirectToSignIn("key_rejected");
   if (read.error?.code === "not_found") notFound();

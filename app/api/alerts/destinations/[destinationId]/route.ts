@@ -6,7 +6,7 @@ import { removeDestination } from "@/lib/server/alerts/service";
 export const DELETE = defineRoute({
   params: destinationParamsSchema,
   async handle({ params, session }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     await removeDestination(app.id, params.destinationId);
     return Response.json({ removed: params.destinationId });
   },

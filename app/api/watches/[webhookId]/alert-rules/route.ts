@@ -1,9 +1,10 @@
 import { webhookAlertSettingsSchema } from "@/lib/domain/inputs/alert-rules";
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
+import { withStore } from "@/lib/server/store/context";
+import { watchingApp } from "@/lib/server/watch/watches";
 import { changeWebhookAlertSettings, readWebhookAlertSettings } from "@/lib/server/alerts/rule-settings";
 import { watchParamsSchema } from "@/app/api/watches/schema";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /**
  * `{ settings }`: a watched webhook's alert settings (the application's rules, its own overrides,
@@ -12,8 +13,9 @@ import { sessionAppIds } from "@/app/api/watches/overview-answer";
 export const GET = defineRoute({
   params: watchParamsSchema,
   async handle({ params, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    return Response.json({ settings: await readWebhookAlertSettings(appIds, params.webhookId) });
+    const appIds = appIdsOf(await session.storeApps());
+    const appId = await withStore((ctx) => watchingApp(ctx, appIds, params.webhookId));
+    return Response.json({ settings: await readWebhookAlertSettings(appId, params.webhookId) });
   },
 });
 
@@ -22,7 +24,8 @@ export const PUT = defineRoute({
   params: watchParamsSchema,
   body: webhookAlertSettingsSchema,
   async handle({ params, body, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
-    return Response.json({ settings: await changeWebhookAlertSettings(appIds, params.webhookId, body) });
+    const appIds = appIdsOf(await session.storeApps());
+    const appId = await withStore((ctx) => watchingApp(ctx, appIds, params.webhookId));
+    return Response.json({ settings: await changeWebhookAlertSettings(appId, params.webhookId, body) });
   },
 });

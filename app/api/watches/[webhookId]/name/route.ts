@@ -1,17 +1,18 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { sessionDataOf } from "@/lib/server/session/session";
-import { watchStore } from "@/lib/server/watch/store";
+
+import { renameWatch } from "@/lib/server/watch/watches";
+import { withStore } from "@/lib/server/store/context";
 import { renameWatchSchema, watchParamsSchema } from "@/app/api/watches/schema";
-import { sessionAppIds } from "@/app/api/watches/overview-answer";
+import { appIdsOf } from "@/app/api/watches/overview-answer";
 
 /** Renames a watch `{ name }` of one of the session's applications. */
 export const POST = defineRoute({
   params: watchParamsSchema,
   body: renameWatchSchema,
   async handle({ params, body, session }) {
-    const appIds = sessionAppIds(sessionDataOf(await session.state()));
+    const appIds = appIdsOf(await session.storeApps());
     return Response.json({
-      watch: await (await watchStore()).renameWatch(appIds, params.webhookId, body.name),
+      watch: await withStore((ctx) => renameWatch(ctx, appIds, params.webhookId, body.name)),
     });
   },
 });

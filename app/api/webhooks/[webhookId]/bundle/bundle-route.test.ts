@@ -4,11 +4,13 @@
  * session's own key), the 400s that send nothing, and a session-less call. A failure issue's
  * bundle reads the issue from a real (embedded, in-memory) watch store.
  */
+import { addWatches, listWatches, removeWatch } from "@/lib/server/watch/watches";
+import { listIssues } from "@/lib/server/watch/failure-issues";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { applicationId } from "@/lib/server/session/key-hash";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext, withStore } from "@/lib/server/store/context";
 import { fakeWebhook, sendJson } from "@/tests/support/fake-upstream";
 import { storeLogs } from "@/tests/support/watch-databases";
 import {
@@ -21,7 +23,7 @@ import {
   signedInCookie,
 } from "@/tests/support/route-requests";
 import { stubEnv } from "@/tests/support/env";
-import { closeSharedStore } from "@/lib/server/watch/store";
+import { closeSharedStore } from "@/lib/server/store/context";
 import { validateServerConfig } from "@/lib/server/config";
 import * as bundleRoute from "@/app/api/webhooks/[webhookId]/bundle/route";
 
@@ -56,9 +58,9 @@ beforeEach(async () => {
   await closeSharedStore();
   stubEnv({ WATCH_DB: ":memory:", WATCH_IN_CONSOLE: "0" });
   served = LOGS;
-  const store = await watchStore();
-  for (const watch of await store.listWatches([applicationId(KEY)])) {
-    await store.removeWatch([applicationId(KEY)], watch.webhookId);
+  const store = await sharedStoreContext();
+  for (const watch of await listWatches(store, [applicationId(KEY)])) {
+    await removeWatch(store, [applicationId(KEY)], watch.webhookId);
   }
   hub.handle = (req, res) => {
     const url = new URL(req.url ?? "", "http://hub");
@@ -164,9 +166,9 @@ describe("GET /api/webhooks/{id}/bundle", () => {
         ? { ...entry, statusCode: 502, responseBody: "<html><title>502 Bad Gateway</title></html>" }
         : entry,
     );
-    await (await watchStore()).addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+    await withStore((ctx) => addWatches(ctx, applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]));
     await storeLogs(await sharedStoreContext(), WEBHOOK, served);
-    const issues = await (await watchStore()).listIssues([applicationId(KEY)], { webhookId: WEBHOOK });
+    const issues = await withStore((ctx) => listIssues(ctx, [applicationId(KEY)], { webhookId: WEBHOOK }));
     const issue = issues.find((candidate: FailureIssue) => candidate.statusCode === 502)!;
     expect(issue.failures).toBe(10);
 
@@ -196,7 +198,7 @@ describe("GET /api/webhooks/{id}/bundle", () => {
   });
 
   it("of a watched webhook: its history read from the watch's store, no page of logs from the hub", async () => {
-    await (await watchStore()).addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+    await withStore((ctx) => addWatches(ctx, applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]));
     await storeLogs(await sharedStoreContext(), WEBHOOK, LOGS, Date.now(), { history_complete: 1 });
     served = [];
     hub.requests.length = 0;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineRoute } from "@/lib/server/http/route";
-import { BUNDLE_FORMATS, bundleFileName } from "@/lib/domain/handover/bundle";
-import { bundleWindowShape, fromBeforeTo } from "@/lib/domain/handover/bundle-request";
-import { BUNDLE_CONTENT_TYPES, renderBundle } from "@/lib/domain/handover/render";
-import { supportBundle } from "@/lib/server/handover/support-bundle";
+import { BUNDLE_FORMATS, bundleFileName } from "@/lib/domain/bundle/bundle";
+import { bundleWindowShape, fromBeforeTo } from "@/lib/domain/bundle/bundle-request";
+import { BUNDLE_CONTENT_TYPES, renderBundle } from "@/lib/domain/bundle/render";
+import { supportBundle } from "@/lib/server/bundle/support-bundle";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 
 /** `from`, `to`, `tz`, `issue` (see bundle-request.ts) and `format` (md, html or json). */
@@ -23,7 +23,7 @@ export const GET = defineRoute({
   params: webhookParamsSchema,
   query: bundleQuerySchema,
   async handle({ params, query, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const bundle = await supportBundle({ apiKey, appId, signal }, params.webhookId, {
       ...query,
       issue: query.issue ?? null,

@@ -7,7 +7,7 @@ import { fakeUpstreamPerTest } from "@/tests/support/with-fake-upstream";
 import { ORIGIN, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
 import { sendJson, servesLogs, type FakeUpstream } from "@/tests/support/fake-upstream";
 import { signInLimiter } from "@/lib/server/http/rate-limit";
-import { closeSharedStore } from "@/lib/server/watch/store";
+import { closeSharedStore } from "@/lib/server/store/context";
 import * as scanRoute from "@/app/api/webhooks/[webhookId]/history/route";
 import * as healthRoute from "@/app/api/webhooks/[webhookId]/history/health/route";
 import * as findRoute from "@/app/api/webhooks/[webhookId]/history/find/route";
@@ -290,6 +290,49 @@ describe("GET …/history/export", () => {
     ]);
     const none = await exportRoute.GET(get("/export?format=json&contains=nothing-like-this", cookie), ctx);
     expect(await none.json()).toEqual([]);
+  });
+
+  describe("for a customer", () => {
+    const endpoint = "https://ops:hunter2@customer.test/hook?token=tok-endpoint&shop=shop-name";
+    const body = `{"error":"denied","db_password":"pw-in-body","card":"4111 1111 1111 1111","echo":"${KEY}"}`;
+    const secrets = ["hunter2", "tok-endpoint", "shop-name", "pw-in-body", "4111 1111 1111 1111", KEY];
+    beforeEach(() => {
+      upstream.handle = servesLogs(
+        LOGS.slice(0, 5).map((log) => ({
+          ...log,
+          responseBody: body,
+          webhook: { ...log.webhook, endpoint },
+        })),
+      );
+    });
+
+    it.each(["csv", "json"])(
+      "%s: every row redacted, the session's key too, and the file says so",
+      async (format) => {
+        const cookie = await signIn();
+        const response = await exportRoute.GET(get(`/export?format=${format}&for=customer`, cookie), ctx);
+        expect(response.status).toBe(200);
+        expect(response.headers.get("content-disposition")).toMatch(new RegExp(`-redacted\\.${format}"$`));
+        const text = await response.text();
+        for (const secret of secrets) expect(text).not.toContain(secret);
+        expect(text).toContain("https://[redacted]@customer.test/hook?token=[redacted]&shop=[redacted]");
+        expect(text.match(/db_password/g)).toHaveLength(5);
+      },
+    );
+
+    it("the team's own export keeps what the hub answered", async () => {
+      const cookie = await signIn();
+      const text = await (await exportRoute.GET(get("/export?format=json", cookie), ctx)).text();
+      for (const secret of secrets) expect(text).toContain(secret);
+    });
+
+    it("refuses any other audience, naming the field, and reads nothing", async () => {
+      const cookie = await signIn();
+      const response = await exportRoute.GET(get("/export?format=csv&for=partner", cookie), ctx);
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(await response.json())).toContain("for: write customer for a redacted file");
+      expect(upstream.requests).toHaveLength(0);
+    });
   });
 
   it("needs a format", async () => {

@@ -15,7 +15,7 @@ export const GET = defineRoute({
   params: webhookParamsSchema,
   query: scanQuerySchema,
   async handle({ params, query, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const { cap, offset, limit } = query;
     const question = await narrowToIssue(appId, params.webhookId, query.question, query.issue);
     const answer = await beginAnswer({ apiKey, appId, signal }, params.webhookId, question, {

@@ -56,13 +56,22 @@ export const scanQuerySchema = z
   .check(sinceNotAfterUntil)
   .transform(withQuestion);
 
-/** `GET …/history/export`: the question, `issue`, `cap`, and `format` (csv or json). */
+/**
+ * `GET …/history/export`: the question, `issue`, `cap`, `format` (csv or json), and `for=customer`
+ * for a file to hand to a customer, redacted.
+ */
 export const exportQuerySchema = z
   .strictObject({
     ...questionShape,
     issue: issueSchema,
     cap: capSchema,
     format: z.enum(["csv", "json"], { error: "format: choose csv or json." }),
+    for: z.optional(
+      z.enum(["customer"], {
+        error:
+          "for: write customer for a redacted file to hand to a customer, or leave it out for the team's own.",
+      }),
+    ),
   })
   .check(sinceNotAfterUntil)
   .transform(withQuestion);

@@ -9,7 +9,7 @@ import { consoleOrigin, sendTestAlert } from "@/lib/server/alerts/service";
 export const POST = defineRoute({
   params: destinationParamsSchema,
   async handle({ params, session, request }) {
-    const app = await session.app();
+    const app = await session.storeApp();
     const delivery = await sendTestAlert(app, params.destinationId, consoleOrigin(request));
     return Response.json({ delivery });
   },

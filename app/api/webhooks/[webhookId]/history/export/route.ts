@@ -4,9 +4,12 @@ import {
   csvRow,
   exportFileName,
   exportObject,
+  redactedLog,
+  type ExportableLog,
   type ExportFormat,
 } from "@/lib/domain/history/export-format";
-import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { createRedactor } from "@/lib/domain/redact";
+import { serverConfig } from "@/lib/server/config";
 import { narrowToIssue, openExport } from "@/lib/server/history/answer";
 import { HISTORY_SOURCE_HEADER } from "@/lib/domain/history/answer-source";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
@@ -17,13 +20,16 @@ import { exportQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schema
  * as a file, `format=csv|json`, named after the webhook and the time range. Rows are written as
  * the database hands them out: memory does not grow with the export. `X-History-Source` says what
  * the copy covered (JSON of HistorySource), and how many responses in it are cut.
+ * `for=customer`: every row redacted as a support bundle is (REDACT_PATTERNS and the session's key
+ * included), the file named `…-redacted`; a pattern over its time budget breaks the download off.
  */
 export const GET = defineRoute({
   params: webhookParamsSchema,
   query: exportQuerySchema,
   async handle({ params, query, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const { cap, format } = query;
+    const forCustomer = query.for === "customer";
     const question = await narrowToIssue(appId, params.webhookId, query.question, query.issue);
     const matches = await openExport({ apiKey, appId, signal }, params.webhookId, question, cap);
     const encoder = new TextEncoder();
@@ -41,7 +47,13 @@ export const GET = defineRoute({
             controller.close();
             return;
           }
-          const text = batch.map((log, i) => encode(log, !started && i === 0)).join("");
+          // A redactor per batch: the operator patterns' time budget is for one batch's text.
+          const redactor = forCustomer
+            ? createRedactor({ patterns: serverConfig().redactPatterns, literals: [apiKey] })
+            : null;
+          const text = batch
+            .map((log, i) => encode(redactor ? redactedLog(log, redactor) : log, !started && i === 0))
+            .join("");
           started = true;
           controller.enqueue(encoder.encode(opening + text));
         },
@@ -51,7 +63,7 @@ export const GET = defineRoute({
       },
       { highWaterMark: 1 },
     );
-    const fileName = exportFileName(params.webhookId, question, format, Date.now());
+    const fileName = exportFileName(params.webhookId, question, format, Date.now(), forCustomer);
     return new Response(body, {
       headers: {
         "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
@@ -63,7 +75,7 @@ export const GET = defineRoute({
   },
 });
 
-function rowEncoder(format: ExportFormat): (log: WebhookLog, first: boolean) => string {
+function rowEncoder(format: ExportFormat): (log: ExportableLog, first: boolean) => string {
   if (format === "csv") return (log) => csvRow(log);
   return (log, first) => `${first ? "\n" : ",\n"}${JSON.stringify(exportObject(log))}`;
 }

@@ -19,7 +19,7 @@ export const GET = defineRoute({
       const message = `Find a delivery: this link opens a delivery of another webhook (${target.webhookId}); open it from that webhook's page.`;
       throw new AppError("bad_request", message, { fields: { q: [message] } });
     }
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const result = await findDelivery({ apiKey, appId, signal }, params.webhookId, target, cap);
     if (result.found) {
       return Response.json({

@@ -13,7 +13,7 @@ export const GET = defineRoute({
   params: webhookParamsSchema,
   query: healthQuerySchema,
   async handle({ params, query, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const answer = await beginHealth({ apiKey, appId, signal }, params.webhookId, query.window, query.cap);
     return ndjsonResponse(
       async (progress) => ({ ...(await answer.run(progress)), window: query.window }),

@@ -5,13 +5,14 @@
  * changes between the two come from the watch's timeline (a real embedded store), or are said to
  * be unknown for a webhook the application does not watch.
  */
+import { addWatches, listWatches, removeWatch } from "@/lib/server/watch/watches";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
+import type { LastSuccessAnswer } from "@/lib/domain/bundle/last-success";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { closeSharedStore } from "@/lib/server/watch/store";
+import { closeSharedStore, withStore } from "@/lib/server/store/context";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { claimDue, recordWebhook } from "@/lib/server/watch/cursor";
-import { sharedStoreContext, watchStore } from "@/lib/server/watch/store";
+import { sharedStoreContext } from "@/lib/server/store/context";
 import { fakeWebhook } from "@/tests/support/fake-upstream";
 import { sendJson } from "@/tests/support/fake-upstream";
 import { ctx, errorOf, KEY, request, signedInCookie, WEBHOOK } from "@/tests/support/route-requests";
@@ -54,9 +55,9 @@ function history(successAt: number | null): WebhookLog[] {
 let logs: WebhookLog[] = [];
 beforeEach(async () => {
   await closeSharedStore();
-  const store = await watchStore();
-  for (const watch of await store.listWatches([applicationId(KEY)])) {
-    await store.removeWatch([applicationId(KEY)], watch.webhookId);
+  const store = await sharedStoreContext();
+  for (const watch of await listWatches(store, [applicationId(KEY)])) {
+    await removeWatch(store, [applicationId(KEY)], watch.webhookId);
   }
   fake.current.handle = (req, res) => {
     const url = new URL(req.url ?? "", "http://hub");
@@ -116,9 +117,9 @@ describe("the last success before a delivery", () => {
     logs = history(120);
     const successAt = NOW - 120 * 60_000;
     const failedAt = NOW - 3 * 60_000;
-    const store = await watchStore();
+    const store = await sharedStoreContext();
     const db = await sharedStoreContext();
-    await store.addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+    await addWatches(store, applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
     await claimDue(db, "test", 10, 60_000, Date.now() + 60_000);
     const poll = (at: number, active: boolean, numberOfErrors: number) =>
       recordWebhook(db, "test", { ...fakeWebhook(WEBHOOK), active, numberOfErrors }, 60_000, at);
@@ -161,7 +162,7 @@ describe("the last success before a delivery", () => {
   describe("of a watched webhook", () => {
     /** Watches the webhook and stores `stored` as the watcher does, its whole history read. */
     async function watchedWith(stored: WebhookLog[]) {
-      await (await watchStore()).addWatches(applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]);
+      await withStore((ctx) => addWatches(ctx, applicationId(KEY), KEY, [{ webhook: fakeWebhook(WEBHOOK) }]));
       await storeLogs(await sharedStoreContext(), WEBHOOK, stored, Date.now(), { history_complete: 1 });
     }
 

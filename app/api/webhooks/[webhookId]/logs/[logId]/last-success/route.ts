@@ -1,7 +1,7 @@
 import { defineRoute } from "@/lib/server/http/route";
 import { serverConfig } from "@/lib/server/config";
-import type { LastSuccessAnswer } from "@/lib/domain/handover/last-success";
-import { lastSuccessBefore, webhookChanges } from "@/lib/server/handover/last-success";
+import type { LastSuccessAnswer } from "@/lib/domain/bundle/last-success";
+import { lastSuccessBefore, webhookChanges } from "@/lib/server/bundle/last-success";
 import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
 
 /**
@@ -13,7 +13,7 @@ import { webhookLogParamsSchema } from "@/app/api/webhooks/schemas";
 export const GET = defineRoute({
   params: webhookLogParamsSchema,
   async handle({ params, session, signal }) {
-    const { id: appId, apiKey } = await session.app();
+    const { id: appId, apiKey } = await session.storeApp();
     const { cap } = serverConfig().history;
     const found = await lastSuccessBefore({ appId, apiKey, signal }, params.webhookId, params.logId, cap);
     const failed = found.failedAt;

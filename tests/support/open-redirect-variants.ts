@@ -1,0 +1,61 @@
+/** TEST ONLY. `next` values that try to leave the console after sign-in (safe-next.ts). */
+
+/** Each must come back as a path of the console itself. */
+export const OPEN_REDIRECT_VARIANTS: string[] = [
+  // protocol-relative, and the dot segments and encodings that normalise to it
+  "//evil.example/phish",
+  "/.//evil.example/phish",
+  "/..//evil.example/phish",
+  "/./..//evil.example/phish",
+  "/%2e//evil.example/phish",
+  "/%2E%2E//evil.example/phish",
+  "/%2e%2e/%2e%2e//evil.example/phish",
+  "/%2f%2fevil.example/phish",
+  "/%2F/evil.example",
+  "/%252f%252fevil.example",
+  "/webhooks/..//evil.example",
+  "///evil.example",
+  // backslashes, raw and encoded
+  "/\\evil.example",
+  "\\\\evil.example",
+  "/\\/evil.example",
+  "/%5cevil.example",
+  "/%5C%5Cevil.example",
+  "/%255cevil.example",
+  // tabs, newlines and other control characters, raw and encoded
+  "/\t/evil.example",
+  "/\n/evil.example",
+  "/\r\n/evil.example",
+  "/%09/evil.example",
+  "/%0a/evil.example",
+  "/%0d%0a/evil.example",
+  "/%00/evil.example",
+  " //evil.example",
+  // userinfo and @
+  "//user@evil.example",
+  "//console.example@evil.example",
+  "/.//console.example@evil.example",
+  "https://console.example@evil.example/",
+  // schemes and absolute URLs
+  "javascript:alert(1)",
+  "JavaScript:alert(1)",
+  "/javascript:alert(1)//",
+  "data:text/html,<script>alert(1)</script>",
+  "https://evil.example/",
+  "http:evil.example",
+  "https:/evil.example",
+  "HTTPS://evil.example",
+  "ftp://evil.example",
+  "evil.example",
+  "webhooks",
+  // never a place to land: the sign-in page and the API
+  "/login",
+  "/login/",
+  "/LOGIN",
+  "/webhooks/../login",
+  "/%2e%2e/login",
+  "/api/session",
+  "/api/session/end?reason=x",
+  "/%61pi/session",
+  "/api",
+];
