@@ -1,10 +1,19 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { FailureIssue, IssueAction, IssueState } from "@/lib/domain/watch/failure-issue";
 import { issueView } from "@/lib/domain/watch/issue-view";
 import { IssueLines } from "@/components/issues/issue-lines";
 import { fakeApi, renderWithQueries, type ApiCall } from "@/tests/support/component-api";
+
+// A line's details and its actions' form are chunks loaded when first opened: imported once here,
+// so that a test waits for React, not for the first transform of those modules.
+beforeAll(async () => {
+  await Promise.all([
+    import("@/components/issues/issue-details"),
+    import("@/components/issues/issue-actions"),
+  ]);
+}, 60_000);
 
 const WEBHOOK = "9d7c1e20-4b3a-4c8e-a1f5-6e2d8b0c3a08";
 
