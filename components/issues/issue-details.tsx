@@ -23,20 +23,19 @@ const CHANGE_SUMMARY: Record<IssueState, string> = {
 };
 const MUTED = "text-xs text-zinc-600 dark:text-zinc-400";
 
+/** An issue's line, and what it opens to: the issue, whether the page's table shows its deliveries, what to do once it changed. */
+export interface IssueLineProps {
+  view: IssueView;
+  shown: boolean;
+  onChanged: (issue: FailureIssue) => void;
+}
+
 /**
  * What an issue's line opens to: its signature, counts and diagnosis, what was done about it,
  * its links (its deliveries, its newest failure beside the last success, its hand-over), its
  * samples, and its actions.
  */
-export function IssueDetails({
-  view,
-  shown,
-  onChanged,
-}: {
-  view: IssueView;
-  shown: boolean;
-  onChanged: (issue: FailureIssue) => void;
-}) {
+export function IssueDetails({ view, shown, onChanged }: IssueLineProps) {
   const { issue, links } = view;
   return (
     <>

@@ -3,8 +3,9 @@
 import dynamic from "next/dynamic";
 import { useState } from "react";
 import { formatCount } from "@/lib/domain/format-count";
-import { isActive, type FailureIssue, type IssueState } from "@/lib/domain/watch/failure-issue";
+import { isActive, type IssueState } from "@/lib/domain/watch/failure-issue";
 import type { IssueView } from "@/lib/domain/watch/issue-view";
+import type { IssueLineProps } from "@/components/issues/issue-details";
 import { LocalTime } from "@/components/ui/local-time";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 
@@ -81,15 +82,7 @@ export function IssueLines({
   );
 }
 
-function IssueLine({
-  view,
-  shown,
-  onChanged,
-}: {
-  view: IssueView;
-  shown: boolean;
-  onChanged: (issue: FailureIssue) => void;
-}) {
+function IssueLine({ view, shown, onChanged }: IssueLineProps) {
   const { issue } = view;
   // What the line opens to is a chunk of its own, loaded when a line is first opened (then kept).
   const [opened, setOpened] = useState(false);
