@@ -6,12 +6,13 @@ import { ErrorPanel } from "@/components/errors/error-panel";
 import { RefreshButton } from "@/components/errors/refresh-button";
 import { DeliveryHealth, type HealthFilter } from "@/components/health/delivery-health";
 import { HistoryCoverage } from "@/components/history/history-coverage";
+import { LogDialog } from "@/components/logs/log-dialog";
 import { LogsEmptyState } from "@/components/logs/logs-empty-state";
 import { LogRows, LogTableMessage } from "@/components/logs/log-table";
 import { Pager } from "@/components/ui/pager";
 import { FailingSince } from "@/components/webhook/webhook-heading";
 import { readHealth, readOpenLog, readTable } from "@/app/(console)/webhooks/[webhookId]/reads";
-import { CopyReading, LogDialog } from "@/components/webhook/later-parts";
+import { CopyReading } from "@/components/webhook/later-parts";
 
 /**
  * The parts of a webhook's page that wait for an answer, each rendered inside its own Suspense
