@@ -161,11 +161,13 @@ test.describe("failure issues", () => {
     const listed = issues.filter(
       (issue) => issue.id !== main.id && ["open", "acknowledged"].includes(issue.state),
     );
-    // (Their lines are closed: their links are in the page, not shown.)
-    for (const other of listed)
+    // (A line's links are loaded when it is first opened.)
+    for (const other of listed) {
+      await openLine(issueLine(panel, other));
       await expect(
-        issueLine(panel, other).locator("a", { hasText: "Show its deliveries" }),
+        issueLine(panel, other).getByRole("link", { name: "Show its deliveries" }),
       ).not.toHaveAttribute("aria-current");
+    }
     await expect(page.getByText(`Issue: 404 · ${main.signatureText}`)).toBeVisible();
     await expect
       .poll(async () => [...new Set(await webhookPage.column("HTTP status"))], { timeout: 30_000 })

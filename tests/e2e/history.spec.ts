@@ -99,7 +99,7 @@ test.describe("whole history", () => {
 
     // The chart, read as one sentence.
     await expect(health.getByText(/^Attempts over time, \d+ bars: /)).toBeAttached();
-    await expect(health.locator("figure svg")).toBeVisible();
+    await expect(health.locator("figure > svg")).toBeVisible();
     await health.getByText("Attempts per bar, as a table").click();
     await expect(health.getByRole("table")).toBeVisible();
   });
