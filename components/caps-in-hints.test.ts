@@ -14,8 +14,7 @@ import { DestinationForm } from "@/components/alerts/destination-form";
 import { FindAcrossBox } from "@/components/find/find-across-box";
 import { IssueActions } from "@/components/issues/issue-actions";
 import { MaintenanceSection } from "@/components/maintenance/maintenance-section";
-import WatchControl from "@/components/watch/watch-control";
-import { watchKey } from "@/components/watch/watch-api";
+import { WatchForm } from "@/components/watch/watch-form";
 
 const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
 
@@ -46,16 +45,17 @@ const issue = { id: "1c8f6b5d-9a1f-4b6c-8d2e-3f4a5b6c7d8e", state: "open" } as F
 
 describe("each capped field states its cap in its hint, and does not cut", () => {
   it.each([
+    ["Watch name", () => render(createElement(WatchForm, { webhookId: WEBHOOK })), "Up to 120 characters."],
     [
-      "Watch name",
-      () =>
-        render(createElement(WatchControl, { webhookId: WEBHOOK }), (client) =>
-          client.setQueryData(watchKey(WEBHOOK), null),
-        ),
-      "Up to 120 characters.",
+      "Your name",
+      () => render(createElement(IssueActions, { issue, onChanged: () => {} })),
+      "Up to 80 characters.",
     ],
-    ["Your name", () => render(createElement(IssueActions, { issue })), "Up to 80 characters."],
-    ["Note", () => render(createElement(IssueActions, { issue })), "Up to 1,000 characters."],
+    [
+      "Note",
+      () => render(createElement(IssueActions, { issue, onChanged: () => {} })),
+      "Up to 1,000 characters.",
+    ],
     ["Name", () => render(createElement(DestinationForm)), "Up to 80 characters."],
     ["Slack webhook URL", () => render(createElement(DestinationForm)), "Up to 2,048 characters."],
     ["Find in watched webhooks", () => render(createElement(FindAcrossBox)), "Up to 2,048 characters."],

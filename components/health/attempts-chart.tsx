@@ -1,34 +1,31 @@
-"use client";
-
+import Link from "next/link";
 import { scaleBand, scaleLinear } from "d3-scale";
 import { useId } from "react";
 import type { HealthBucket } from "@/lib/domain/history/health";
-import type { TimeStyle } from "@/lib/domain/format-time";
-import { formatBucketLabel, formatBucketRange } from "@/lib/domain/health-text";
+import { BucketTime, BucketTitle } from "@/components/health/bucket-time";
 
 const WIDTH = 640;
-const HEIGHT = 180;
+const HEIGHT = 130;
 const MARGIN = { top: 8, right: 8, bottom: 22, left: 32 };
 
 /**
- * Attempts over time, Success and Failed stacked per bucket. Readable without colour: Failed is
- * hatched and drawn above Success, and the legend says so. For assistive technology the chart is
- * one image with a summary label; the numbers are in the table beside it.
+ * Attempts over time, Success and Failed stacked per bucket, drawn on the server (plain SVG, no
+ * script). Readable without colour: Failed is hatched and drawn above Success, and the legend says
+ * so. Each bar links to its deliveries in the table. For assistive technology the chart is one
+ * sentence (its summary); the numbers and the same links are in the table beside it.
  */
 export function AttemptsChart({
   buckets,
   bucketMs,
   summary,
-  style,
-  onPickBucket,
+  bucketHref,
 }: {
   buckets: HealthBucket[];
   bucketMs: number;
   /** The chart's text alternative. */
   summary: string;
-  /** How its times are written (format-time.ts). */
-  style: TimeStyle;
-  onPickBucket: (bucket: HealthBucket) => void;
+  /** The table's view of a bucket's deliveries. */
+  bucketHref: (bucket: HealthBucket) => string;
 }) {
   const hatch = useId();
   const x = scaleBand<string>()
@@ -45,10 +42,11 @@ export function AttemptsChart({
 
   return (
     <figure className="space-y-1">
+      {/* Read as one sentence; the bars' links are the mouse's way to the table's own links. */}
+      <p className="sr-only">{summary}</p>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label={summary}
+        aria-hidden="true"
         className="h-auto w-full text-zinc-500 dark:text-zinc-400"
       >
         <defs>
@@ -98,15 +96,21 @@ export function AttemptsChart({
           const successTop = y(bucket.success);
           const failedTop = y(bucket.success + bucket.failed);
           return (
-            <g
+            <Link
               key={bucket.start}
-              className="cursor-pointer hover:opacity-80"
-              onClick={() => onPickBucket(bucket)}
+              href={bucketHref(bucket)}
+              prefetch={false}
+              scroll={false}
+              tabIndex={-1}
+              className="hover:opacity-80"
               data-bucket={bucket.start}
             >
-              <title>
-                {`${formatBucketRange(bucket.start, bucketMs, style)}: ${bucket.success} succeeded, ${bucket.failed} failed`}
-              </title>
+              <BucketTitle
+                start={bucket.start}
+                bucketMs={bucketMs}
+                success={bucket.success}
+                failed={bucket.failed}
+              />
               <rect
                 x={left}
                 width={width}
@@ -128,7 +132,7 @@ export function AttemptsChart({
                 height={successTop - failedTop}
                 fill={`url(#${hatch})`}
               />
-            </g>
+            </Link>
           );
         })}
         {labelled.map((bucket, index) =>
@@ -142,7 +146,7 @@ export function AttemptsChart({
               fill="currentColor"
               aria-hidden="true"
             >
-              {formatBucketLabel(bucket.start, bucketMs, style)}
+              <BucketTime start={bucket.start} bucketMs={bucketMs} form="label" />
             </text>
           ) : null,
         )}
@@ -161,7 +165,7 @@ export function AttemptsChart({
           </svg>
           Failed (hatched, above)
         </span>
-        <span>Click a bar to list its deliveries.</span>
+        <span className="max-sm:hidden">A bar lists its deliveries.</span>
       </figcaption>
     </figure>
   );

@@ -1,34 +1,30 @@
-"use client";
-
-import { useState } from "react";
-import { useNow } from "@/lib/browser/use-now";
-import { useScan } from "@/lib/browser/use-scan";
-import { timeStyleAt } from "@/lib/domain/format-time";
-import { chartSummary, formatBucketRange, streakCodesText, streakText } from "@/lib/domain/health-text";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { FIRST_RENDER } from "@/lib/domain/format-time";
+import { chartSummary, streakCodesText } from "@/lib/domain/health-text";
+import type { HistorySource } from "@/lib/domain/history/answer-source";
 import {
-  DEFAULT_HEALTH_WINDOW,
   HEALTH_WINDOWS,
-  type FailingStreak,
   type HealthBucket,
   type HealthSummary,
   type HealthWindow,
 } from "@/lib/domain/history/health";
 import type { ScanPartial } from "@/lib/domain/scan-answer";
 import { statusCodeLabel, statusMeaning } from "@/lib/domain/status-meaning";
+import { formatCount } from "@/lib/domain/format-count";
 import { AttemptsChart } from "@/components/health/attempts-chart";
+import { BucketTime } from "@/components/health/bucket-time";
 import { HistorySourceLine } from "@/components/history/history-source";
-import { ScanProgress } from "@/components/history/scan-progress";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
-import { formatCount } from "@/lib/domain/format-count";
 
 /** Codes listed under "Failures by status code"; the rest are counted. */
 const TOP_CODES = 5;
 
-const WINDOW_LABELS: Record<HealthWindow, string> = { "1h": "1 h", "24h": "24 h", "7d": "7 d" };
+export const WINDOW_LABELS: Record<HealthWindow, string> = { "1h": "1 h", "24h": "24 h", "7d": "7 d" };
 
-/** What a click in the region asks the log table to show. */
+/** What a link of the region asks the log table to show. */
 export interface HealthFilter {
   code?: number;
   since?: string;
@@ -36,100 +32,105 @@ export interface HealthFilter {
 }
 
 /**
- * The "Delivery health" region's body: the most recent window of deliveries (1 h, 24 h or 7 d,
- * from the watch's store or a server-side scan, which it says), as a chart and numbers. Rendered after the rows, in its own chunk.
+ * "Delivery health" at the top of the webhook page: the window's picks (links: the window is the
+ * page's `?health=`) and, below, what answers it (the summary, or the reading's progress).
  */
-export default function DeliveryHealth({
-  webhookId,
-  onFilter,
+export function HealthRegion({
+  window,
+  windowHref,
+  children,
 }: {
-  webhookId: string;
-  onFilter: (filter: HealthFilter) => void;
+  window: HealthWindow;
+  windowHref: (window: HealthWindow) => string;
+  children: ReactNode;
 }) {
-  const [window, setWindow] = useState<HealthWindow>(DEFAULT_HEALTH_WINDOW);
-  const scan = useScan(`/api/webhooks/${encodeURIComponent(webhookId)}/history/health?window=${window}`);
-  const result = scan.status === "done" ? scan.result : "previous" in scan ? scan.previous : null;
-
   return (
-    <div className="space-y-3">
-      <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label="Health window">
-        <span className="font-medium">Last</span>
-        {(Object.keys(HEALTH_WINDOWS) as HealthWindow[]).map((pick) => (
-          <button
-            key={pick}
-            type="button"
-            className="btn btn-small aria-pressed:border-blue-700 aria-pressed:bg-blue-700 aria-pressed:text-white dark:aria-pressed:border-blue-400 dark:aria-pressed:bg-blue-400 dark:aria-pressed:text-zinc-950"
-            aria-pressed={pick === window}
-            onClick={() => setWindow(pick)}
-          >
-            {WINDOW_LABELS[pick]}
-          </button>
-        ))}
-        {scan.status === "running" ? <ScanProgress progress={scan.progress} onCancel={scan.cancel} /> : null}
-        {scan.status === "cancelled" ? (
-          <span className="text-xs">
-            Cancelled.{" "}
-            <button type="button" className="btn-link" onClick={scan.rerun}>
-              Read again
-            </button>
-          </span>
-        ) : null}
+    <section aria-labelledby="health-heading" className="card space-y-3 p-4">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <h2 id="health-heading" className="text-base font-semibold">
+          Delivery health
+        </h2>
+        <nav className="flex items-center gap-2 text-sm" aria-label="Health window">
+          <span className="font-medium">Last</span>
+          {(Object.keys(HEALTH_WINDOWS) as HealthWindow[]).map((pick) => (
+            <Link
+              key={pick}
+              href={windowHref(pick)}
+              prefetch={false}
+              scroll={false}
+              aria-current={pick === window ? "true" : undefined}
+              className="btn btn-small aria-[current=true]:border-blue-700 aria-[current=true]:bg-blue-700 aria-[current=true]:text-white dark:aria-[current=true]:border-blue-400 dark:aria-[current=true]:bg-blue-400 dark:aria-[current=true]:text-zinc-950"
+            >
+              {WINDOW_LABELS[pick]}
+            </Link>
+          ))}
+        </nav>
       </div>
-      {scan.status === "failed" ? (
-        <Notice tone="error" role="alert" title="Delivery health could not be read">
-          <p>{scan.error.message}</p>
-          <button type="button" className="btn btn-secondary" onClick={scan.rerun}>
-            Try again
-          </button>
-        </Notice>
-      ) : null}
-      {result ? <HistorySourceLine source={result.source} /> : null}
-      {result ? <PartialNotice partial={result.partial} onRetry={scan.rerun} /> : null}
-      {result ? (
-        <HealthBody summary={result.summary} read={result.read} onFilter={onFilter} />
-      ) : scan.status === "running" ? (
-        <p role="status" className="text-sm">
-          Reading the last {WINDOW_LABELS[window]} of deliveries…
-        </p>
-      ) : null}
-    </div>
+      {children}
+    </section>
   );
 }
 
-function PartialNotice({ partial, onRetry }: { partial: ScanPartial; onRetry: () => void }) {
-  if (!partial) return null;
+/** While the region's answer is being made: the height it takes, so the page below does not move. */
+export function HealthPending({ window }: { window: HealthWindow }) {
   return (
-    <Notice tone="warning" title="Partial: these figures do not cover the whole window">
-      <p>{partial.message}</p>
-      {partial.reason === "failed" ? (
-        <button type="button" className="btn btn-secondary" onClick={onRetry}>
-          Try again
-        </button>
+    <p role="status" className="min-h-[20rem] text-sm sm:min-h-[14rem]">
+      Reading the last {WINDOW_LABELS[window]} of deliveries…
+    </p>
+  );
+}
+
+/**
+ * The region's answer: the window's deliveries as numbers and a chart, failures by status code,
+ * the codes of the current failing streak, and what the answer covers. Each count links to its
+ * deliveries in the table (`filterHref`).
+ */
+export function DeliveryHealth({
+  summary,
+  read,
+  source,
+  partial,
+  filterHref,
+  retry,
+}: {
+  summary: HealthSummary;
+  read: number;
+  source: HistorySource;
+  partial: ScanPartial;
+  filterHref: (filter: HealthFilter) => string;
+  /** Reads the window again (a partial answer's Try again). */
+  retry: ReactNode;
+}) {
+  return (
+    <div className="space-y-3">
+      <HistorySourceLine source={source} />
+      {partial ? (
+        <Notice tone="warning" title="Partial: these figures do not cover the whole window">
+          <p>{partial.message}</p>
+          {partial.reason === "failed" ? retry : null}
+        </Notice>
       ) : null}
-    </Notice>
+      {summary.attempts === 0 ? (
+        <div className="space-y-2 text-sm">
+          <p>No delivery attempts in this window ({formatCount(read)} read).</p>
+          {summary.failingStreak ? <StreakCodes summary={summary} /> : null}
+        </div>
+      ) : (
+        <HealthBody summary={summary} filterHref={filterHref} />
+      )}
+    </div>
   );
 }
 
 function HealthBody({
   summary,
-  read,
-  onFilter,
+  filterHref,
 }: {
   summary: HealthSummary;
-  read: number;
-  onFilter: (filter: HealthFilter) => void;
+  filterHref: (filter: HealthFilter) => string;
 }) {
-  const style = timeStyleAt(useNow());
-  if (summary.attempts === 0) {
-    return (
-      <div className="space-y-2">
-        <p className="text-sm">No delivery attempts in this window ({formatCount(read)} read).</p>
-        {summary.failingStreak ? <FailingSince streak={summary.failingStreak} withCodes /> : null}
-      </div>
-    );
-  }
-  const pickBucket = (bucket: HealthBucket) =>
-    onFilter({
+  const bucketHref = (bucket: HealthBucket) =>
+    filterHref({
       since: bucket.start,
       until: new Date(Date.parse(bucket.start) + summary.bucketMs - 1).toISOString(),
     });
@@ -137,7 +138,7 @@ function HealthBody({
   const moreCodes = summary.failuresByCode.length - codes.length;
   return (
     <div className="grid gap-x-6 gap-y-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <div className="space-y-3">
+      <div className="min-w-0 space-y-3">
         <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
           <DescriptionItem label="Success rate" valueClassName="text-lg font-semibold">
             {summary.successRate}%
@@ -160,13 +161,11 @@ function HealthBody({
             )}
           </DescriptionItem>
         </dl>
-        {summary.failingStreak ? <FailingSince streak={summary.failingStreak} /> : null}
         <AttemptsChart
           buckets={summary.buckets}
           bucketMs={summary.bucketMs}
-          summary={chartSummary(summary, style)}
-          style={style}
-          onPickBucket={pickBucket}
+          summary={chartSummary(summary, FIRST_RENDER)}
+          bucketHref={bucketHref}
         />
         <details className="text-sm">
           <summary className="cursor-pointer font-medium">Attempts per bar, as a table</summary>
@@ -177,21 +176,23 @@ function HealthBody({
                 <th scope="col">Succeeded</th>
                 <th scope="col">Failed</th>
                 <th scope="col">
-                  <span className="sr-only">Filter</span>
+                  <span className="sr-only">Deliveries</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {summary.buckets.map((bucket) => (
                 <tr key={bucket.start}>
-                  <td>{formatBucketRange(bucket.start, summary.bucketMs, style)}</td>
+                  <td>
+                    <BucketTime start={bucket.start} bucketMs={summary.bucketMs} form="range" />
+                  </td>
                   <td>{bucket.success}</td>
                   <td>{bucket.failed}</td>
                   <td>
                     {bucket.success + bucket.failed > 0 ? (
-                      <button type="button" className="btn-link" onClick={() => pickBucket(bucket)}>
+                      <Link href={bucketHref(bucket)} prefetch={false} scroll={false} className="btn-link">
                         Show these
-                      </button>
+                      </Link>
                     ) : null}
                   </td>
                 </tr>
@@ -200,65 +201,53 @@ function HealthBody({
           </table>
         </details>
       </div>
-      {codes.length > 0 ? (
-        <div className="space-y-1">
-          <h3 className="text-sm font-semibold">Failures by status code</h3>
-          <ul className="space-y-1 text-sm">
-            {codes.map(({ statusCode, count }) => (
-              <li key={statusCode} className="flex flex-wrap items-baseline gap-x-2">
-                <button
-                  type="button"
-                  className="btn btn-small"
-                  onClick={() => onFilter({ code: statusCode, since: summary.from ?? undefined })}
-                  aria-label={`Show the ${count} failures with ${statusCodeLabel(statusCode)} in this window`}
-                >
-                  {statusCodeLabel(statusCode)}
-                </button>
-                <span className="font-medium">{formatCount(count)}×</span>
-                <span className="text-zinc-700 dark:text-zinc-300">{statusMeaning(statusCode).cause}</span>
-              </li>
-            ))}
-          </ul>
-          {moreCodes > 0 ? (
-            <p className="text-xs text-zinc-600 dark:text-zinc-400">
-              and {moreCodes} more {moreCodes === 1 ? "code" : "codes"}: filter the table by HTTP status to
-              see them.
-            </p>
-          ) : null}
-          {summary.failingStreak ? <StreakCodes streak={summary.failingStreak} /> : null}
-        </div>
-      ) : (
-        <div className="space-y-1">
+      <div className="min-w-0 space-y-1">
+        {codes.length > 0 ? (
+          <>
+            <h3 className="text-sm font-semibold">Failures by status code</h3>
+            <ul className="space-y-1 text-sm">
+              {codes.map(({ statusCode, count }) => {
+                const cause = statusMeaning(statusCode).cause;
+                return (
+                  <li key={statusCode} className="flex min-w-0 items-baseline gap-x-2">
+                    <Link
+                      href={filterHref({ code: statusCode, since: summary.from ?? undefined })}
+                      prefetch={false}
+                      scroll={false}
+                      className="btn btn-small"
+                      aria-label={`Show the ${count} failures with ${statusCodeLabel(statusCode)} in this window`}
+                    >
+                      {statusCodeLabel(statusCode)}
+                    </Link>
+                    <span className="font-medium whitespace-nowrap">{formatCount(count)}×</span>
+                    {/* One line each: the whole cause is the line's title, and the delivery's details say it in full. */}
+                    <span className="truncate text-zinc-700 dark:text-zinc-300" title={cause}>
+                      {cause}
+                    </span>
+                  </li>
+                );
+              })}
+            </ul>
+            {moreCodes > 0 ? (
+              <p className="text-xs text-zinc-600 dark:text-zinc-400">
+                and {moreCodes} more {moreCodes === 1 ? "code" : "codes"} (filter by HTTP status)
+              </p>
+            ) : null}
+          </>
+        ) : (
           <p className="text-sm">No failures in this window.</p>
-          {summary.failingStreak ? <StreakCodes streak={summary.failingStreak} /> : null}
-        </div>
-      )}
+        )}
+        {summary.failingStreak ? <StreakCodes summary={summary} /> : null}
+      </div>
     </div>
   );
 }
 
-/**
- * Where the webhook's current failing streak began (read past the window when it began earlier),
- * in the viewer's zone, with the date whenever it is not today.
- */
-function FailingSince({ streak, withCodes = false }: { streak: FailingStreak; withCodes?: boolean }) {
-  return (
-    <div className="space-y-1">
-      <p className="text-sm">
-        {/* "before" when the read stopped (its cap) before reaching the streak's start. */}
-        <strong>Failing since</strong> {streak.atLeast ? "before " : ""}
-        <LocalTime iso={streak.since} form="short" /> — {streakText(streak)}
-      </p>
-      {withCodes ? <StreakCodes streak={streak} /> : null}
-    </div>
-  );
-}
-
-/** Which codes make up the current streak (the list above it counts the window's). */
-function StreakCodes({ streak }: { streak: FailingStreak }) {
+/** Which codes make up the current failing streak (the list above counts the window's). */
+function StreakCodes({ summary }: { summary: HealthSummary }) {
   return (
     <p className="text-sm">
-      <span className="font-medium">In the current streak:</span> {streakCodesText(streak)}
+      <span className="font-medium">In the current streak:</span> {streakCodesText(summary.failingStreak!)}
     </p>
   );
 }

@@ -4,15 +4,17 @@ import { capHint } from "@/lib/domain/inputs/field-message";
 /**
  * "Find a delivery": a message ID, a log ID or a pasted console link. A plain GET form, rendered
  * on the server and working without the page's script: the page reads `?find=`, then opens the
- * delivery (`?log=`), which the log view finds wherever it is in the history.
+ * delivery (`?log=`) over the view it was asked from (`view`: the page's own parameters, sent
+ * along), which finds it wherever it is in the history. Closing it goes back to that view.
  */
 export function FindDelivery({
   webhookId,
-  app,
+  view,
   error,
 }: {
   webhookId: string;
-  app: string;
+  /** The page's parameters (its application first): a GET form replaces the whole query. */
+  view: ReadonlyArray<[string, string]>;
   error: string | null;
 }) {
   const describedBy = error ? "find-delivery-error find-delivery-hint" : "find-delivery-hint";
@@ -23,12 +25,13 @@ export function FindDelivery({
       aria-label="Find a delivery"
       className="space-y-1 text-sm"
     >
-      {/* A GET form replaces the whole query: the page's application goes with it. */}
-      <input type="hidden" name="app" value={app} />
-      <label htmlFor="find-delivery" className="field-label">
-        Find a delivery
-      </label>
-      <div className="flex flex-wrap gap-2">
+      {view.map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+        <label htmlFor="find-delivery" className="field-label whitespace-nowrap">
+          Find a delivery
+        </label>
         <input
           id="find-delivery"
           name="find"
@@ -38,7 +41,7 @@ export function FindDelivery({
           aria-keyshortcuts="/"
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
-          className="field-input min-w-0 flex-1 font-mono"
+          className="field-input w-auto min-w-0 flex-1 basis-24 font-mono"
         />
         <button type="submit" className="btn btn-secondary">
           Find
@@ -50,8 +53,7 @@ export function FindDelivery({
         </p>
       ) : null}
       <p id="find-delivery-hint" className="field-hint">
-        A message ID, a log ID or a console link: opens its details, wherever it is in the history.{" "}
-        {capHint(FIND_INPUT_MAX)}
+        A message ID, log ID or console link, anywhere in the history. {capHint(FIND_INPUT_MAX)}
       </p>
     </form>
   );

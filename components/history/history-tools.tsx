@@ -1,20 +1,21 @@
 "use client";
 
-import type { FormEvent } from "react";
+import { useRouter } from "next/navigation";
+import { useTransition, type FormEvent } from "react";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
 import { capHint, fieldMessage } from "@/lib/domain/inputs/field-message";
-import { CONTAINS_MAX } from "@/lib/domain/inputs/history-filters";
+import { CONTAINS_MAX, QUESTION_LABELS } from "@/lib/domain/inputs/history-filters";
 import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
-import { isHistoryView } from "@/lib/domain/log-view";
+import { isHistoryView, webhookViewHref } from "@/lib/domain/log-view";
 import { ExportButtons } from "@/components/history/export-buttons";
+import { useFilterRefusal } from "@/components/history/filter-refusal";
 import {
   HISTORY_FILTERS,
   NO_HISTORY_FILTERS,
   type HistoryFilter,
   type LogViewState,
 } from "@/lib/domain/search-params";
-import { useLogView } from "@/components/logs/use-log-view";
 import { Field } from "@/components/ui/field";
 
 const QUICK_PICKS = [
@@ -71,23 +72,25 @@ function halfTypedTimes(form: HTMLFormElement): FieldErrors | null {
 /**
  * Filters over the whole history (HTTP status, Since, Until, Response contains) and Export:
  * loaded when their section is first opened, in their own chunk. The filters live in the URL (the
- * form is filled from it, and mounted again when it changes); Apply checks them with the scan
- * route's own parser, so what it refuses never leaves the browser: `onChecked` gets its errors
- * (null once the filters are applied).
+ * form is filled from it, and mounted again when it changes); Apply checks them with the history
+ * route's own parser, so what it refuses never leaves the browser: the refusal is said by field,
+ * and the table shows no rows as the answer to it (filter-refusal.tsx).
  */
-export default function HistoryTools({
-  webhookId,
-  view,
-  errors,
-  onChecked,
-}: {
-  webhookId: string;
-  view: LogViewState;
-  /** What the last Apply refused, by field. */
-  errors: FieldErrors;
-  onChecked: (errors: FieldErrors | null) => void;
-}) {
-  const [, setView] = useLogView();
+export default function HistoryTools({ webhookId, view }: { webhookId: string; view: LogViewState }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const { refused, refuse } = useFilterRefusal();
+  const refuseFields = (errors: FieldErrors) =>
+    refuse({
+      errors,
+      labels: Object.keys(errors).map(
+        (name) => QUESTION_LABELS[name as keyof typeof QUESTION_LABELS] ?? name,
+      ),
+    });
+  const go = (state: Partial<LogViewState>) =>
+    startTransition(() =>
+      router.push(webhookViewHref(webhookId, { ...view, ...state, page: 1, log: null }), { scroll: false }),
+    );
 
   function apply(filters: Record<HistoryFilter, string | null>) {
     const parsed = historyQuestionSchema.safeParse({
@@ -95,22 +98,22 @@ export default function HistoryTools({
       ...Object.fromEntries(HISTORY_FILTERS.map((name) => [name, filters[name] ?? undefined])),
     });
     if (!parsed.success) {
-      onChecked(fieldErrors(parsed.error));
+      refuseFields(fieldErrors(parsed.error));
       return;
     }
-    onChecked(null);
-    void setView({ ...filters, cap: null, page: null, log: null });
+    refuse(null);
+    go({ ...filters, cap: null });
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const halfTyped = halfTypedTimes(event.currentTarget);
-    if (halfTyped) onChecked(halfTyped);
+    if (halfTyped) refuseFields(halfTyped);
     else apply(typedFilters(event.currentTarget));
   }
 
   // Each message already names its field by its label.
-  const error = (name: string) => errors[name]?.join(" ");
+  const error = (name: string) => refused?.errors[name]?.join(" ");
 
   return (
     <form
@@ -181,8 +184,8 @@ export default function HistoryTools({
         <option value="404" />
       </datalist>
       <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-4">
-        <button type="submit" className="btn btn-primary">
-          Apply filters
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          {pending ? "Applying…" : "Apply filters"}
         </button>
         {QUICK_PICKS.map((pick) => (
           <button
@@ -202,11 +205,7 @@ export default function HistoryTools({
           </button>
         ))}
         {isHistoryView(view) ? (
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void setView({ ...NO_HISTORY_FILTERS, page: null, log: null })}
-          >
+          <button type="button" className="btn btn-secondary" onClick={() => go(NO_HISTORY_FILTERS)}>
             Clear filters
           </button>
         ) : null}

@@ -1,7 +1,7 @@
 import type { ScanProgressLine } from "@/lib/domain/scan-answer";
 import { formatCount } from "@/lib/domain/format-count";
 
-/** "Reading 1,200 of 6,000 deliveries… 37 matches" with a Cancel button, while a scan runs. */
+/** "Reading 1,200 of 6,000 deliveries…" with a Cancel button, while the copy reads the hub. */
 export function ScanProgress({
   progress,
   onCancel,
@@ -14,8 +14,7 @@ export function ScanProgress({
     <span className="inline-flex flex-wrap items-center gap-2 text-xs" role="status">
       <span>
         {progress
-          ? `Reading ${formatCount(progress.read)} of ${formatCount(of)} deliveries… ` +
-            `${formatCount(progress.matches)} ${progress.matches === 1 ? "match" : "matches"} so far`
+          ? `Reading ${formatCount(progress.read)} of ${formatCount(of)} deliveries…`
           : "Reading deliveries…"}
       </span>
       {progress ? (

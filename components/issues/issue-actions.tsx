@@ -1,7 +1,7 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { isApiError } from "@/lib/browser/api";
 import type { FieldErrors } from "@/lib/domain/api-error";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
@@ -14,7 +14,7 @@ import {
 } from "@/lib/domain/inputs/failure-issue";
 import type { FailureIssue, IssueAction, IssueState } from "@/lib/domain/watch/failure-issue";
 import { Field } from "@/components/ui/field";
-import { ISSUES_KEY, changeIssue } from "@/components/issues/issues-api";
+import { changeIssue } from "@/components/issues/issues-api";
 
 /** The actions that make sense from each state, and the words of their buttons and outcomes. */
 const ACTIONS: Record<IssueState, IssueAction[]> = {
@@ -38,21 +38,33 @@ const DONE: Record<IssueAction, string> = {
 
 /**
  * A person's change of an issue: the name they type (every change records it) and a note (needed
- * to acknowledge), checked with the route's own schema before it is sent.
+ * to acknowledge), checked with the route's own schema before it is sent. Once saved, the issue
+ * as it now is goes to `onChanged`, and the line that says so takes the focus: the button pressed
+ * may be gone (a resolved issue cannot be resolved again), and the person stays where they were.
  */
-export function IssueActions({ issue }: { issue: FailureIssue }) {
-  const queryClient = useQueryClient();
+export function IssueActions({
+  issue,
+  onChanged,
+}: {
+  issue: FailureIssue;
+  onChanged: (issue: FailureIssue) => void;
+}) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [done, setDone] = useState<string | null>(null);
+  const said = useRef<HTMLParagraphElement>(null);
   const mutation = useMutation({
     mutationFn: (change: { action: IssueAction; name: string; note: string }) =>
       changeIssue(issue.id, change),
-    onSuccess: (_issue, change) => {
+    onSuccess: (changed, change) => {
       setDone(DONE[change.action]);
-      return queryClient.invalidateQueries({ queryKey: ISSUES_KEY });
+      onChanged(changed);
     },
     onError: (error) => setErrors(isApiError(error) && error.fields ? error.fields : {}),
   });
+
+  useEffect(() => {
+    if (done) said.current?.focus();
+  }, [done]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -90,7 +102,7 @@ export function IssueActions({ issue }: { issue: FailureIssue }) {
           {(control) => <textarea {...control} name="note" rows={2} className="field-input" />}
         </Field>
       </div>
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         {ACTIONS[issue.state].map((action, index) => (
           <button
             key={action}
@@ -103,12 +115,12 @@ export function IssueActions({ issue }: { issue: FailureIssue }) {
             {BUTTON[action]}
           </button>
         ))}
+        <p ref={said} role="status" tabIndex={-1} className="rounded-sm text-sm font-medium">
+          {done}
+          {failure ? <span className="text-red-800 dark:text-red-300">{failure}</span> : null}
+          {errors._?.[0] ?? errors.action?.[0]}
+        </p>
       </div>
-      <p role="status" className="text-sm">
-        {done}
-        {failure ? <span className="text-red-800 dark:text-red-300">{failure}</span> : null}
-        {errors._?.[0] ?? errors.action?.[0]}
-      </p>
     </form>
   );
 }

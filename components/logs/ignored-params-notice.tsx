@@ -1,13 +1,14 @@
+import Link from "next/link";
 import type { IgnoredParam } from "@/lib/domain/search-params";
 import { Notice } from "@/components/ui/notice";
 
-/** The parameters of the page's link that the view left out, each with why, and a way to drop them. */
+/** The parameters of the page's link that the view left out, each with why, and the link without them. */
 export function IgnoredParamsNotice({
   ignored,
-  onRemove,
+  withoutHref,
 }: {
   ignored: IgnoredParam[];
-  onRemove: () => void;
+  withoutHref: string;
 }) {
   return (
     <Notice tone="warning" title="Part of this link was ignored">
@@ -21,9 +22,9 @@ export function IgnoredParamsNotice({
           </li>
         ))}
       </ul>
-      <button type="button" className="btn btn-secondary" onClick={onRemove}>
+      <Link href={withoutHref} replace className="btn btn-secondary">
         Remove from the link
-      </button>
+      </Link>
     </Notice>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef } from "react";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
@@ -14,34 +15,47 @@ const LogDetails = dynamic(
 );
 
 /**
- * One delivery in full: a native modal `<dialog>` (focus trapped, Esc closes, the rest of the
- * page inert). Mounted only while a log is open; opens itself on mount. The response body is
- * only ever rendered as text, so HTML or script in it shows and never runs.
+ * One delivery in full (`?log=`): a native modal `<dialog>` (focus trapped, Esc closes, the rest
+ * of the page inert), which opens itself when the page names a delivery. Closing it goes back to
+ * the view it was opened from (`closeHref`: the same address without `log`) and to that
+ * delivery's row, when the view shows it. The response body is only ever rendered as text, so
+ * HTML or script in it shows and never runs.
  */
 export function LogDialog({
   logId,
   log,
-  loading,
   missing,
-  onClose,
+  closeHref,
 }: {
   logId: string;
   log: WebhookLog | null;
-  loading: boolean;
-  /** Why the delivery could not be found, when a search for it failed. */
+  /** Why the delivery could not be found. */
   missing: string | null;
-  onClose: () => void;
+  closeHref: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const router = useRouter();
+  /** Set when the page no longer names this delivery: its dialog closes, and the page stays where it went. */
+  const leaving = useRef(false);
 
   useEffect(() => {
     const dialog = ref.current;
+    leaving.current = false;
     if (dialog && !dialog.open) dialog.showModal();
     return () => {
+      leaving.current = true;
       if (dialog?.open) dialog.close();
     };
   }, []);
+
+  function onClose() {
+    // (A close that was undone, or the dialog going with its page, is no close by the person.)
+    if (leaving.current || ref.current?.open) return;
+    router.replace(closeHref, { scroll: false });
+    // Back to where the person was: the row's Details link (the row stays while the page answers).
+    document.querySelector<HTMLElement>(`[data-details-for="${CSS.escape(log?.id ?? logId)}"]`)?.focus();
+  }
 
   return (
     // A click on the backdrop closes it too; the keyboard way is Esc or the Close button.
@@ -60,7 +74,7 @@ export function LogDialog({
             <h2 id={titleId} className="text-base font-semibold">
               Delivery details
             </h2>
-            {/* Until the delivery is loaded, the ID asked for may be a log ID or a message ID (Find). */}
+            {/* A delivery not found is named as it was asked for: a log ID or a message ID (Find). */}
             <p className="font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
               {log ? `Log ${log.id}` : `Log or message ID ${logId}`}
             </p>
@@ -74,12 +88,9 @@ export function LogDialog({
             <PartBoundary fallback={<PartUnavailable what="details view" />}>
               <LogDetails log={log} />
             </PartBoundary>
-          ) : loading ? (
-            <p role="status">Loading this delivery…</p>
           ) : (
             <p role="status" className="text-sm">
-              {missing ??
-                "This delivery is not on the current page of logs. Close this and use Find a delivery, or filter the history."}
+              {missing}
             </p>
           )}
         </div>

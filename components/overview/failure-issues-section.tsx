@@ -3,19 +3,24 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { webhookViewHref } from "@/lib/domain/log-view";
-import { issueLogView } from "@/lib/domain/watch/failure-issue";
+import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
+import { issueView } from "@/lib/domain/watch/issue-view";
 import { Notice } from "@/components/ui/notice";
-import { IssueList } from "@/components/issues/issue-list";
+import { IssueLines } from "@/components/issues/issue-lines";
 import { issuesQueryOptions } from "@/components/issues/issues-api";
 
 /**
- * The overview's failure issues: every watched webhook's failures grouped by cause, open ones
- * first and the newest failure first, of the webhooks the overview's filters leave in view.
- * Each links to its webhook's log table, filtered to its deliveries.
+ * The overview's failure issues: every watched webhook's failures grouped by cause, one line each,
+ * under their webhook (in the overview's order, of the webhooks its filters leave in view). A line
+ * opens in place to its diagnosis and actions; acting on it keeps it there.
  */
-export function FailureIssuesSection({ webhookIds }: { webhookIds: ReadonlySet<string> }) {
+export function FailureIssuesSection({ webhookIds }: { webhookIds: readonly string[] }) {
   const { data, error } = useQuery(issuesQueryOptions());
-  const issues = data?.filter((issue) => webhookIds.has(issue.webhookId));
+  const groups = data
+    ? webhookIds
+        .map((webhookId) => data.filter((issue) => issue.webhookId === webhookId))
+        .filter((issues): issues is [FailureIssue, ...FailureIssue[]] => issues.length > 0)
+    : null;
 
   return (
     <section aria-labelledby="failure-issues-heading" className="space-y-3">
@@ -25,7 +30,7 @@ export function FailureIssuesSection({ webhookIds }: { webhookIds: ReadonlySet<s
         </h2>
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
           Failures grouped by webhook and cause (status code and response), so a team works one incident, not
-          one row per failure. Open ones first, the newest failure first.
+          one row per failure. Open one for its diagnosis and what to do.
         </p>
       </div>
       {error ? (
@@ -33,27 +38,41 @@ export function FailureIssuesSection({ webhookIds }: { webhookIds: ReadonlySet<s
           <p>Failure issues could not be read: {error.message}</p>
         </Notice>
       ) : null}
-      {!issues ? (
+      {!groups ? (
         error ? null : (
           <p role="status" className="text-sm">
             Reading failure issues…
           </p>
         )
-      ) : issues.length === 0 ? (
+      ) : groups.length === 0 ? (
         <p className="text-sm text-zinc-700 dark:text-zinc-300">No failure of a watched webhook so far.</p>
       ) : (
-        <IssueList
-          issues={issues}
-          showWebhook
-          deliveries={(issue) => (
-            <Link
-              href={webhookViewHref(issue.webhookId, { app: issue.appId, ...issueLogView(issue) })}
-              className="btn btn-secondary"
-            >
-              Show its deliveries
-            </Link>
-          )}
-        />
+        <div className="card divide-y divide-zinc-200 dark:divide-zinc-800">
+          {groups.map((issues) => {
+            const [first] = issues;
+            return (
+              <section
+                key={first.webhookId}
+                aria-label={`Failure issues of ${first.webhookName}`}
+                className="px-4 py-2"
+              >
+                <h3 className="flex flex-wrap items-baseline gap-x-2 text-sm">
+                  <Link
+                    href={webhookViewHref(first.webhookId, { app: first.appId })}
+                    prefetch={false}
+                    className="btn-link font-semibold"
+                  >
+                    {first.webhookName}
+                  </Link>
+                  <span className="font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
+                    {first.endpoint}
+                  </span>
+                </h3>
+                <IssueLines issues={issues.map(issueView)} settled />
+              </section>
+            );
+          })}
+        </div>
       )}
     </section>
   );

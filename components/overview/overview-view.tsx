@@ -13,7 +13,7 @@ import { OverviewFilters } from "@/components/overview/overview-filters";
 import { OVERVIEW_REFRESH_MS, overviewQueryOptions } from "@/components/overview/overview-query";
 import { Pager } from "@/components/ui/pager";
 import { OverviewTable } from "@/components/overview/overview-table";
-import { overviewSearchParams } from "@/components/overview/search-params";
+import { overviewHref, overviewSearchParams } from "@/components/overview/search-params";
 import { useClock } from "@/components/overview/use-clock";
 import { WatcherHealth } from "@/components/overview/watcher-health";
 import { OverviewKeys } from "@/components/shortcuts/page-keys";
@@ -28,7 +28,7 @@ const SEARCH_SETTLE_MS = 300;
  * browser's history.
  */
 export function OverviewView() {
-  const [view, setView] = useQueryStates(overviewSearchParams, { history: "push" });
+  const [view] = useQueryStates(overviewSearchParams);
   const q = useDebouncedValue(view.q, SEARCH_SETTLE_MS);
   const { data, error, dataUpdatedAt, isFetching, isPlaceholderData, refetch } = useQuery(
     overviewQueryOptions({ ...view, q }),
@@ -79,7 +79,8 @@ export function OverviewView() {
         <button type="button" className="btn btn-small" onClick={() => void refetch()} disabled={isFetching}>
           {isFetching ? "Refreshing…" : "Refresh now"}
         </button>
-        <div className="ml-auto">
+        {/* Phones seldom have a keyboard. */}
+        <div className="ml-auto max-sm:hidden">
           <OverviewKeys />
         </div>
       </div>
@@ -117,12 +118,12 @@ export function OverviewView() {
                   pageSize={data.page.size}
                   total={matched}
                   noun="webhooks"
-                  onPage={(page) => void setView({ page: page === 1 ? null : page })}
+                  hrefFor={(page) => overviewHref("/overview", { ...view, page })}
                 />
               ) : null}
             </div>
           ) : null}
-          <FailureIssuesSection webhookIds={new Set(data.matching)} />
+          <FailureIssuesSection webhookIds={data.matching} />
         </>
       )}
     </div>

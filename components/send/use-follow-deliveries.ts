@@ -1,15 +1,7 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useEffectEvent, useState } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import {
-  FOLLOW_POLL_MS,
-  FOLLOW_TIMEOUT_MS,
-  FOLLOW_VIEW,
-  matchDeliveries,
-  type FollowTarget,
-} from "@/lib/domain/follow";
-import { logsQueryOptions } from "@/lib/browser/queries";
-import { webhookKeys } from "@/lib/domain/query-keys";
+import { FOLLOW_POLL_MS, FOLLOW_TIMEOUT_MS, matchDeliveries, type FollowTarget } from "@/lib/domain/follow";
+import { fetchNewestLogs } from "@/lib/browser/queries";
 
 type FollowPhase = "idle" | "waiting" | "landed" | "timed_out";
 
@@ -21,50 +13,53 @@ export interface FollowState {
 
 const NONE: WebhookLog[] = [];
 
+/** Where one send's follow stands: its deliveries once found, or its end without them. */
+type Followed = { target: FollowTarget; deliveries: WebhookLog[] } | { target: FollowTarget; timedOut: true };
+
 /**
- * After a test message is sent: poll the newest logs every second until the deliveries it
- * caused appear (or FOLLOW_TIMEOUT_MS passes), then refresh the table and header so they show.
+ * After a test message is sent: reads the newest logs every FOLLOW_POLL_MS (one read at a time)
+ * until the deliveries it caused appear or FOLLOW_TIMEOUT_MS passes, then `onLanded`, so the
+ * table and header show them. A failed read is tried again at the next turn.
  */
-export function useFollowDeliveries(webhookId: string, target: FollowTarget | null): FollowState {
-  const queryClient = useQueryClient();
-  const [timedOut, setTimedOut] = useState<FollowTarget | null>(null);
+export function useFollowDeliveries(
+  webhookId: string,
+  target: FollowTarget | null,
+  onLanded: () => void,
+): FollowState {
+  const [followed, setFollowed] = useState<Followed | null>(null);
+  const landed = useEffectEvent(onLanded);
 
-  const { data } = useQuery({
-    ...logsQueryOptions(webhookId, FOLLOW_VIEW),
-    enabled: target !== null,
-    staleTime: 0,
-    refetchInterval: (query) => {
-      if (!target || timedOut === target) return false;
-      const logs = query.state.data?.data ?? NONE;
-      return matchDeliveries(logs, target).length > 0 ? false : FOLLOW_POLL_MS;
-    },
-  });
+  useEffect(() => {
+    if (!target) return;
+    const controller = new AbortController();
+    let timer: number | undefined;
+    const turn = async () => {
+      if (Date.now() > target.sentAt + FOLLOW_TIMEOUT_MS) {
+        setFollowed({ target, timedOut: true });
+        return;
+      }
+      const logs = await fetchNewestLogs(webhookId, controller.signal).catch(() => NONE);
+      if (controller.signal.aborted) return;
+      const deliveries = matchDeliveries(logs, target);
+      if (deliveries.length > 0) {
+        setFollowed({ target, deliveries });
+        landed();
+      } else timer = window.setTimeout(() => void turn(), FOLLOW_POLL_MS);
+    };
+    void turn();
+    return () => {
+      controller.abort();
+      window.clearTimeout(timer);
+    };
+  }, [webhookId, target]);
 
-  const deliveries = useMemo(
-    () => (target && data ? matchDeliveries(data.data, target) : NONE),
-    [data, target],
-  );
+  const current = followed?.target === target ? followed : null;
   const phase: FollowPhase = !target
     ? "idle"
-    : deliveries.length > 0
-      ? "landed"
-      : timedOut === target
+    : !current
+      ? "waiting"
+      : "timedOut" in current
         ? "timed_out"
-        : "waiting";
-
-  useEffect(() => {
-    if (!target || phase !== "waiting") return;
-    const remaining = Math.max(0, target.sentAt + FOLLOW_TIMEOUT_MS - Date.now());
-    const timer = window.setTimeout(() => setTimedOut(target), remaining);
-    return () => window.clearTimeout(timer);
-  }, [target, phase]);
-
-  const landedCount = deliveries.length;
-  useEffect(() => {
-    if (landedCount === 0) return;
-    // The table and the Errors count now differ from the hub: refresh them (the webhook and every view of its logs).
-    void queryClient.invalidateQueries({ queryKey: webhookKeys.webhook(webhookId) });
-  }, [landedCount, queryClient, webhookId]);
-
-  return { phase, target, deliveries };
+        : "landed";
+  return { phase, target, deliveries: current && "deliveries" in current ? current.deliveries : NONE };
 }

@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { onUnauthorized } from "@/lib/browser/query-client";
 import { rememberChannel } from "@/lib/browser/local-store";
-import { logsQueryOptions } from "@/lib/browser/queries";
+import { fetchNewestLogs } from "@/lib/browser/queries";
 import { sendTestMessage } from "@/lib/browser/send-message";
-import { FOLLOW_VIEW, type FollowTarget } from "@/lib/domain/follow";
+import type { FollowTarget } from "@/lib/domain/follow";
 import type { SendMessageForm } from "@/lib/domain/inputs/send-message";
 
 export interface SendOutcome {
@@ -18,15 +18,12 @@ export interface SendOutcome {
  * session, as it does for every query.
  */
 export function useSendMessage(webhookId: string, onSent: (target: FollowTarget) => void) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (form: SendMessageForm): Promise<SendOutcome> => {
-      const before = await queryClient
-        .fetchQuery({ ...logsQueryOptions(webhookId, FOLLOW_VIEW), staleTime: 0 })
-        .catch(() => null);
+      const before = await fetchNewestLogs(webhookId).catch(() => null);
       const sentAt = Date.now();
       const answer = await sendTestMessage(form);
-      const knownIds = before ? new Set(before.data.map((log) => log.id)) : null;
+      const knownIds = before ? new Set(before.map((log) => log.id)) : null;
       return { ...answer, target: { messageId: answer.messageId, knownIds, sentAt } };
     },
     onSuccess: (outcome, form) => {

@@ -1,13 +1,14 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import dynamic from "next/dynamic";
+import { useState } from "react";
 import { useShortcuts } from "@/lib/browser/use-shortcuts";
+import type { KeyHelp } from "@/components/shortcuts/keys-list";
 
-/** One line of the list of keys. */
-export interface KeyHelp {
-  keys: string[];
-  does: string;
-}
+export type { KeyHelp };
+
+/** The list of keys, in its dialog. */
+const KeysList = dynamic(() => import("@/components/shortcuts/keys-list").then((loaded) => loaded.KeysList));
 
 interface Props {
   /** The rows `j`/`k` move through, in order. */
@@ -33,8 +34,8 @@ interface Props {
  */
 export function TriageKeys({ rowSelector, openSelector, rowNoun, rowLabel, findId, onFilters, help }: Props) {
   const [announcement, setAnnouncement] = useState("");
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  // The list of keys is a chunk of its own, loaded the first time it is asked for (then kept).
+  const [asked, setAsked] = useState(0);
 
   function move(step: 1 | -1) {
     const rows = [...document.querySelectorAll<HTMLElement>(rowSelector)];
@@ -53,67 +54,26 @@ export function TriageKeys({ rowSelector, openSelector, rowNoun, rowLabel, findI
     );
   }
 
+  const showKeys = () => setAsked((n) => n + 1);
   useShortcuts({
     j: () => move(1),
     k: () => move(-1),
     "/": () => document.getElementById(findId)?.focus(),
     f: onFilters,
-    "?": () => dialog.current?.showModal(),
+    "?": showKeys,
   });
 
-  const lines: KeyHelp[] = [...help, { keys: ["?"], does: "Show this list of keys" }];
   return (
     <>
-      <button
-        type="button"
-        className="btn btn-small"
-        aria-keyshortcuts="?"
-        onClick={() => dialog.current?.showModal()}
-      >
+      <button type="button" className="btn btn-small" aria-keyshortcuts="?" onClick={showKeys}>
         Keyboard shortcuts
       </button>
       <p role="status" className="sr-only">
         {announcement}
       </p>
-      <dialog
-        ref={dialog}
-        aria-labelledby={titleId}
-        onClick={(event) => {
-          if (event.target === event.currentTarget) event.currentTarget.close();
-        }}
-        className="m-auto w-[min(30rem,calc(100vw-1.5rem))] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-      >
-        <div className="space-y-3 px-5 py-4">
-          <div className="flex items-start justify-between gap-3">
-            <h2 id={titleId} className="text-base font-semibold">
-              Keyboard shortcuts
-            </h2>
-            <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()}>
-              Close
-            </button>
-          </div>
-          <p className="text-sm text-zinc-700 dark:text-zinc-300">
-            Keys work when the focus is not in a field, and without Ctrl, Alt or ⌘.
-          </p>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-            {lines.map((line) => (
-              <div key={line.does} className="contents">
-                <dt className="whitespace-nowrap">
-                  {line.keys.map((key, i) => (
-                    <span key={key}>
-                      {i > 0 ? " or " : null}
-                      <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs dark:border-zinc-600 dark:bg-zinc-800">
-                        {key}
-                      </kbd>
-                    </span>
-                  ))}
-                </dt>
-                <dd>{line.does}</dd>
-              </div>
-            ))}
-          </dl>
-        </div>
-      </dialog>
+      {asked > 0 ? (
+        <KeysList asked={asked} lines={[...help, { keys: ["?"], does: "Show this list of keys" }]} />
+      ) : null}
     </>
   );
 }

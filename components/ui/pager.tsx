@@ -1,9 +1,11 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatCount } from "@/lib/domain/format-count";
 
 /**
  * First/previous/next/last page and where you are (on a phone, arrows only: `.pager` in
- * app/globals.css). `page` counts from 1; `onPage` is handed the page a button asks for.
+ * app/globals.css). Each is a link to its page (`hrefFor`, pages counting from 1); one that leads
+ * nowhere is a disabled link. The next page is prefetched, so it shows at once.
  */
 export function Pager({
   label,
@@ -11,7 +13,7 @@ export function Pager({
   pageSize,
   total,
   noun,
-  onPage,
+  hrefFor,
 }: {
   /** The navigation landmark's name, e.g. "Log pages". */
   label: string;
@@ -20,7 +22,7 @@ export function Pager({
   total: number;
   /** What is counted, in the plural: "Showing 1–20 of 312 deliveries". */
   noun: string;
-  onPage: (page: number) => void;
+  hrefFor: (page: number) => string;
 }) {
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const first = (page - 1) * pageSize + 1;
@@ -35,41 +37,48 @@ export function Pager({
     <nav aria-label={label} className="pager flex flex-wrap items-center justify-between gap-3 text-sm">
       <p className="text-zinc-700 dark:text-zinc-300">{where}</p>
       <div className="flex items-center gap-1.5">
-        <PageButton to={1} disabled={page <= 1} onPage={onPage}>
+        <PageLink href={hrefFor(1)} disabled={page <= 1}>
           <span aria-hidden="true">«</span> First page
-        </PageButton>
+        </PageLink>
         {/* Past the end, the page before is the last one. */}
-        <PageButton to={Math.min(page - 1, pageCount)} disabled={page <= 1} onPage={onPage}>
+        <PageLink href={hrefFor(Math.min(page - 1, pageCount))} disabled={page <= 1}>
           <span aria-hidden="true">‹</span> Previous page
-        </PageButton>
+        </PageLink>
         <span className="px-2 whitespace-nowrap tabular-nums" aria-live="polite">
           Page {page} of {pageCount}
         </span>
-        <PageButton to={page + 1} disabled={page >= pageCount} onPage={onPage}>
+        <PageLink href={hrefFor(page + 1)} disabled={page >= pageCount} prefetch>
           Next page <span aria-hidden="true">›</span>
-        </PageButton>
-        <PageButton to={pageCount} disabled={page === pageCount} onPage={onPage}>
+        </PageLink>
+        <PageLink href={hrefFor(pageCount)} disabled={page === pageCount}>
           Last page <span aria-hidden="true">»</span>
-        </PageButton>
+        </PageLink>
       </div>
     </nav>
   );
 }
 
-function PageButton({
-  to,
+function PageLink({
+  href,
   disabled,
-  onPage,
+  prefetch = false,
   children,
 }: {
-  to: number;
+  href: string;
   disabled: boolean;
-  onPage: (page: number) => void;
+  prefetch?: boolean;
   children: ReactNode;
 }) {
+  if (disabled) {
+    return (
+      <a role="link" aria-disabled="true" className="btn btn-secondary">
+        {children}
+      </a>
+    );
+  }
   return (
-    <button type="button" className="btn btn-secondary" onClick={() => onPage(to)} disabled={disabled}>
+    <Link href={href} prefetch={prefetch} className="btn btn-secondary">
       {children}
-    </button>
+    </Link>
   );
 }

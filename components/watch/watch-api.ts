@@ -1,4 +1,3 @@
-import { queryOptions } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/browser/api";
 
 /**
@@ -13,25 +12,8 @@ export interface WatchSummary {
   name: string;
 }
 
-export function watchPath(webhookId: string, rest = ""): string {
+function watchPath(webhookId: string, rest = ""): string {
   return `/api/watches/${encodeURIComponent(webhookId)}${rest}`;
-}
-
-export function watchKey(webhookId: string) {
-  return ["watches", "one", webhookId] as const;
-}
-
-export async function fetchWatch(webhookId: string, signal?: AbortSignal): Promise<WatchSummary | null> {
-  return (await apiRequest<{ watch: WatchSummary | null }>(watchPath(webhookId), { signal })).watch;
-}
-
-/** Whether this webhook is watched (null: not), for Watch / Stop watching. */
-export function watchQueryOptions(webhookId: string) {
-  return queryOptions({
-    queryKey: watchKey(webhookId),
-    queryFn: ({ signal }) => fetchWatch(webhookId, signal),
-    retry: false,
-  });
 }
 
 export async function startWatching(webhookId: string, name: string): Promise<WatchSummary> {

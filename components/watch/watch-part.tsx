@@ -4,18 +4,19 @@ import dynamic from "next/dynamic";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 
-/** Watch / Stop watching and the webhook's alert settings: their own chunk, rendered in the browser only. */
-const WatchControl = dynamic(() => import("@/components/watch/watch-control"), { ssr: false });
+/** The form: a chunk of its own, rendered in the browser once the page has loaded. */
+const WatchForm = dynamic(() => import("@/components/watch/watch-form").then((loaded) => loaded.WatchForm), {
+  ssr: false,
+});
 
+/** "Watch", on the page of a webhook nobody watches: after the rows, in the height it will take. */
 export function WatchPart({ webhookId }: { webhookId: string }) {
-  // Asked for when hydrating, its chunk (zod included) takes first-load JS past its budget (bench row "page weight").
   const afterLoad = useAfterLoad();
-  // Its height is reserved, so the page below does not move when it fills in.
   return (
-    <div className="min-h-[5.5rem]">
+    <div className="min-h-[6.5rem] sm:min-h-[4.5rem]">
       {afterLoad ? (
-        <PartBoundary fallback={<PartUnavailable what="Watch control" />}>
-          <WatchControl webhookId={webhookId} />
+        <PartBoundary fallback={<PartUnavailable what="Watch form" />}>
+          <WatchForm webhookId={webhookId} />
         </PartBoundary>
       ) : null}
     </div>

@@ -10,9 +10,8 @@ export interface PollFailure {
 
 /**
  * While `on`, calls `poll` every AUTO_REFRESH_MS, except while the tab is hidden, and never two at
- * once. `poll` fetches with `poll: true` (the request is marked as a poll, which only this hook
- * makes) and stores the answer in the query cache. Returns the last poll's failure (when it
- * happened), cleared by the next success or a new `key` (what is being polled).
+ * once. Returns the last poll's failure (when it happened), cleared by the next success or a new
+ * `key` (what is being polled).
  */
 export function useAutoRefresh(
   on: boolean,

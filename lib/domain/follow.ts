@@ -2,11 +2,11 @@
  * Following a test message: which logs are the deliveries it caused. Matched by `messageId`
  * when the send answer gave one; otherwise the logs that were not there before sending.
  */
+import { LOG_LIMIT_MAX } from "@/lib/domain/api-limits";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
-import { DEFAULT_LOG_VIEW, type LogViewState } from "@/lib/domain/search-params";
 
 /** What the follow polls: the newest deliveries, every status, as many as the API gives at once. */
-export const FOLLOW_VIEW: LogViewState = { ...DEFAULT_LOG_VIEW, limit: 50 };
+export const FOLLOW_LIMIT = LOG_LIMIT_MAX;
 export const FOLLOW_POLL_MS = 1000;
 export const FOLLOW_TIMEOUT_MS = 30_000;
 

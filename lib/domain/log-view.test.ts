@@ -3,7 +3,6 @@ import {
   apiQueryString,
   historyScanPath,
   isHistoryView,
-  logsQueryState,
   toApiQuery,
   webhookViewHref,
 } from "@/lib/domain/log-view";
@@ -20,12 +19,6 @@ describe("links and API queries", () => {
     );
     expect(webhookViewHref("abc", { status: "Failed", log: LOG })).toBe(
       `/webhooks/abc?status=Failed&log=${LOG}`,
-    );
-  });
-
-  it("keeps the open log out of the logs query key", () => {
-    expect(logsQueryState({ ...DEFAULT_LOG_VIEW, page: 2, log: LOG, app: "0123456789abcdef" })).toBe(
-      "?page=2",
     );
   });
 

@@ -3,6 +3,8 @@
  * query, the history scan's and export's routes, the links to a view, the logs query's key part.
  */
 import { findUuid, isUuidShape } from "@/lib/domain/api-limits";
+import type { HistoryQuestion } from "@/lib/domain/history/question";
+import { readCode, readContains, readTime } from "@/lib/domain/inputs/history-filters";
 import {
   DEFAULT_LOG_VIEW,
   HISTORY_FILTERS,
@@ -22,14 +24,6 @@ export function webhookIdFrom(input: string): string | null {
 /** The console's own URL of a webhook's view. */
 export function webhookViewHref(webhookId: string, state: Partial<LogViewState> = {}): string {
   return serializeLogView(`/webhooks/${encodeURIComponent(webhookId)}`, { ...DEFAULT_LOG_VIEW, ...state });
-}
-
-/**
- * The part of the view the logs query depends on (an open dialog does not refetch). Not the
- * application: a page's queries all use its own, and moving to another is a full page load.
- */
-export function logsQueryState(state: LogViewState): string {
-  return serializeLogView({ ...state, log: null, app: null });
 }
 
 interface LogsApiQuery {
@@ -57,6 +51,18 @@ export function apiQueryString(query: LogsApiQuery): string {
 /** True when the view filters by more than status: its rows come from the history route (store or scan). */
 export function isHistoryView(state: LogViewState): boolean {
   return state.issue !== null || HISTORY_FILTERS.some((name) => state[name] !== null);
+}
+
+/** The question a view with history filters asks (its issue is read by the server, from the issue's ID). */
+export function questionOfView(state: LogViewState): HistoryQuestion {
+  return {
+    status: state.status,
+    code: state.code === null ? null : readCode(state.code),
+    since: state.since === null ? null : readTime(state.since),
+    until: state.until === null ? null : readTime(state.until),
+    contains: state.contains === null ? null : readContains(state.contains),
+    issue: null,
+  };
 }
 
 /** The question's part of a view (status, the history filters and the failure issue), as search params. */

@@ -1,19 +1,20 @@
 /**
- * The URL state of a webhook's page, `/webhooks/{id}?app=&status=&code=&since=&until=&contains=&issue=&cap=&page=&limit=&log=`:
- * one set of nuqs parsers, read by the page on the server (`loadLogView`), by the browser
- * (`useLogView`, components/logs/use-log-view.ts) and by every link (`serializeLogView`), so a copied
- * link reopens the same view. A value a parser cannot read is left out of the view, and
- * `ignoredParams` says which and why.
+ * The URL state of a webhook's page, `/webhooks/{id}?app=&status=&code=&since=&until=&contains=&issue=&cap=&page=&limit=&log=&health=`:
+ * one set of nuqs parsers, read by the page on the server (`loadLogView`) and by every link
+ * (`serializeLogView`), so a copied link reopens the same view. A value a parser cannot read is
+ * left out of the view, and `ignoredParams` says which and why.
  */
 import {
   createLoader,
   createParser,
   createSerializer,
   parseAsNumberLiteral,
+  parseAsStringLiteral,
   type inferParserType,
 } from "nuqs/server";
 import { LOG_LIMIT_DEFAULT, LOG_STATUSES, isUuidShape } from "@/lib/domain/api-limits";
 import { parseApplicationId } from "@/lib/domain/applications";
+import { DEFAULT_HEALTH_WINDOW, HEALTH_WINDOWS, type HealthWindow } from "@/lib/domain/history/health";
 import {
   CONTAINS_MAX,
   readCode,
@@ -66,7 +67,8 @@ const parseAsUuid = createParser({
  * (an id derived from its key, never the key); `code`, `since`, `until` and `contains` filter the
  * whole history (a scan answers them); `issue` keeps only the failures of one failure issue (its
  * ID; the server reads which failures are its); `cap` is how many logs a scan may read, once a
- * person asked to scan further; `log` is the delivery whose details are open (a log or message ID).
+ * person asked to scan further; `log` is the delivery whose details are open (a log or message ID);
+ * `health` is Delivery health's window (1h, 24h or 7d).
  */
 export const logViewParsers = {
   app: createParser({ parse: parseApplicationId, serialize: String }),
@@ -80,6 +82,9 @@ export const logViewParsers = {
   page: parseAsCount(MAX_PAGE).withDefault(1),
   limit: parseAsNumberLiteral(PAGE_SIZES).withDefault(LOG_LIMIT_DEFAULT),
   log: parseAsUuid,
+  health: parseAsStringLiteral(Object.keys(HEALTH_WINDOWS) as HealthWindow[]).withDefault(
+    DEFAULT_HEALTH_WINDOW,
+  ),
 };
 
 export type LogViewState = inferParserType<typeof logViewParsers>;
@@ -97,6 +102,7 @@ export const DEFAULT_LOG_VIEW: LogViewState = {
   page: 1,
   limit: LOG_LIMIT_DEFAULT,
   log: null,
+  health: DEFAULT_HEALTH_WINDOW,
 };
 
 /** The view's filters that only a scan of the history can answer (the API filters by status only). */
@@ -132,7 +138,7 @@ export function loadLogView(input: URLSearchParams | Record<string, string | str
 
 /**
  * The URL's parameters in the parsers' order (any others after them, as they were), so one view
- * has one spelling whichever control changed last. The nuqs adapter applies it to every update.
+ * has one spelling whichever control changed last.
  */
 export function inViewOrder(search: URLSearchParams): URLSearchParams {
   const order: string[] = Object.keys(logViewParsers);
@@ -163,6 +169,9 @@ const IGNORED_BECAUSE: Record<Exclude<keyof LogViewState, "app">, string> = {
   page: `the page must be a whole number from 1 to ${MAX_PAGE.toLocaleString("en")}; showing page 1`,
   limit: `Rows per page must be ${PAGE_SIZES.join(", ").replace(/, (\d+)$/, " or $1")}; showing ${LOG_LIMIT_DEFAULT}`,
   log: "the delivery to open must be a log ID or message ID (a UUID); none opened",
+  health: `Delivery health's window must be ${Object.keys(HEALTH_WINDOWS)
+    .join(", ")
+    .replace(/, (\w+)$/, " or $1")}; showing ${DEFAULT_HEALTH_WINDOW}`,
 };
 
 /** An `issue` that is none of the webhook's failure issues: left out of the view, and said so. */

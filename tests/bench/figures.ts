@@ -35,10 +35,21 @@ export const GOALS = {
   latencyFarUpstream: { atMost: 1.3 },
   /** Upstream calls of ten viewers ÷ one viewer's, Auto-refresh on. */
   viewers: { atMost: 1.2 },
-  /** An action (Status change, Next page) until its rows show ÷ (the browser's floor + one API round trip). */
-  interaction: { atMost: 3 },
+  /** An action until its rows show ÷ (the browser's floor + one API round trip): a Status change, Next page. */
+  interaction: { status: { atMost: 2 }, nextPage: { atMost: 1.5 } },
   /** First-load JavaScript of the webhook page, gzip bytes: bytes are not noisy, so this one is absolute. */
-  firstLoadGzip: { atMost: 200_000 },
+  firstLoadGzip: { atMost: 165_000 },
+  /**
+   * Where the answers end and the rows begin, with the sandbox's demo: the busy webhook's first
+   * log row from the top of its page at 1400 × 900 and on a phone (two screens of 844 px), the
+   * Overview's height at 1400 × 900, and the first watched webhook on a phone (above the fold).
+   */
+  layout: {
+    firstRowDesktop: { atMost: 1100 },
+    firstRowPhone: { atMost: 1688 },
+    overviewDesktop: { atMost: 2500 },
+    overviewFirstRowPhone: { atMost: 844 },
+  },
   /** Find a delivery 5,000 deep through the console ÷ the bench's own page walk, upstream 25 ms away. */
   historyFind: { atMost: 0.4 },
   /**
@@ -89,9 +100,11 @@ export const GOALS = {
    * bare page sent with the same headers, measured in turns with it.
    */
   lighthouse: {
-    mobile: { performance: { pointsUnderSecuredFloor: 10 }, accessibility: 100, "best-practices": 100 },
+    mobile: { performance: { pointsUnderSecuredFloor: 5 }, accessibility: 100, "best-practices": 100 },
     desktop: { performance: 98, accessibility: 100, "best-practices": 100 },
   } satisfies Record<Preset, Record<Category, number | UnderFloor>>,
+  /** Total Blocking Time on mobile, the webhook page ÷ the secured floor's, measured in turns. */
+  mobileBlockingVsFloor: { atMost: 1.5 },
 } as const satisfies Record<string, Goal | object>;
 
 /** What was measured of one side of the proxy comparison. */
@@ -250,11 +263,11 @@ export function interactionFigures(
   rounds: number,
 ): Figure[] {
   const { status, nextPage } = actions;
-  const row = (figure: string, action: ActionMeasure) =>
+  const row = (figure: string, action: ActionMeasure, goal: Goal) =>
     ratioFigure(
       figure,
       ratio(action.actionMs, floor.swapMs + action.tripMs),
-      GOALS.interaction,
+      goal,
       `${formatMs(action.actionMs)}${action.madeRequest ? "" : ", rows prefetched"} ÷ (floor ${formatMs(floor.swapMs)} + ` +
         `round trip ${formatMs(action.tripMs)}); medians of ${rounds}`,
       { ...action, floorMs: floor.swapMs },
@@ -262,8 +275,8 @@ export function interactionFigures(
   const perTrip = [status, nextPage].map((a) => ({ name: a.name, ratio: ratio(a.actionMs, a.tripMs) }));
   const worst = Math.max(...perTrip.map((p) => p.ratio));
   return [
-    row("interaction, Status change", status),
-    row("interaction, Next page", nextPage),
+    row("interaction, Status change", status, GOALS.interaction.status),
+    row("interaction, Next page", nextPage, GOALS.interaction.nextPage),
     {
       figure: "interaction ÷ round trip (reference)",
       measured: `${formatRatio(worst)} worst (${perTrip.map((p) => `${p.name} ${formatRatio(p.ratio)}`).join(", ")})`,
@@ -312,10 +325,17 @@ export function lighthouseFigure(summary: LighthouseSummary, securedFloor: Light
   const goals: Record<Category, number | UnderFloor> = GOALS.lighthouse[summary.preset];
   const targets = lighthouseTargets(summary.preset, securedFloor);
   const entries = Object.entries(targets) as Array<[Category, number | null]>;
-  const holds = entries.every(([c, target]) => {
-    const score = summary.scores[c];
-    return score !== null && target !== null && judge(score, { atLeast: target }) === "yes";
-  });
+  // On mobile, the main thread too: the page's Total Blocking Time against the secured floor's.
+  const blocking =
+    summary.preset === "mobile"
+      ? ratio(summary.totalBlockingTimeMs ?? Number.NaN, securedFloor.totalBlockingTimeMs ?? Number.NaN)
+      : null;
+  const holds =
+    entries.every(([c, target]) => {
+      const score = summary.scores[c];
+      return score !== null && target !== null && judge(score, { atLeast: target }) === "yes";
+    }) &&
+    (blocking === null || judge(blocking, GOALS.mobileBlockingVsFloor) === "yes");
   const scores = entries
     .map(([c]) => `${c} ${summary.scores[c] ?? "?"}${c === "performance" ? runsText(summary) : ""}`)
     .join(", ");
@@ -325,8 +345,12 @@ export function lighthouseFigure(summary: LighthouseSummary, securedFloor: Light
       return `${SHORT[c]} ≥ secured floor − ${goal.pointsUnderSecuredFloor} (${target ?? "floor not scored"})`;
     return `${SHORT[c]} ${goal === 100 ? "100" : goalText({ atLeast: goal })}`;
   };
-  const goal = entries.map(([c, target]) => goalOf(c, target)).join(", ");
-  const tbt = summary.totalBlockingTimeMs === null ? "?" : formatMs(summary.totalBlockingTimeMs);
+  const goal =
+    entries.map(([c, target]) => goalOf(c, target)).join(", ") +
+    (blocking === null ? "" : `, TBT ${goalText(GOALS.mobileBlockingVsFloor)} × the secured floor's`);
+  const tbt =
+    (summary.totalBlockingTimeMs === null ? "?" : formatMs(summary.totalBlockingTimeMs)) +
+    (blocking === null ? "" : ` (${formatRatio(blocking)} × the secured floor's)`);
   const top = summary.longTasks[0];
   const traced = summary.traceTasks?.[0];
   const inside = traced?.parts
@@ -342,7 +366,7 @@ export function lighthouseFigure(summary: LighthouseSummary, securedFloor: Light
       (summary.missed.length ? `; missed: ${summary.missed.join("; ")}` : ""),
     goal,
     holds: holds ? "yes" : "no",
-    details: { ...summary, targets },
+    details: { ...summary, targets, totalBlockingTimeVsSecuredFloor: blocking },
   };
 }
 
@@ -551,4 +575,50 @@ function findFigure(figure: string, m: FindMeasure, goal: Goal | null): Figure {
       `${calls}; console CPU ${formatMs(cpuPerPage)} a page; medians of ${m.findMs.length}`,
     { ...m, findP50Ms: find, walkP50Ms: walk, consoleCpuMsPerPage: cpuPerPage },
   );
+}
+
+/** Where things are on the page, in CSS pixels from its top (browser.ts, measureLayout). */
+export interface LayoutMeasure {
+  /** The busy demo webhook's first log row at 1400 × 900, and its first card on a phone (390 × 844). */
+  firstRowDesktop: number;
+  firstRowPhone: number;
+  /** The Overview's height at 1400 × 900, with every demo webhook watched and read. */
+  overviewDesktop: number;
+  /** The Overview's first watched webhook on a phone (390 × 844). */
+  overviewFirstRowPhone: number;
+  /** Open failure issues the Overview listed when measured. */
+  issues: number;
+}
+
+/** The answer-first layout against its goals: how far down the rows start, how tall the Overview is. */
+export function layoutFigures(m: LayoutMeasure): Figure[] {
+  const row = (figure: string, px: number, goal: Goal, note: string): Figure => ({
+    figure,
+    measured: `${formatCount(Math.round(px))} px${note}`,
+    goal: `${goalText(goal, " px")}`,
+    holds: judge(px, goal),
+    details: { px, ...m },
+  });
+  const { layout } = GOALS;
+  return [
+    row("first log row from the top, Busy shop, 1400×900", m.firstRowDesktop, layout.firstRowDesktop, ""),
+    row(
+      "first log card from the top, Busy shop, 390×844",
+      m.firstRowPhone,
+      layout.firstRowPhone,
+      " (two screens: 1,688)",
+    ),
+    row(
+      "Overview height with the demo, 1400×900",
+      m.overviewDesktop,
+      layout.overviewDesktop,
+      ` (${formatCount(m.issues)} failure issues)`,
+    ),
+    row(
+      "Overview, first watched webhook on a phone (390×844)",
+      m.overviewFirstRowPhone,
+      layout.overviewFirstRowPhone,
+      " (the fold: 844)",
+    ),
+  ];
 }

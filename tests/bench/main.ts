@@ -29,6 +29,7 @@ import {
 import { measureDelivery } from "./delivery";
 import { fillLogs, type LogFill } from "./fill";
 import { measureHandover } from "./handover";
+import { measureLayout } from "./layout";
 import {
   farUpstreamFigures,
   historyFigures,
@@ -40,6 +41,7 @@ import {
   proxyFigures,
   viewersFigure,
   type SideMeasure,
+  layoutFigures,
 } from "./figures";
 import { createHistoryWebhooks, FIRST_QUESTION_LOGS, measureHistory } from "./history";
 import { measureStoreHealth } from "./store-health";
@@ -239,6 +241,7 @@ async function main(): Promise<void> {
     overviewSmall: consolePort + 4,
     overviewLarge: consolePort + 5,
     metricsFewLogs: consolePort + 6,
+    demoConsole: consolePort + 7,
     sandbox: sandboxPort,
     bareProxy: Number(process.env.BENCH_BARE_PROXY_PORT ?? sandboxPort + 1),
     delayProxy: sandboxPort + 2,
@@ -437,8 +440,20 @@ async function main(): Promise<void> {
           "interaction, Next page",
           "interaction ÷ round trip (reference)",
           "interaction floor (reference)",
+          "first log row from the top, Busy shop, 1400×900",
+          "first log card from the top, Busy shop, 390×844",
+          "Overview height with the demo, 1400×900",
+          "Overview, first watched webhook on a phone (390×844)",
         ],
-        () => browserPart(browser!, consoleServer, cookie, small.id),
+        async () => [
+          ...(await browserPart(browser!, consoleServer, cookie, small.id)),
+          ...(await layoutPart(
+            browser!,
+            { console: ports.demoConsole, sandbox: ports.demoSandbox },
+            tmp,
+            sessionSecret,
+          )),
+        ],
       );
       await part("viewers", [`${VIEWERS} viewers, auto-refresh`], async () => {
         log(`${VIEWERS} viewers and one, auto-refresh on, ${PLAN.viewersSeconds} s`);
@@ -847,7 +862,7 @@ async function browserPart(
       webhookId,
       rounds: PLAN.interactionRounds,
       actions: {
-        "Next page": (page) => page.getByRole("button", { name: "Next page" }).click(),
+        "Next page": (page) => page.getByRole("link", { name: "Next page" }).click(),
         "Status filter": (page) => chooseStatus(page, "Failed"),
       },
       // With the page's own ?app=, as the page asks, so the request an action made is recognised.
@@ -876,6 +891,39 @@ async function browserPart(
     return [...weight, paint, ...interaction];
   } finally {
     await context.close();
+  }
+}
+
+/**
+ * The layout figures, against a console of their own in front of a demo-seeded sandbox (its
+ * webhooks watched out of the box, its watcher reading every few seconds, its store in `tmp`).
+ */
+async function layoutPart(
+  browser: Browser,
+  ports: { console: number; sandbox: number },
+  tmp: string,
+  sessionSecret: string,
+): Promise<Figure[]> {
+  const sandbox = await startSandboxProcess({
+    port: ports.sandbox,
+    dbPath: path.join(tmp, "layout-demo.sqlite"),
+    seed: "demo",
+  });
+  try {
+    const demoConsole = await startConsoleProcess({
+      port: ports.console,
+      hubBaseUrl: sandbox.url,
+      sessionSecret,
+      name: "console on the demo",
+      env: { WATCH_DB: path.join(tmp, "demo-watch.sqlite"), WATCH_INTERVAL_SECONDS: "5" },
+    });
+    try {
+      return layoutFigures(await measureLayout(browser, demoConsole.url, log));
+    } finally {
+      await demoConsole.stop();
+    }
+  } finally {
+    await sandbox.stop();
   }
 }
 

@@ -97,6 +97,8 @@ test.describe("alert rules", () => {
     await signInWithKey(application.apiKey);
     await page.goto(`/webhooks/${webhook.id}`);
     await page.getByRole("button", { name: "Watch", exact: true }).click();
+    // Watched, its alert settings are in its settings view, one click away.
+    await page.getByRole("link", { name: "Settings" }).click();
     const part = page.getByRole("region", { name: "Alerts for this webhook" });
     await expect(part).toBeVisible();
 

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import type { DemoApplication } from "./fixtures/sandbox";
 import { expect, test } from "./fixtures/test";
+import { webhookHeading } from "./fixtures/pages";
 
 /**
  * Several applications in one session, against the sandbox's two demo applications (the demo
@@ -119,7 +120,7 @@ test.describe("several applications", () => {
     const link = page.getByRole("link", { name: stage.webhooks[0]!.label, exact: true });
     await link.click();
     await expect(page).toHaveURL(new RegExp(`/webhooks/${stage.webhooks[0]!.id}\\?app=[0-9a-f]{16}$`));
-    await expect(page.getByRole("heading", { level: 1, name: stage.webhooks[0]!.endpoint })).toBeVisible();
+    await expect(webhookHeading(page)).toContainText(stage.webhooks[0]!.endpoint);
     await expect(webhookPage.rows.first()).toBeVisible();
 
     // Remembered per application: Staging's list has it, Default's does not.
@@ -149,7 +150,7 @@ test.describe("several applications", () => {
     const added = await addApplication(page, "Staging", stage.apiKey);
     expect(added.id).toMatch(APP_ID);
     await page.goto(`/webhooks/${webhook.id}?app=${added.id}&status=Failed`);
-    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(webhookHeading(page)).toContainText(webhook.endpoint);
     const link = page.url();
     expect(link).not.toContain(stage.apiKey);
 
@@ -158,7 +159,7 @@ test.describe("several applications", () => {
     await expect(switcher(page).summary).toContainText("Default");
     const tab = await page.context().newPage();
     await tab.goto(link);
-    await expect(tab.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(webhookHeading(tab)).toContainText(webhook.endpoint);
     await expect(switcher(tab).summary).toContainText("Staging");
     // The browser's own calls (the table's rows) use Staging's key too.
     await expect(tab.getByRole("table").getByRole("row").nth(1)).toBeVisible();
@@ -173,7 +174,7 @@ test.describe("several applications", () => {
     await expect(theirs).toHaveURL(/\/webhooks$/);
     await addApplication(theirs, "Stage EU", stage.apiKey);
     await theirs.goto(link);
-    await expect(theirs.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(webhookHeading(theirs)).toContainText(webhook.endpoint);
     await expect(switcher(theirs).summary).toContainText("Stage EU");
     await colleague.close();
 
@@ -199,7 +200,7 @@ test.describe("several applications", () => {
     await expect(page.getByRole("heading", { name: "Webhook not found" })).toBeVisible();
     await page.getByRole("button", { name: "Look in my other applications" }).click();
     await expect(page).toHaveURL(`/webhooks/${webhook.id}?app=${added.id}`);
-    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(webhookHeading(page)).toContainText(webhook.endpoint);
     await expect(webhookPage.rows.first()).toBeVisible();
 
     await page.goto("/webhooks/00000000-0000-4000-8000-00000000beef");
@@ -249,7 +250,7 @@ test.describe("several applications", () => {
     await signInWithDemoKey();
     const rotating = await addApplication(page, "Rotating", application.apiKey);
     await page.goto(`/webhooks/${webhook.id}?app=${rotating.id}`);
-    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(webhookHeading(page)).toContainText(webhook.endpoint);
 
     const newKey = await sandbox.rotateKey(application.id);
     await page.reload();
@@ -262,7 +263,7 @@ test.describe("several applications", () => {
 
     // The other application still works: still signed in, its webhook opens.
     await webhookPage.goto(demo.webhooks[0]!.id);
-    await expect(page.getByRole("heading", { level: 1, name: demo.webhooks[0]!.endpoint })).toBeVisible();
+    await expect(webhookHeading(page)).toContainText(demo.webhooks[0]!.endpoint);
     await expect(webhookPage.rows.first()).toBeVisible();
 
     await page.goto("/applications");
@@ -281,7 +282,7 @@ test.describe("several applications", () => {
     await expect(page).toHaveURL(/\/webhooks$/);
     await page.getByRole("textbox", { name: "Webhook ID" }).fill(webhook.id);
     await page.getByRole("button", { name: "Open", exact: true }).click();
-    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(webhookHeading(page)).toContainText(webhook.endpoint);
     await expect(switcher(page).summary).toContainText("Rotating");
   });
 

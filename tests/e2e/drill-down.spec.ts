@@ -1,3 +1,4 @@
+import type { Locator } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
 import { FULL_TIME } from "./fixtures/pages";
 
@@ -77,7 +78,7 @@ test.describe("a delivery's details", () => {
     await expect(dialog.getByText(`Log ${logId}`)).toBeVisible();
     await other.keyboard.press("Escape");
     await expect(
-      other.locator(`[data-log-id="${logId}"]`).getByRole("button", { name: /^Details/ }),
+      other.locator(`[data-log-id="${logId}"]`).getByRole("link", { name: /^Details/ }),
     ).toBeFocused();
     await other.close();
   });
@@ -146,6 +147,65 @@ test.describe("a delivery's details", () => {
       await webhookPage.page.keyboard.press("Escape");
     }
   });
+});
+
+test.describe("closing a delivery returns to the view it was opened from", () => {
+  test.beforeEach(async ({ signInWithDemoKey }) => {
+    await signInWithDemoKey();
+  });
+
+  const ways = {
+    "a click on its row": async (row) => row.getByRole("cell").nth(4).click(),
+    "Enter on its Details link": async (row) => {
+      await row.getByRole("link", { name: /^Details/ }).focus();
+      await row.page().keyboard.press("Enter");
+    },
+    "Find, by its message ID": async (row) => {
+      const messageId = (await row.getByRole("cell").nth(3).textContent())!.trim();
+      const find = row.page().getByRole("form", { name: "Find a delivery" });
+      await find.getByLabel("Find a delivery").fill(messageId);
+      await find.getByRole("button", { name: "Find" }).click();
+    },
+  } satisfies Record<string, (row: Locator) => Promise<void>>;
+
+  for (const [way, open] of Object.entries(ways)) {
+    test(`Status Failed, page 2, opened by ${way}: Close (and Esc) come back to Failed, page 2`, async ({
+      page,
+      sandbox,
+      webhookPage,
+    }) => {
+      const webhook = await sandbox.demoWebhook("500");
+      await webhookPage.goto(webhook.id);
+      await webhookPage.statusFilter.selectOption("Failed");
+      await expect(page).toHaveURL(/[?&]status=Failed/);
+      await webhookPage.nextPage.click();
+      await expect(webhookPage.pageOf).toHaveText(/^Page 2 of/);
+      const view = new URL(page.url()).searchParams;
+      expect([view.get("status"), view.get("page")]).toEqual(["Failed", "2"]);
+
+      const row = webhookPage.rows.nth(3);
+      const logId = await row.getAttribute("data-log-id");
+      await open(row);
+      await expect(webhookPage.dialog).toContainText(`Log ${logId}`);
+      await webhookPage.dialog.getByRole("button", { name: "Close" }).click();
+      await expect(webhookPage.dialog).toBeHidden();
+      await expect(page).not.toHaveURL(/[?&](log|find)=/);
+      const back = new URL(page.url()).searchParams;
+      expect([back.get("status"), back.get("page")]).toEqual(["Failed", "2"]);
+      await expect(webhookPage.pageOf).toHaveText(/^Page 2 of/);
+      await expect(webhookPage.statusFilter).toHaveValue("Failed");
+      await expect(webhookPage.rows.nth(3)).toHaveAttribute("data-log-id", logId!);
+
+      // Opened again, Esc closes it the same way.
+      await open(webhookPage.rows.nth(3));
+      await expect(webhookPage.dialog).toContainText(`Log ${logId}`);
+      await page.keyboard.press("Escape");
+      await expect(webhookPage.dialog).toBeHidden();
+      await expect(page).not.toHaveURL(/[?&]log=/);
+      const again = new URL(page.url()).searchParams;
+      expect([again.get("status"), again.get("page")]).toEqual(["Failed", "2"]);
+    });
+  }
 });
 
 test.describe("a delivery's details, when their code cannot be loaded", () => {

@@ -96,6 +96,7 @@ test.describe("filters and the URL", () => {
     ["log", "not-a-log-id"],
     ["cap", "0"],
     ["issue", "500"],
+    ["health", "2d"],
   ] as const;
 
   test("a bad parameter in a link never blanks the table: the page says which it ignored and why", async ({
@@ -138,33 +139,32 @@ test.describe("filters and the URL", () => {
     await expect(webhookPage.rows.first()).toBeVisible({ timeout: 20_000 });
 
     await webhookPage.remembered(webhook.id);
-    await notice.getByRole("button", { name: "Remove from the link" }).click();
+    await notice.getByRole("link", { name: "Remove from the link" }).click();
     await expect(notice).toHaveCount(0);
     const search = new URL(page.url()).searchParams;
     expect([search.has("status"), search.has("since"), search.get("until")]).toEqual([false, false, until]);
   });
 
-  test("each webhook's tab is titled by its endpoint (no name in the sandbox), and a name shows beside the endpoint", async ({
+  test("each webhook's tab is titled as its heading: the watch's name, else its endpoint", async ({
     page,
     sandbox,
+    signInWithKey,
     webhookPage,
   }) => {
     test.slow();
     const [first, second] = [await sandbox.demoWebhook("404"), await sandbox.demoWebhook("500")];
     await webhookPage.goto(first.id);
-    await expect(page).toHaveTitle(first.endpoint);
+    await expect(page).toHaveTitle(first.label);
     await webhookPage.goto(second.id, "?status=Failed");
-    await expect(page).toHaveTitle(second.endpoint);
-    await webhookPage.remembered(second.id);
+    await expect(page).toHaveTitle(second.label);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(second.label);
 
-    // The real API may return a name: the header shows it beside the endpoint.
-    await page.route(new RegExp(`/api/webhooks/${second.id}(\\?|$)`), async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, json: { ...(await response.json()), name: "Orders (production)" } });
-    });
-    await page.getByRole("button", { name: "Refresh", exact: true }).click();
-    const heading = page.getByRole("heading", { level: 1 });
-    await expect(heading).toContainText(second.endpoint);
-    await expect(heading).toContainText("Orders (production)");
+    // A webhook nobody watches (and the sandbox names none): its endpoint.
+    const { application, webhook } = await sandbox.isolatedSetup("tab-title");
+    await page.context().clearCookies();
+    await signInWithKey(application.apiKey);
+    await webhookPage.goto(webhook.id);
+    await expect(page).toHaveTitle(webhook.endpoint);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(webhook.endpoint);
   });
 });

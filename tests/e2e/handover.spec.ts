@@ -113,7 +113,7 @@ async function issuesOf(request: APIRequestContext, webhookId: string): Promise<
 }
 
 test.describe("a failure issue handed over", () => {
-  test("its card compares its newest failure with the last success, and hands over the bundle of its failures", async ({
+  test("its line compares its newest failure with the last success, and hands over the bundle of its failures", async ({
     page,
     sandbox,
     signInWithDemoKey,
@@ -122,11 +122,15 @@ test.describe("a failure issue handed over", () => {
     test.setTimeout(150_000);
     await signInWithDemoKey();
     const webhook = await sandbox.demoWebhook("500");
-    const [issue] = await issuesOf(page.request, webhook.id);
+    // The page lists the open issues: one of those.
+    const issue = (await issuesOf(page.request, webhook.id)).find((one) =>
+      ["open", "acknowledged"].includes(one.state),
+    );
     await webhookPage.goto(webhook.id);
     const card = page
-      .getByRole("region", { name: "Failure issues" })
-      .locator(`article[data-issue-id="${issue!.id}"]`);
+      .getByRole("region", { name: /^Failure issues/ })
+      .locator(`li[data-issue-id="${issue!.id}"]`);
+    await card.locator("summary").first().click();
 
     await card.getByRole("link", { name: "Compare with last success" }).click();
     await expect(webhookPage.dialog).toContainText(`Log ${issue!.lastFailure.logId}`);

@@ -59,7 +59,7 @@ test("a watched webhook's page shows the watch's copy and says the hub is not an
       /Shown instead: this webhook as the watch last read it, at \d{1,2} \w{3,4} \d{4}, \d\d:\d\d:\d\d/,
     ),
   ).toBeVisible();
-  await expect(page.getByRole("heading", { level: 1, name: WATCHED.endpoint })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: WATCHED.label })).toBeVisible();
   await expect(
     page.getByRole("region", { name: "Delivery health" }).getByText(/^From the watch, as of/),
   ).toBeVisible({ timeout: 20_000 });
@@ -72,6 +72,6 @@ test("a watched webhook's page shows the watch's copy and says the hub is not an
   // The hub back: the page is live again.
   await stack.faultsOff();
   await page.goto(`/webhooks/${WATCHED.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: WATCHED.endpoint })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: WATCHED.label })).toBeVisible();
   await expect(notice).toHaveCount(0);
 });

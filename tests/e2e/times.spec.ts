@@ -5,6 +5,7 @@
  * delivery's details, or on the Overview, once the page has mounted.
  */
 import type { Locator, Page } from "@playwright/test";
+import { webhookHeading } from "./fixtures/pages";
 import { expect, test } from "./fixtures/test";
 
 test.use({ locale: "en-US", timezoneId: "America/New_York" });
@@ -14,7 +15,8 @@ const SHAPES = [
   /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d:\d\d [AP]M E[SD]T$/,
   /^([A-Z][a-z]{2} \d{1,2}, (\d{4}, )?)?\d\d:\d\d [AP]M$/,
   /^(just now|\d+ min ago|\d+ h ago)$/,
-  /^(From the watch, as of )?\d+ (s|min|h|days?) ago$/,
+  /^\d+ (s|min|h|days?) ago$/,
+  /^From (the watch|the console's copy), as of \d+ (s|min|h|days?) ago; .+$/,
 ];
 const EXACT_UTC = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d:\d\d(\.\d{3})? [AP]M UTC$/;
 /** A label of the chart's time axis: the short clock, or the day. */
@@ -54,10 +56,12 @@ test.describe("times, for a viewer in New York with an American browser", () => 
   }) => {
     const busy = await sandbox.demoWebhook("Busy");
     await webhookPage.goto(busy.id);
-    await expect(health(page).getByText(/^Failing since/)).toBeVisible({ timeout: 30_000 });
-    await expect(health(page)).toContainText(
+    // "Failing since", in the heading's state line.
+    await expect(page.getByText(/^Failing since/)).toBeVisible({ timeout: 30_000 });
+    await expect(webhookHeading(page)).toContainText(
       /Failing since (before )?([A-Z][a-z]{2} \d{1,2}, )?\d\d:\d\d [AP]M — /,
     );
+    await expect(health(page).getByText("Success rate")).toBeVisible({ timeout: 30_000 });
     await expectOneShape(page.getByRole("main"));
     const labels = await health(page).locator("figure svg > text").allTextContents();
     expect(labels.length).toBeGreaterThan(0);

@@ -125,7 +125,7 @@ test.describe("keyboard triage", () => {
     await webhookPage.goto((await sandbox.demoWebhook("401")).id);
     await expect(webhookPage.rows.first()).toBeVisible();
     const moved = page.getByRole("status").filter({ hasText: /^Delivery \d+ of \d+/ });
-    const details = (row: number) => webhookPage.rows.nth(row).getByRole("button", { name: /^Details/ });
+    const details = (row: number) => webhookPage.rows.nth(row).getByRole("link", { name: /^Details/ });
 
     // ? lists the keys; Esc closes the list.
     await keysReady(page);

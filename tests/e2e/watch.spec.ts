@@ -2,10 +2,11 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
 import type { Sandbox } from "./fixtures/sandbox";
 import { OverviewPage, WatchControl, WatchPage } from "./fixtures/watch-pages";
+import { webhookHeading } from "./fixtures/pages";
 
 /**
  * Watching, against the real sandbox and the console's own watcher: from a webhook's page (with a
- * name, then Stop watching, which asks first; either way the page reads its history again), many
+ * name), then in its settings view (rename, snooze, Stop watching, which asks first), many
  * at once on the Watch page (an ID of another application refused with the hub's reason, nothing
  * stored for it). Each test has its own sandbox application, so the
  * demo's watches are not disturbed.
@@ -28,7 +29,7 @@ async function watchedWithOneDelivery(
 }
 
 test.describe("watching", () => {
-  test("from a webhook's page, with a name, opened from the Overview in one click, then stopped", async ({
+  test("from a webhook's page, with a name; its settings one click away; opened from the Overview; stopped there", async ({
     page,
     sandbox,
     signInWithKey,
@@ -38,28 +39,38 @@ test.describe("watching", () => {
     await signInWithKey(application.apiKey);
     await webhookPage.goto(webhook.id);
     const control = new WatchControl(page);
+    await expect(page.getByRole("link", { name: "Settings" })).toHaveCount(0);
     await control.name.fill("Acme Corp");
     await control.watch.click();
-    await expect(control.status).toContainText("Watching");
-    await page.reload();
+    // Watched, the page is named by the watch, and its settings are one click away.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Acme Corp");
+    await expect(control.watch).toHaveCount(0);
+    await page.getByRole("link", { name: "Settings" }).click();
+    await expect(page).toHaveURL(new RegExp(`/webhooks/${webhook.id}/settings\\?app=[0-9a-f]{16}$`));
     await expect(control.name).toHaveValue("Acme Corp");
     await expect(control.stop).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Alerts for this webhook" })).toBeVisible();
 
     await page.getByRole("banner").getByRole("link", { name: "Overview" }).click();
     const overview = new OverviewPage(page);
     await expect(overview.row("Acme Corp")).toContainText(webhook.endpoint);
     await overview.row("Acme Corp").getByRole("link", { name: "Acme Corp" }).click();
     await expect(page).toHaveURL(new RegExp(`/webhooks/${webhook.id}\\?app=[0-9a-f]{16}$`));
-    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Acme Corp" })).toBeVisible();
 
+    await page.getByRole("link", { name: "Settings" }).click();
     await control.stopWatching();
     await expect(control.status).toContainText("No longer watched");
+    await expect(control.status).toBeFocused();
+    await expect(control.watch).toBeVisible();
+    await page.getByRole("link", { name: "Back to the webhook" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(webhook.endpoint);
     await expect(control.watch).toBeVisible();
     await overview.goto();
     await expect(overview.empty).toBeVisible();
   });
 
-  test("Stop watching asks first; stopped, the page's history is read from the hub", async ({
+  test("the settings view: renamed, snoozed and asked first before Stop watching; stopped, the page's history is the copy's", async ({
     page,
     sandbox,
     signInWithKey,
@@ -75,19 +86,28 @@ test.describe("watching", () => {
       "Reread Co",
     );
     const health = page.getByRole("region", { name: "Delivery health" });
-    const logs = page.getByRole("region", { name: "Delivery logs" });
-    const fromWatch = /^From the watch, as of \d+ (s|min) ago$/;
-    const notWatched = "Scanned from the hub: this webhook is not watched by this application.";
-    // The filtered table answers from the history too, and says which answered.
-    const since = new Date(Date.now() - 86_400_000).toISOString();
+    const fromWatch = /^From the watch, as of \d+ (s|min) ago/;
+    const fromCopy = /^From the console's copy, as of \d+ (s|min) ago/;
     await expect(async () => {
-      await webhookPage.goto(webhook.id, `?since=${since}`);
+      await webhookPage.goto(webhook.id);
       await expect(health.getByText(fromWatch)).toBeVisible({ timeout: 5000 });
-      await expect(logs.getByText(fromWatch)).toBeVisible({ timeout: 5000 });
     }).toPass({ timeout: 60_000 });
 
-    // Asked first, with focus on the question's safe answer; Escape keeps the watch.
+    // Renamed in its settings: the page is named by the new name.
+    await page.getByRole("link", { name: "Settings" }).click();
     const control = new WatchControl(page);
+    await control.name.fill("Reread Co (EU)");
+    await control.rename.click();
+    await expect(control.status).toContainText('Renamed: watched as "Reread Co (EU)"');
+    // Snoozed: said, and kept.
+    const alerts = page.getByRole("region", { name: "Alerts for this webhook" });
+    await alerts.getByRole("button", { name: /^Snooze/ }).click();
+    await expect(alerts).toContainText("Snoozed until");
+    await page.reload();
+    await expect(control.name).toHaveValue("Reread Co (EU)");
+    await expect(alerts).toContainText("Snoozed until");
+
+    // Asked first, with focus on the question's safe answer; Escape keeps the watch.
     await control.stop.click();
     await expect(control.stop).toHaveAttribute("aria-expanded", "true");
     await expect(control.confirmation).toContainText("deletes the delivery history");
@@ -98,21 +118,14 @@ test.describe("watching", () => {
     await control.stop.click();
     await control.cancelStop.click();
     await expect(control.confirmation).toHaveCount(0);
-    await page.reload();
-    await expect(control.stop).toBeVisible();
 
-    // Stopped: the history it answered from is gone, and the page reads it from the hub.
+    // Stopped: the page's history is the console's own copy, read from the hub.
     await control.stopWatching();
     await expect(control.status).toContainText("No longer watched");
-    await expect(control.watch).toBeFocused();
-    await expect(health.getByText(notWatched)).toBeVisible({ timeout: 20_000 });
-    await expect(logs.getByText(notWatched)).toBeVisible({ timeout: 20_000 });
+    await webhookPage.goto(webhook.id);
+    await expect(health.getByText(fromCopy)).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText(fromWatch)).toHaveCount(0);
-
-    // Watched again, the page asks again: the store answers once the watcher has read it.
-    await control.watch.click();
-    await expect(control.status).toContainText("Watching");
-    await expect(page.getByText(notWatched)).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(webhook.endpoint);
   });
 
   test("many at once on the Watch page: each checked with the hub, an ID of another application refused", async ({
@@ -215,7 +228,7 @@ test.describe("watching", () => {
     expect(await page.content()).not.toContain(newKey);
     // The webhook's page opens with the new key, which the session now holds.
     await overview.row("Rotating Co").getByRole("link", { name: "Rotating Co" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: webhook.endpoint })).toBeVisible();
+    await expect(webhookHeading(page)).toContainText(webhook.endpoint);
   });
 
   test("a key replaced on the Applications page is handed over to the application's watches", async ({

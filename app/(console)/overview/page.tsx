@@ -44,16 +44,16 @@ export default async function OverviewPage({ searchParams }: Props) {
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
+      <div>
+        <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-xl font-semibold tracking-tight">Overview</h1>
-          <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
-            Every watched webhook of your applications, worst first, as the watcher last read it.
-          </p>
+          <Link href="/watch" className="btn btn-secondary">
+            Watch webhooks
+          </Link>
         </div>
-        <Link href="/watch" className="btn btn-secondary">
-          Watch webhooks
-        </Link>
+        <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+          Every watched webhook of your applications, worst first, as the watcher last read it.
+        </p>
       </div>
       {done ? (
         <Notice tone="success" role="status">

@@ -3,6 +3,7 @@ import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { HistorySource } from "@/lib/domain/history/answer-source";
 import { matchesTarget, type FindTarget } from "@/lib/domain/history/find-input";
 import { EMPTY_QUESTION, type HistoryQuestion } from "@/lib/domain/history/question";
+import { HEALTH_WINDOWS, type HealthWindow } from "@/lib/domain/history/health";
 import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
 import type { StoredLog } from "@/lib/domain/watch/stored-log";
 import { AppError } from "@/lib/server/app-error";
@@ -71,6 +72,8 @@ export interface AnswerOptions {
    * streak is known whole: where it began is a fact about the webhook, not about the range.
    */
   followStreak?: boolean;
+  /** Answer from the copy as it is, with no hub call, when it reaches the question (CopyOptions.asIs). */
+  asIs?: boolean;
 }
 
 /**
@@ -86,11 +89,12 @@ export async function beginAnswer(
   now = Date.now(),
 ): Promise<{ run(onProgress?: (progress: ScanProgressLine) => void): Promise<ScanResultLine> }> {
   const reach: Reach = { since: question.since, cap: options.cap };
-  await copyFor(call, webhookId, { since: now, cap: options.cap });
+  const asIs = options.asIs ?? false;
+  await copyFor(call, webhookId, { since: now, cap: options.cap }, { asIs });
   return {
     async run(onProgress) {
-      let copy = await copyFor(call, webhookId, reach, { onProgress });
-      if (options.followStreak) {
+      let copy = await copyFor(call, webhookId, reach, { onProgress, asIs });
+      if (options.followStreak && !asIs) {
         const streak = await asked(() => questions.streak(copy.ctx.db, scopeOf(copy)));
         if (streak?.atLeast && !copy.partial)
           copy = await copyFor(
@@ -106,6 +110,28 @@ export async function beginAnswer(
       return resultOf(copy, question, options, now);
     },
   };
+}
+
+/** Delivery health's question: every delivery of the most recent `window`. */
+export function healthQuestion(window: HealthWindow, now: number): HistoryQuestion {
+  return { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[window] };
+}
+
+/**
+ * Starts answering Delivery health of the most recent `window`: its summary, and the webhook's
+ * failing streak read past the window to where it began (within `cap`); `rows` are the newest
+ * attempts (at most 5).
+ */
+export function beginHealth(
+  call: HistoryCall,
+  webhookId: WebhookId,
+  window: HealthWindow,
+  cap: number,
+  now = Date.now(),
+  asIs = false,
+) {
+  const options = { cap, offset: 0, limit: 5, followStreak: true, asIs };
+  return beginAnswer(call, webhookId, healthQuestion(window, now), options, now);
 }
 
 async function resultOf(

@@ -66,6 +66,12 @@ export interface CopyOptions {
   until?: (log: WebhookLog) => boolean;
   /** Read the hub's newest page even when the copy is current (it lacks a delivery a person saw). */
   refresh?: boolean;
+  /**
+   * Answer from the copy as it is when it reaches as far as asked, however old, with no hub call:
+   * for a caller that has just read the webhook with the same key (which proves the key reads
+   * it) and will not wait for the hub. The answer says as of when.
+   */
+  asIs?: boolean;
 }
 
 /** How long a copy a question has just brought up to date answers the next ones without a hub call. */
@@ -136,6 +142,22 @@ async function reaches(ctx: StoreContext, webhookId: string, row: CopyRow, reach
 }
 
 /**
+ * Whether the copy of `webhookId` already reaches as far back as `reach` asks: a question then
+ * reads at most the hub's pages newer than the copy. A page answers at once when it does, and
+ * shows the reading's progress (with Cancel) when it does not.
+ */
+export async function copyReaches(webhookId: WebhookId, reach: Reach): Promise<boolean> {
+  try {
+    const ctx = await sharedStoreContext();
+    const id = webhookId.toLowerCase();
+    const row = await copyRow(ctx, id);
+    return row !== null && (await reaches(ctx, id, row, reach));
+  } catch (error) {
+    throw unavailable(error);
+  }
+}
+
+/**
  * Whether the copy may answer `call` as it is, without reading the hub's newest page first: it
  * is the application's watch and the watcher read it lately, or this application's key read it a
  * moment ago.
@@ -162,12 +184,12 @@ function copyOf(ctx: StoreContext, webhookId: string, row: CopyRow, partial: Sca
 }
 
 /** The copy does not reach as far as asked: its cap stopped it. */
-function capPartial(copy: { total: number }, reach: Reach, copied: number): ScanPartial {
+export function capPartial(copy: { total: number }, cap: number, copied: number): ScanPartial {
   return {
     reason: "cap",
     message:
       `Only the newest ${copied.toLocaleString("en-US")} of ${copy.total.toLocaleString("en-US")} deliveries are in the ` +
-      `console's copy (the cap, ${reach.cap.toLocaleString("en-US")}). Scan further to include older ones.`,
+      `console's copy (the cap, ${cap.toLocaleString("en-US")}). Scan further to include older ones.`,
   };
 }
 
@@ -199,13 +221,8 @@ export async function copyFor(
     const row = await copyRow(ctx, id).catch((error: unknown) => {
       throw unavailable(error);
     });
-    if (
-      row &&
-      !options.until &&
-      !options.refresh &&
-      current(row, call, Date.now()) &&
-      (await reaches(ctx, id, row, reach))
-    ) {
+    const fresh = options.asIs || (row !== null && current(row, call, Date.now()));
+    if (row && !options.until && !options.refresh && fresh && (await reaches(ctx, id, row, reach))) {
       await touch(ctx, id, call.appId, row);
       return copyOf(ctx, id, row, null);
     }
@@ -426,7 +443,7 @@ async function read(
     !copy.complete &&
     !done &&
     (reach.since === null || copy.completeFrom === null || copy.completeFrom > reach.since);
-  return { ...copy, partial: partial ?? (short ? capPartial(copy, reach, copied) : null) };
+  return { ...copy, partial: partial ?? (short ? capPartial(copy, reach.cap, copied) : null) };
 }
 
 function failedPartial(copied: number, error: AppError): ScanPartial {

@@ -174,9 +174,9 @@ test("a real API key appears nowhere outside the server after using every page a
   await page.getByRole("button", { name: "Open", exact: true }).click();
   await page.waitForURL(`**/webhooks/${hooks.failing}**`);
   const table = page.getByRole("table");
-  const rowButtons = table.getByRole("row").getByRole("button");
-  await expect(rowButtons.first()).toBeVisible();
-  await rowButtons.first().click();
+  const details = table.getByRole("row").getByRole("link", { name: /^Details/ });
+  await expect(details.first()).toBeVisible();
+  await details.first().click();
   await expect(page.getByRole("dialog")).toBeVisible();
   seen.push(...(await browserStorage(page)));
   await page.keyboard.press("Escape");

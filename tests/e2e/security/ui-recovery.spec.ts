@@ -2,8 +2,8 @@
  * The UI shows each fault and recovers when the upstream does: a person on the
  * webhook page of the built console, in front of its own sandbox whose fault injection is
  * switched on and off at run time (`PUT/DELETE /_sandbox/faults`). For each fault the page says
- * what happened, and once the sandbox is healthy again the rows come back: by "Try again", by
- * Auto-refresh on its own, and for a page first loaded during the fault.
+ * what happened in place of the rows, and once the sandbox is healthy again the rows come back: by
+ * "Try again", by Auto-refresh on its own, and for a page first loaded during the fault.
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import type { FaultSettingsInput } from "../../../lib/sandbox/faults";
@@ -16,7 +16,7 @@ const HUB_TIMEOUT_MS = 1500;
 const ENDPOINT = new RegExp(`^http://127\\.0\\.0\\.1:${SANDBOX_PORT}/_sandbox/receivers/ok$`);
 /** Faults on this webhook's logs only: the page's other calls (the webhook, the send form) stay healthy. */
 const LOGS_PATH = `/v1/organization/webhook/${WEBHOOK}/webhook-log`;
-/** 5xx and timeouts are retried twice with backoff before the UI shows them (lib/browser/query-client.ts). */
+/** The page waits for its answers up to HUB_TIMEOUT_MS, and a reading of the copy a little longer. */
 const AFTER_RETRIES = { timeout: 25_000 };
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
@@ -56,17 +56,15 @@ test.afterEach(async () => {
 async function openWebhook(page: Page): Promise<WebhookPage> {
   await page.context().addCookies(session);
   const webhookPage = new WebhookPage(page);
-  // Once hydrated, the page prefetches its next page and reads its health: let both finish before
-  // a test turns faults on, so the faults meet only the requests the test causes.
-  const nextPagePrefetched = page.waitForResponse((response) => /\/logs\?offset=20&/.test(response.url()));
   await webhookPage.goto(WEBHOOK);
   await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible();
   await expect(webhookPage.rows).toHaveCount(20);
-  await nextPagePrefetched;
-  // The Delivery health region reads the same log pages after load: let it finish too.
+  // Delivery health reads the same log pages (into the console's copy), and the next page is
+  // prefetched: let both finish before a test turns faults on.
   await expect(
     page.getByRole("region", { name: "Delivery health" }).getByText(/^(Success rate|No delivery attempts)/),
   ).toBeVisible({ timeout: 15_000 });
+  await page.waitForLoadState("networkidle");
   return webhookPage;
 }
 
@@ -113,21 +111,19 @@ for (const fault of faults) {
     await setFaults({ ...fault.settings, pathPrefix: LOGS_PATH });
 
     await webhookPage.statusFilter.selectOption("Failed");
-    const title = page.getByText(fault.title, { exact: true });
+    // In place of the rows (Delivery health, which reads the same pages, may say so too).
+    const title = webhookPage.table.getByText(fault.title, { exact: true });
     await expect(title).toBeVisible(AFTER_RETRIES);
-    await expect(page.getByText(fault.message)).toBeVisible();
-    if (fault.extra) await expect(page.getByText(fault.extra)).toBeVisible();
+    await expect(webhookPage.table.getByText(fault.message)).toBeVisible();
+    if (fault.extra) await expect(webhookPage.table.getByText(fault.extra)).toBeVisible();
     await expect(webhookPage.rows).toHaveCount(0);
     // The rest of the page still works: the header is there, the person can go elsewhere.
     await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Open another webhook" })).toBeVisible();
-
-    const { injected } = await faultState();
-    if (fault.settings.rateLimitRate) expect(injected.rateLimited, "a 429 is not retried").toBe(1);
-    else expect(injected.requests, "a 5xx or timeout is retried").toBeGreaterThanOrEqual(2);
+    await expect(page.getByRole("banner").getByRole("link", { name: "Webhooks" })).toBeVisible();
+    expect((await faultState()).injected.requests).toBeGreaterThan(0);
 
     await faultsOff();
-    await page.getByRole("button", { name: "Try again" }).click();
+    await webhookPage.table.getByRole("button", { name: "Try again" }).click();
     await expect(webhookPage.rows.first()).toBeVisible();
     await expect(title).toBeHidden();
     const statuses = await webhookPage.column("Status");
@@ -136,19 +132,17 @@ for (const fault of faults) {
   });
 }
 
-test("a failed refresh keeps the rows and raises an alert; Try again clears it once the hub recovers", async ({
+test("a failed Refresh says so in place of the rows; Try again brings them back once the hub recovers", async ({
   page,
 }) => {
   const webhookPage = await openWebhook(page);
-  const before = await webhookPage.column("Message ID");
   await setFaults({ errorRate: 1, pathPrefix: LOGS_PATH });
 
   await page.getByRole("button", { name: "Refresh", exact: true }).click();
-  const alert = page.getByRole("alert").filter({ hasText: "Could not refresh the logs" });
+  const alert = webhookPage.table.getByRole("alert");
   await expect(alert).toBeVisible(AFTER_RETRIES);
   await expect(alert).toContainText("The Messaging Hub is not answering properly");
-  await expect(alert).toContainText("The rows below are from the last successful load.");
-  expect(await webhookPage.column("Message ID")).toEqual(before);
+  await expect(webhookPage.rows).toHaveCount(0);
 
   await faultsOff();
   await alert.getByRole("button", { name: "Try again" }).click();
@@ -163,12 +157,12 @@ test("with Auto-refresh on, the page shows the fault and recovers by itself when
   await setFaults({ errorRate: 1, pathPrefix: LOGS_PATH });
   await webhookPage.autoRefresh.check();
 
-  const alert = page.getByRole("alert").filter({ hasText: "Could not refresh the logs" });
+  const alert = webhookPage.table.getByRole("alert");
   await expect(alert).toBeVisible({ timeout: 30_000 });
-  await expect(webhookPage.rows).toHaveCount(20);
+  await expect(alert).toContainText("The Messaging Hub is not answering properly");
 
   await faultsOff();
-  // No click: the next automatic refresh succeeds and the alert goes.
+  // No click: the next automatic refresh succeeds and the rows come back.
   await expect(alert).toBeHidden({ timeout: 20_000 });
   await expect(webhookPage.rows).toHaveCount(20);
 });

@@ -1,7 +1,5 @@
 import { defineRoute } from "@/lib/server/http/route";
-import { EMPTY_QUESTION } from "@/lib/domain/history/question";
-import { HEALTH_WINDOWS } from "@/lib/domain/history/health";
-import { beginAnswer } from "@/lib/server/history/answer";
+import { beginHealth } from "@/lib/server/history/answer";
 import { ndjsonResponse } from "@/lib/server/history/ndjson";
 import { webhookParamsSchema } from "@/app/api/webhooks/schemas";
 import { healthQuerySchema } from "@/app/api/webhooks/[webhookId]/history/schemas";
@@ -16,15 +14,7 @@ export const GET = defineRoute({
   query: healthQuerySchema,
   async handle({ params, query, session, signal }) {
     const { id: appId, apiKey } = await session.storeApp();
-    const now = Date.now();
-    const question = { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[query.window] };
-    const answer = await beginAnswer(
-      { apiKey, appId, signal },
-      params.webhookId,
-      question,
-      { cap: query.cap, offset: 0, limit: 5, followStreak: true },
-      now,
-    );
+    const answer = await beginHealth({ apiKey, appId, signal }, params.webhookId, query.window, query.cap);
     return ndjsonResponse(
       async (progress) => ({ ...(await answer.run(progress)), window: query.window }),
       signal,

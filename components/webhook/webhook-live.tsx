@@ -1,0 +1,65 @@
+"use client";
+
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo, useState, type ReactNode } from "react";
+import type { FollowTarget } from "@/lib/domain/follow";
+import type { DemoChannelOption } from "@/components/send/send-message-form";
+import { SendMessagePart } from "@/components/send/send-message-part";
+import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
+import { Highlighted } from "@/components/webhook/highlighted";
+
+/**
+ * What the log table and the send form share on a webhook's page: the test message being
+ * followed. Its deliveries are highlighted in the table (rendered on the server, as `children`),
+ * and once they land the page asks the server for its answer again (the rows and the Errors count
+ * now differ). Sending shows the newest deliveries of every status (`newestHref`), where they land.
+ */
+export function WebhookLive({
+  webhookId,
+  webhookActive,
+  demoChannels,
+  newestHref,
+  showingNewest,
+  children,
+}: {
+  webhookId: string;
+  webhookActive: boolean;
+  demoChannels: DemoChannelOption[];
+  newestHref: string;
+  /** The page shows the first page of every status already. */
+  showingNewest: boolean;
+  children: ReactNode;
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const [target, setTarget] = useState<FollowTarget | null>(null);
+  const follow = useFollowDeliveries(webhookId, target, () => router.refresh());
+  const highlighted = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
+
+  function onSent(sent: FollowTarget) {
+    setTarget(sent);
+    if (!showingNewest) router.push(newestHref, { scroll: false });
+  }
+
+  return (
+    <Highlighted value={highlighted}>
+      <div className="grid items-start gap-5 2xl:grid-cols-[minmax(0,1fr)_22rem]">
+        {children}
+        <SendMessagePart
+          webhookId={webhookId}
+          webhookActive={webhookActive}
+          demoChannels={demoChannels}
+          follow={follow}
+          onSent={onSent}
+          onShowDelivery={(logId) => {
+            // Over the view shown: closing the delivery comes back to it.
+            const query = new URLSearchParams(search);
+            query.set("log", logId);
+            router.replace(`${pathname}?${query}`, { scroll: false });
+          }}
+        />
+      </div>
+    </Highlighted>
+  );
+}
