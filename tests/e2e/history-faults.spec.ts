@@ -100,7 +100,8 @@ test("an export the hub fails is said by its button's name, and nothing is saved
 
 test("Cancel stops the scan: no upstream call is made after it", async ({ page }) => {
   await openBusy(page);
-  await stack.setFaults({ latencyMs: 300, pathPrefix: LOGS_PATH });
+  // Slow enough that the page's own wait for the copy runs out and the browser carries on reading.
+  await stack.setFaults({ latencyMs: 1500, pathPrefix: LOGS_PATH });
   await scanEverything(page, 1500);
   await expect(page.getByText(/^Reading [\d,]+ of [\d,]+ deliveries…/)).toBeVisible({ timeout: 15_000 });
   await page.getByRole("button", { name: "Cancel" }).click();
@@ -117,7 +118,7 @@ test("Cancel stops the scan: no upstream call is made after it", async ({ page }
 
 test("a failure mid-scan shows how far it got, what failed, and Try again", async ({ page }) => {
   await openBusy(page);
-  await stack.setFaults({ latencyMs: 200, pathPrefix: LOGS_PATH });
+  await stack.setFaults({ latencyMs: 1500, pathPrefix: LOGS_PATH });
   await scanEverything(page, 2000);
   await expect(page.getByText(/^Reading [\d,]+ of [\d,]+ deliveries…/)).toBeVisible({ timeout: 15_000 });
   await stack.setFaults({ errorRate: 1, pathPrefix: LOGS_PATH });
