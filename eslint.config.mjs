@@ -64,7 +64,9 @@ const boundaries = [
           patterns: [
             rule(
               "lib/server/store is the bottom layer: the modules that query it import it, never the other way.",
-              ...["watch", "history", "alerts", "bundle", "metrics"].map((name) => `server/${name}`),
+              ...["watch", "history", "alerts", "bundle", "metrics", "maintenance"].map(
+                (name) => `server/${name}`,
+              ),
             ),
           ],
         },

@@ -13,6 +13,7 @@ import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { DestinationForm } from "@/components/alerts/destination-form";
 import { FindAcrossBox } from "@/components/find/find-across-box";
 import { IssueActions } from "@/components/issues/issue-actions";
+import { MaintenanceSection } from "@/components/maintenance/maintenance-section";
 import WatchControl from "@/components/watch/watch-control";
 import { watchKey } from "@/components/watch/watch-api";
 
@@ -58,6 +59,7 @@ describe("each capped field states its cap in its hint, and does not cut", () =>
     ["Name", () => render(createElement(DestinationForm)), "Up to 80 characters."],
     ["Slack webhook URL", () => render(createElement(DestinationForm)), "Up to 2,048 characters."],
     ["Find in watched webhooks", () => render(createElement(FindAcrossBox)), "Up to 2,048 characters."],
+    ["Note", () => render(createElement(MaintenanceSection, { webhookId: null })), "Up to 200 characters."],
   ] as const)("%s", (label, markup, cap) => {
     const field = control(markup(), label);
     expect(field.description).toContain(cap);

@@ -47,6 +47,9 @@ import * as healthRoute from "@/app/api/webhooks/[webhookId]/history/health/rout
 import * as findRoute from "@/app/api/webhooks/[webhookId]/history/find/route";
 import * as bundleRoute from "@/app/api/webhooks/[webhookId]/bundle/route";
 import * as lastSuccessRoute from "@/app/api/webhooks/[webhookId]/logs/[logId]/last-success/route";
+import * as maintenanceRoute from "@/app/api/maintenance/route";
+import * as maintenanceWindowRoute from "@/app/api/maintenance/[windowId]/route";
+import { addMaintenance } from "@/lib/server/maintenance/service";
 
 const hub = watchRouteHub();
 
@@ -59,11 +62,12 @@ const SECRETS = ["Acme", "Team pager", "boom-42", LOG, MESSAGE];
 interface Kept {
   issue: string;
   destination: string;
+  window: string;
 }
 
 /**
  * FIRST watches A (Acme) with a success and a failure stored (a failure issue), a destination,
- * its own rules and a snooze. SECOND watches OTHER.
+ * its own rules, a snooze and a maintenance window. SECOND watches OTHER.
  */
 async function keptFor(): Promise<Kept> {
   const first = await signedInCookie(FIRST);
@@ -100,8 +104,17 @@ async function keptFor(): Promise<Kept> {
     snoozedUntil: new Date(now + 3_600_000).toISOString(),
     quietHours: null,
   });
+  const window = await addMaintenance(app, {
+    webhookId: A,
+    repeats: "weekly",
+    days: [1],
+    start: "02:00",
+    durationMinutes: 60,
+    zone: "UTC",
+    note: "Acme deploy",
+  });
   const [issue] = await withStore((ctx) => listIssues(ctx, [app]));
-  return { issue: issue!.id, destination: destination.id };
+  return { issue: issue!.id, destination: destination.id, window: window.id };
 }
 
 /** The watcher met the hub's 401 with FIRST: the key is rotated away, and marked. */
@@ -129,6 +142,7 @@ async function snapshot(): Promise<string> {
     "alert_rules",
     "alert_incidents",
     "alert_applications",
+    "maintenance_windows",
   ] as const;
   const rows: Record<string, unknown[]> = {};
   for (const table of tables) {
@@ -258,6 +272,39 @@ const STORE_ROUTES: Array<[string, Call]> = [
   [
     "alerts/incidents GET",
     (cookie) => incidentsRoute.GET(request("GET", "/api/alerts/incidents", { cookie })),
+  ],
+  [
+    "maintenance GET",
+    (cookie) => maintenanceRoute.GET(request("GET", `/api/maintenance?webhookId=${A}`, { cookie })),
+  ],
+  [
+    "maintenance POST",
+    (cookie) =>
+      maintenanceRoute.POST(
+        request(
+          "POST",
+          "/api/maintenance",
+          json(
+            {
+              webhookId: A,
+              repeats: "weekly",
+              days: [2],
+              start: "03:00",
+              durationMinutes: 30,
+              zone: "UTC",
+            },
+            cookie,
+          ),
+        ),
+      ),
+  ],
+  [
+    "maintenance/[windowId] DELETE",
+    (cookie, kept) =>
+      maintenanceWindowRoute.DELETE(
+        request("DELETE", `/api/maintenance/${kept.window}`, { cookie }),
+        ctx({ windowId: kept.window }),
+      ),
   ],
   [
     "webhooks/[webhookId]/history GET",

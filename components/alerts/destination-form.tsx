@@ -6,7 +6,11 @@ import { isApiError } from "@/lib/browser/api";
 import {
   DESTINATION_KIND_NAMES,
   DESTINATION_KINDS,
+  PAGERDUTY_EVENTS_URLS,
+  PAGERDUTY_REGION_NAMES,
+  PAGERDUTY_REGIONS,
   type DestinationKind,
+  type UrlKind,
 } from "@/lib/domain/alerts/destinations";
 import { SANDBOX_INBOX_SIGNING_SECRET, sandboxInboxUrls } from "@/lib/domain/alerts/sandbox-inbox";
 import { firstErrors } from "@/lib/domain/inputs/field-errors";
@@ -17,15 +21,32 @@ import {
   DESTINATION_LABEL_MAX,
   DESTINATION_LABELS,
   DESTINATION_URL_MAX,
+  urlFieldLabel,
 } from "@/lib/domain/inputs/alert-destination";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { addDestination, alertKeys } from "@/components/alerts/alerts-api";
 
-const URL_HINTS: Record<Exclude<DestinationKind, "email">, string> = {
+const URL_HINTS: Record<UrlKind, string> = {
   slack: "From Slack: Apps → Incoming Webhooks → Add to a channel. Stored sealed; shown masked.",
   webhook: "Your receiver's https:// address. Each alert is signed the Standard Webhooks way.",
+  teams:
+    "In Teams: the channel's … → Workflows → “Post to a channel when a webhook request is received”; copy the URL it shows. Stored sealed; shown masked.",
+  discord:
+    "In Discord: Server Settings → Integrations → Webhooks → New Webhook → Copy Webhook URL. Stored sealed; shown masked.",
 };
+
+const ROUTING_KEY_HINT =
+  "In PagerDuty: the service → Integrations → Add an integration → Events API v2; " +
+  "copy its Integration Key (32 characters). Stored sealed; never shown again.";
+
+/** The kinds the sandbox's inbox stands in for by URL (lib/sandbox/inbox.ts). */
+const SANDBOX_STAND_INS: ReadonlySet<DestinationKind> = new Set(["slack", "teams", "discord"]);
+
+/** A hint's last words: the sandbox inbox's stand-in of this kind, to try it without the service. */
+function sandboxHint(kind: DestinationKind, sandboxInbox: string | null): string {
+  return sandboxInbox && SANDBOX_STAND_INS.has(kind) ? ` To try it: ${sandboxInbox}/${kind}.` : "";
+}
 
 /** The name the sandbox's inbox is added under. */
 const SANDBOX_INBOX_LABEL = "Sandbox inbox";
@@ -138,13 +159,39 @@ export function DestinationForm({ sandboxInbox }: { sandboxInbox: string | null 
           hint={`Sent through the console's SMTP_URL relay. Stored sealed; shown masked. ${capHint(DESTINATION_EMAIL_MAX)}`}
           error={fieldError("to")}
         />
+      ) : kind === "pagerduty" ? (
+        <>
+          <TextField
+            name="routingKey"
+            type="password"
+            mono
+            label={DESTINATION_LABELS.routingKey}
+            hint={ROUTING_KEY_HINT}
+            error={fieldError("routingKey")}
+          />
+          <Field
+            label={DESTINATION_LABELS.region}
+            hint={`Where the PagerDuty account lives: events go to ${PAGERDUTY_EVENTS_URLS.us} (US) or ${PAGERDUTY_EVENTS_URLS.eu} (EU).`}
+            error={fieldError("region")}
+          >
+            {(control) => (
+              <select {...control} name="region" defaultValue="us" className="field-select">
+                {PAGERDUTY_REGIONS.map((value) => (
+                  <option key={value} value={value}>
+                    {PAGERDUTY_REGION_NAMES[value]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </>
       ) : (
         <TextField
           name="url"
           type="url"
           mono
-          label={kind === "slack" ? DESTINATION_LABELS.slackUrl : DESTINATION_LABELS.url}
-          hint={`${URL_HINTS[kind]} ${capHint(DESTINATION_URL_MAX)}`}
+          label={urlFieldLabel(kind)}
+          hint={`${URL_HINTS[kind]} ${capHint(DESTINATION_URL_MAX)}${sandboxHint(kind, sandboxInbox)}`}
           error={fieldError("url")}
         />
       )}

@@ -10,9 +10,10 @@ import {
 } from "@/lib/domain/format-time";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { statusMeaning } from "@/lib/domain/status-meaning";
-import type { OverviewRow } from "@/lib/domain/watch/overview";
+import { inMaintenance, isFailing, type OverviewRow } from "@/lib/domain/watch/overview";
 import { formatAge } from "@/lib/domain/format-age";
 import { Sparkline } from "@/components/overview/sparkline";
+import { MaintenanceMarker } from "@/components/maintenance/maintenance-marker";
 
 const MUTED = "text-xs text-zinc-600 dark:text-zinc-400";
 
@@ -85,7 +86,15 @@ function SuccessRate({ row }: { row: OverviewRow }) {
 
 function FailingSince({ row, clock }: { row: OverviewRow; clock: Clock }) {
   const streak = row.failingStreak;
-  if (!streak) return <span className={MUTED}>Not failing</span>;
+  const maintenance = <MaintenanceMarker maintenance={row.maintenance} now={clock.now} local={clock.local} />;
+  // In a maintenance window its failures are expected: the marker says so instead of the streak.
+  if (!streak || inMaintenance(row))
+    return (
+      <>
+        {streak ? null : <span className={MUTED}>Not failing</span>}
+        {maintenance}
+      </>
+    );
   return (
     <>
       <span className="font-semibold text-red-800 dark:text-red-300">
@@ -96,6 +105,7 @@ function FailingSince({ row, clock }: { row: OverviewRow; clock: Clock }) {
       <span className={`block ${MUTED}`}>
         {`${streak.atLeast ? "at least " : ""}${formatCount(streak.length)} ${streak.length === 1 ? "failure" : "failures"} in a row`}
       </span>
+      {maintenance}
     </>
   );
 }
@@ -170,7 +180,7 @@ export function OverviewTable({
               key={row.webhookId}
               data-webhook-id={row.webhookId}
               className={
-                row.failingStreak
+                isFailing(row)
                   ? "bg-red-50/60 dark:bg-red-950/30"
                   : "max-sm:bg-white dark:max-sm:bg-zinc-900/60"
               }

@@ -10,6 +10,7 @@ import { WATCH_NAME_MAX } from "@/lib/domain/watch/bulk-input";
 import { Field } from "@/components/ui/field";
 import { InlineQuestion } from "@/components/ui/inline-question";
 import { WebhookAlerts } from "@/components/watch/webhook-alerts";
+import { MaintenanceSection } from "@/components/maintenance/maintenance-section";
 import {
   renameWatch,
   startWatching,
@@ -172,6 +173,7 @@ export default function WatchControl({ webhookId }: { webhookId: string }) {
         ) : null}
       </p>
       {watch ? <WebhookAlerts webhookId={webhookId} /> : null}
+      {watch ? <MaintenanceSection webhookId={webhookId} /> : null}
     </div>
   );
 }

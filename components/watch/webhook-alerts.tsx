@@ -11,15 +11,12 @@ import { RULE_LABELS, webhookAlertSettingsSchema, type SnoozeInput } from "@/lib
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { Field } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
+import { browserZone, TimeZoneSelect } from "@/components/ui/time-zone-select";
 import { RuleControls, ruleFromForm, ruleTitle } from "@/components/alerts/rule-fields";
 import { apiFieldErrors } from "@/components/alerts/rules-form";
 import { changeWebhookAlerts, fetchWebhookAlerts, ruleKeys } from "@/components/alerts/alerts-api";
 
 const PREFIX = "rules.";
-
-function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
 
 /**
  * "Alerts for this webhook", on a watched webhook's page: snooze, and its own rules and quiet
@@ -261,7 +258,6 @@ function QuietHoursFields({
   errors: Record<string, string>;
 }) {
   const zone = quiet?.zone ?? browserZone();
-  const zones = Intl.supportedValuesOf("timeZone");
   return (
     <div className="grid gap-3 sm:grid-cols-3">
       {(["quietHours.start", "quietHours.end"] as const).map((name, index) => (
@@ -278,15 +274,7 @@ function QuietHoursFields({
         </Field>
       ))}
       <Field label={RULE_LABELS["quietHours.zone"]} error={errors["quietHours.zone"] ?? null}>
-        {(control) => (
-          <select {...control} name="quietHours.zone" defaultValue={zone} className="field-select w-full">
-            {(zones.includes(zone) ? zones : [zone, ...zones]).map((value) => (
-              <option key={value} value={value}>
-                {value.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        )}
+        {(control) => <TimeZoneSelect control={control} name="quietHours.zone" zone={zone} />}
       </Field>
     </div>
   );

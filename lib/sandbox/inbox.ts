@@ -1,16 +1,18 @@
 /**
  * The sandbox's alert inbox: stand-ins for the places the console sends alerts to, so alerts can
  * be tried with no outside service. It receives Slack-shaped posts, Standard Webhooks signed
- * posts (checked with the reference library against INBOX_SIGNING_SECRET) and email (its SMTP
- * listener, inbox-smtp.ts), and lists what arrived, newest first. Kept in memory, the newest
- * INBOX_MAX: it is a place to look, not a record.
+ * posts (checked with the reference library against INBOX_SIGNING_SECRET), email (its SMTP
+ * listener, inbox-smtp.ts) and PagerDuty, Teams and Discord posts (inbox-services.ts), and lists
+ * what arrived, newest first, also as pages per service (inbox-pages.ts). Kept in memory, the
+ * newest INBOX_MAX: it is a place to look, not a record.
  *
  *   POST   /_sandbox/inbox/slack     200 "ok" for `{ text, blocks? }` (as Slack answers), 400 otherwise
  *   POST   /_sandbox/inbox/webhook   204 when the signature verifies, 401 (and kept, marked) when not
+ *   POST   /_sandbox/inbox/pagerduty | /teams | /discord   as each service answers (inbox-services.ts)
  *   GET    /_sandbox/inbox           { items, smtp, signingSecret, urls } (admin guard)
+ *   GET    /_sandbox/inbox/pagerduty | /teams | /discord   what arrived, as HTML (admin guard)
  *   DELETE /_sandbox/inbox           empties it (admin guard)
  */
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Webhook } from "standardwebhooks";
 import {
@@ -20,58 +22,14 @@ import {
 } from "../domain/alerts/sandbox-inbox";
 import { requireAdmin } from "./auth";
 import { HttpError, readJsonBody, readJsonText, sendJson, sendText, type Router } from "./http";
+import { discordItems, inboxPage, pagerDutyItems, teamsItems } from "./inbox-pages";
+import { addServiceRoutes } from "./inbox-services";
+import type { AlertInbox } from "./inbox-items";
 
 /** The inbox's path and secret, as the sandbox's CLI and tests name them. */
 export { INBOX_PATH, INBOX_SIGNING_SECRET };
 
-/** Most items kept; older ones are dropped. */
-export const INBOX_MAX = 200;
-
-/** Longest body kept per item. */
-const BODY_MAX = 64 * 1024;
-
-export type InboxChannel = "slack" | "webhook" | "email";
-
-export interface InboxItem {
-  id: string;
-  channel: InboxChannel;
-  receivedAt: string;
-  /** Slack's `text`, the JSON's `type` and title, or the email's subject. */
-  title: string;
-  /** Signed webhooks: whether the signature verified; null for the others. */
-  verified: boolean | null;
-  /** Why the signature did not verify. */
-  problem: string | null;
-  /** webhook-id, the email's Message-ID. */
-  messageId: string | null;
-  /** Email only: the envelope. */
-  from: string | null;
-  to: string[];
-  body: string;
-}
-
-export class AlertInbox {
-  private items: InboxItem[] = [];
-
-  add(item: Omit<InboxItem, "id" | "receivedAt" | "body"> & { body: string }): InboxItem {
-    const stored = {
-      id: randomUUID(),
-      receivedAt: new Date().toISOString(),
-      ...item,
-      body: item.body.slice(0, BODY_MAX),
-    };
-    this.items = [stored, ...this.items].slice(0, INBOX_MAX);
-    return stored;
-  }
-
-  list(): InboxItem[] {
-    return [...this.items];
-  }
-
-  clear(): void {
-    this.items = [];
-  }
-}
+export { AlertInbox, INBOX_MAX, type InboxChannel, type InboxItem } from "./inbox-items";
 
 const slackSchema = z.object({
   text: z.string().min(1, "text must not be empty"),
@@ -157,6 +115,35 @@ export function addInboxRoutes(router: Router, { inbox, adminToken, smtp, baseUr
     if (problem) throw new HttpError(401, "invalid_signature", `The signature did not verify: ${problem}.`);
     res.writeHead(204).end();
   });
+
+  addServiceRoutes(router, inbox);
+  const pages = {
+    pagerduty: [
+      "PagerDuty (sandbox inbox)",
+      "Alerts by dedup key, as PagerDuty lists them: a trigger opens one, a resolve with the same key closes it.",
+      pagerDutyItems,
+    ],
+    teams: [
+      "Microsoft Teams (sandbox inbox)",
+      "Each Workflows post's Adaptive Card, newest first, roughly as a channel shows it.",
+      teamsItems,
+    ],
+    discord: [
+      "Discord (sandbox inbox)",
+      "Each webhook message's embeds, newest first, and whom it would ping.",
+      discordItems,
+    ],
+  } as const;
+  for (const [channel, [title, intro, render]] of Object.entries(pages)) {
+    router.add("GET", `${INBOX_PATH}/${channel}`, ({ req, res }) => {
+      requireAdmin(req, adminToken);
+      const html = inboxPage(title, intro, render(inbox.list().filter((item) => item.channel === channel)));
+      sendText(res, 200, "text/html; charset=utf-8", html, {
+        "cache-control": "no-store",
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      });
+    });
+  }
 
   router.add("GET", INBOX_PATH, ({ req, res }) => {
     requireAdmin(req, adminToken);

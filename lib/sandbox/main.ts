@@ -69,6 +69,9 @@ function banner(sandbox: Sandbox, dbPath: string, adminToken: boolean): string {
     `  Slack incoming webhook: ${sandbox.url}${INBOX_PATH}/slack`,
     `  Signed JSON webhook:    ${sandbox.url}${INBOX_PATH}/webhook  (signing secret ${INBOX_SIGNING_SECRET})`,
     `  Email: SMTP_URL=smtp://${new URL(sandbox.url).hostname}:${sandbox.smtpPort}`,
+    `  Microsoft Teams:        ${sandbox.url}${INBOX_PATH}/teams    (what arrived: GET it)`,
+    `  Discord:                ${sandbox.url}${INBOX_PATH}/discord  (what arrived: GET it)`,
+    `  PagerDuty: ALERTS_PAGERDUTY_EVENTS_URL=${sandbox.url}${INBOX_PATH}/pagerduty  (what arrived: GET it)`,
     "Stop with Ctrl+C.",
   );
   return lines.join("\n");

@@ -49,6 +49,13 @@ describe("validateServerConfig", () => {
     [{ WATCH_IN_CONSOLE: "maybe" }, /WATCH_IN_CONSOLE must be 1 or 0/],
     [{ ALERTS_ALLOW_PRIVATE: "sure" }, /ALERTS_ALLOW_PRIVATE must be 1 or 0/],
     [{ SMTP_URL: "https://mail.example" }, /^SMTP_URL must be a URL like smtp:\/\/.*not one\.$/],
+    [
+      { ALERTS_PAGERDUTY_EVENTS_URL: "ftp://proxy:s3cret@events.example/v2/enqueue" },
+      new RegExp(
+        "^ALERTS_PAGERDUTY_EVENTS_URL must be an http\\(s\\) URL like https://events\\.eu\\.pagerduty\\.com/v2/enqueue\\. " +
+          "Fix it or unset it to use each destination's region\\.$",
+      ),
+    ],
     [{ ALERTS_ATTEMPTS: "20" }, /ALERTS_ATTEMPTS must be a whole number from 1 to 10/],
     [{ ALERTS_MAX_DESTINATIONS: "0" }, /ALERTS_MAX_DESTINATIONS must be a whole number from 1 to 1000/],
     [{ SMTP_ALLOW_PLAINTEXT_AUTH: "please" }, /SMTP_ALLOW_PLAINTEXT_AUTH must be 1 or 0/],

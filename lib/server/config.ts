@@ -192,6 +192,11 @@ export interface AlertsConfig {
    * sandbox (HUB_SANDBOX=1): alerts may go there though it is http:// on loopback; null otherwise.
    */
   sandboxInbox: string | null;
+  /**
+   * ALERTS_PAGERDUTY_EVENTS_URL: where every PagerDuty destination's events go instead of its
+   * region's Events API (a proxy, the sandbox's inbox, a test receiver); null = the region's.
+   */
+  pagerDutyEventsUrl: string | null;
 }
 
 /** The value is never repeated in the message: it may hold a password. */
@@ -227,7 +232,19 @@ function readAlertsConfig(): AlertsConfig {
     maxDestinations: positiveInt("ALERTS_MAX_DESTINATIONS", DEFAULT_MAX_DESTINATIONS, 1000),
     smtpAllowPlaintextAuth: flag("SMTP_ALLOW_PLAINTEXT_AUTH"),
     sandboxInbox: readSandboxInbox(),
+    pagerDutyEventsUrl: readPagerDutyEventsUrl(),
   };
+}
+
+/** The value is never repeated in the message: a proxy's URL may hold a password. */
+function readPagerDutyEventsUrl(): string | null {
+  const raw = process.env.ALERTS_PAGERDUTY_EVENTS_URL?.trim();
+  if (!raw) return null;
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol))
+    throw new Error(
+      "ALERTS_PAGERDUTY_EVENTS_URL must be an http(s) URL like https://events.eu.pagerduty.com/v2/enqueue. Fix it or unset it to use each destination's region.",
+    );
+  return raw;
 }
 
 function flag(name: string): boolean {

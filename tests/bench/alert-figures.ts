@@ -1,8 +1,9 @@
 /**
  * The alerts' bench rows, built from what was measured. The outbox (alert-outbox.ts): two
- * `npm run watcher` instances sending one outbox, one killed mid-send; a receiver that drops
- * repeats by `webhook-id` (as docs/alerts.md asks) must keep exactly one delivery per destination
- * per incident: none lost, none under a second key. The engine (alert-incidents.ts): how soon a
+ * `npm run watcher` instances sending one outbox to every kind of destination over HTTP, one
+ * killed mid-send; a receiver that drops repeats by its key (`webhook-id`, PagerDuty's
+ * `dedup_key`) must keep exactly one delivery per destination per incident: none lost, none
+ * under a second key. The engine (alert-incidents.ts): how soon a
  * failing streak's alert arrives, and what one hub outage over many webhooks sends.
  */
 import { formatCount, formatRatio, type Figure } from "./report";
@@ -11,9 +12,9 @@ import { percentile } from "./stats";
 export interface OutboxReceived {
   /** Requests that arrived, resends after the kill included. */
   requests: number;
-  /** Distinct `webhook-id`s among them: what a deduping receiver keeps. */
+  /** Distinct keys among them (`webhook-id`, PagerDuty's `dedup_key`, else the alert's time): what a deduping receiver keeps. */
   kept: number;
-  /** Incidents that arrived under more than one `webhook-id` (must be 0). */
+  /** Incidents that arrived under more than one key (must be 0). */
   splitKeys: number;
 }
 
@@ -39,9 +40,9 @@ export function outboxInstancesFigure(input: {
   return {
     figure: `alerts, two instances, ${formatCount(input.incidents)} incidents, one killed mid-send`,
     measured:
-      `${perIncident} deliveries per destination per incident kept by webhook-id: ${formatCount(kept)} of ` +
-      `${formatCount(expected)} (${formatCount(sides.length)} destinations); ${formatCount(requests)} requests, ` +
-      `${formatCount(requests - kept)} sent again with the same webhook-id after the kill ` +
+      `${perIncident} deliveries per destination per incident kept by each receiver's key: ${formatCount(kept)} of ` +
+      `${formatCount(expected)} (${formatCount(sides.length)} destinations: ${Object.keys(input.destinations).join(", ")}); ` +
+      `${formatCount(requests)} requests, ${formatCount(requests - kept)} sent again with the same key after the kill ` +
       `(${formatCount(input.sendingAtKill)} being sent when it died, lease ${input.leaseSeconds} s); ` +
       `log: ${formatCount(input.delivered)} of ${formatCount(input.logRows)} rows delivered`,
     goal: "= 1 per destination per incident (one webhook-id each); killed mid-send",

@@ -1,19 +1,19 @@
 /**
  * The bench's hands on the outbox, in its own process with the store's server modules
  * (`node --import tsx --conditions=react-server tests/bench/alert-outbox-store.ts <json>`), on the
- * store the environment names, as `npm run watcher` opens it. Adds the signed-webhook
- * destinations of one application, then records `incidents` alerts, each twice (as two
- * instances' engines would: the outbox keeps one). Prints one line of JSON.
+ * store the environment names, as `npm run watcher` opens it. Adds the destinations of one
+ * application (signed webhooks, PagerDuty, Teams, Discord), then records `incidents` alerts, each
+ * twice (as two instances' engines would: the outbox keeps one). Prints one line of JSON.
  */
 import { testAlert } from "@/lib/domain/alerts/message";
+import type { AddDestination } from "@/lib/domain/inputs/alert-destination";
 import { addDestination } from "@/lib/server/alerts/destinations";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import { configuredStoreOptions, openStoreContext } from "@/lib/server/store/context";
 
 interface Input {
   appId: string;
-  secret: string;
-  destinations: Array<{ label: string; url: string }>;
+  destinations: AddDestination[];
   incidents: number;
 }
 
@@ -21,8 +21,7 @@ async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? "{}") as Input;
   const ctx = await openStoreContext(configuredStoreOptions());
   try {
-    for (const { label, url } of input.destinations)
-      await addDestination(ctx, input.appId, { kind: "webhook", label, url, secret: input.secret });
+    for (const destination of input.destinations) await addDestination(ctx, input.appId, destination);
     const start = Date.now();
     let recorded = 0;
     for (let i = 0; i < input.incidents; i++) {

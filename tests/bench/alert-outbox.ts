@@ -1,10 +1,13 @@
 /**
- * The outbox's measurement (issue 26; the row is built in alert-figures.ts): two `npm run watcher`
- * instances on one PostgreSQL send one outbox of signed-webhook alerts to two receivers on
- * loopback, and one instance is killed (SIGKILL) while it holds a delivery mid-send. The
- * receivers count what arrived by `webhook-id`; the log is read straight from the database.
+ * The outbox's measurement (issues 26 and 37; the row is built in alert-figures.ts): two `npm run
+ * watcher` instances on one PostgreSQL send one outbox of alerts to receivers on loopback, one per
+ * kind of destination over HTTP (two signed webhooks, PagerDuty, Teams, Discord), and one instance
+ * is killed (SIGKILL) while it holds deliveries mid-send. The receivers count what arrived by each
+ * kind's key (`webhook-id`, PagerDuty's `dedup_key`; Teams and Discord carry no key, so by the
+ * alert's time); the log is read straight from the database.
  */
 import { spawn } from "node:child_process";
+import type { AddDestination } from "@/lib/domain/inputs/alert-destination";
 import path from "node:path";
 import { postgresServer } from "../support/postgres-server";
 import { ROOT, type ServerProcess } from "../support/server-process";
@@ -43,19 +46,75 @@ async function runOutboxStore(env: WatchEnv, store: StoreTarget, input: object):
   if (code !== 0) throw new Error(`alert-outbox-store failed (${code}): ${out.slice(-2000)}`);
 }
 
-/** What one receiver got: requests, distinct webhook-ids, and incidents (told apart by `data.at`) under two ids. */
-function received(receiver: TestReceiver): OutboxReceived {
-  const ids = receiver.requests.map((r) => String(r.headers["webhook-id"]));
-  const idsOf = new Map<string, Set<string>>();
-  receiver.requests.forEach((request, index) => {
-    const at = (JSON.parse(request.body) as { data: { at: string } }).data.at;
-    idsOf.set(at, (idsOf.get(at) ?? new Set()).add(ids[index]!));
-  });
+type Kind = "webhook" | "pagerduty" | "teams" | "discord";
+
+/** The destinations, by the label each receiver is counted under, and how each real service answers. */
+const RECEIVERS: Array<{ label: string; kind: Kind; status: number; body?: string }> = [
+  { label: "first", kind: "webhook", status: 204 },
+  { label: "second", kind: "webhook", status: 204 },
+  {
+    label: "pagerduty",
+    kind: "pagerduty",
+    status: 202,
+    body: '{"status":"success","message":"Event processed"}',
+  },
+  { label: "teams", kind: "teams", status: 202 },
+  { label: "discord", kind: "discord", status: 204 },
+];
+
+/**
+ * One request's key (what a receiver drops repeats by) and the alert's time (which tells the
+ * incidents apart): the signed webhook's `webhook-id` and `data.at`, PagerDuty's `dedup_key` and
+ * `payload.timestamp`; Teams and Discord have no key, only the alert's time (the card's last
+ * line, the embed's timestamp).
+ */
+function keyOf(kind: Kind, request: TestReceiver["requests"][number]): { key: string; at: string } {
+  const body: unknown = JSON.parse(request.body);
+  switch (kind) {
+    case "webhook":
+      return { key: String(request.headers["webhook-id"]), at: (body as { data: { at: string } }).data.at };
+    case "pagerduty": {
+      const event = body as { dedup_key: string; payload: { timestamp: string } };
+      return { key: event.dedup_key, at: event.payload.timestamp };
+    }
+    case "teams": {
+      const card = (body as { attachments: Array<{ content: { body: Array<{ text?: string }> } }> })
+        .attachments[0]!;
+      const at = /\d{4}-\d\d-\d\dT[\d:.]+Z$/.exec(card.content.body.at(-1)!.text ?? "")![0];
+      return { key: at, at };
+    }
+    case "discord": {
+      const at = (body as { embeds: Array<{ timestamp: string }> }).embeds[0]!.timestamp;
+      return { key: at, at };
+    }
+  }
+}
+
+/** What one receiver got: requests, distinct keys, and incidents (told apart by their time) under two keys. */
+function received(kind: Kind, receiver: TestReceiver): OutboxReceived {
+  const keys = receiver.requests.map((request) => keyOf(kind, request));
+  const keysOf = new Map<string, Set<string>>();
+  for (const { key, at } of keys) keysOf.set(at, (keysOf.get(at) ?? new Set()).add(key));
   return {
-    requests: ids.length,
-    kept: new Set(ids).size,
-    splitKeys: [...idsOf.values()].filter((set) => set.size > 1).length,
+    requests: keys.length,
+    kept: new Set(keys.map((k) => k.key)).size,
+    splitKeys: [...keysOf.values()].filter((set) => set.size > 1).length,
   };
+}
+
+const ROUTING_KEY = "B3NCHR0UT1NGKEY0123456789abcdefA";
+
+function destinationOf(kind: Kind, label: string, receiver: TestReceiver): AddDestination {
+  switch (kind) {
+    case "webhook":
+      return { kind, label, url: `${receiver.url}/hook`, secret: SECRET };
+    case "pagerduty":
+      return { kind, label, routingKey: ROUTING_KEY, region: "us" };
+    case "teams":
+      return { kind, label, url: `${receiver.url}/workflows/bench` };
+    case "discord":
+      return { kind, label, url: `${receiver.url}/api/webhooks/1/bench` };
+  }
 }
 
 export async function measureOutboxInstances(options: {
@@ -71,12 +130,11 @@ export async function measureOutboxInstances(options: {
   let reader: Awaited<ReturnType<typeof storeReader>> | undefined;
   try {
     const store: StoreTarget = { kind: "postgres", url: await postgres.createDatabase("bench_outbox") };
-    for (const label of ["first", "second"])
-      receivers[label] = await startReceiver(() => ({ status: 204, delayMs: ANSWER_DELAY_MS }));
+    for (const { label, status, body } of RECEIVERS)
+      receivers[label] = await startReceiver(() => ({ status, body, delayMs: ANSWER_DELAY_MS }));
     await runOutboxStore(env, store, {
       appId: APP,
-      secret: SECRET,
-      destinations: Object.entries(receivers).map(([label, r]) => ({ label, url: `${r.url}/hook` })),
+      destinations: RECEIVERS.map(({ label, kind }) => destinationOf(kind, label, receivers[label]!)),
       incidents: 0,
     });
     const settings = {
@@ -86,14 +144,19 @@ export async function measureOutboxInstances(options: {
       concurrency: 2,
       backfill: "10000,7d",
     };
-    const alerts = { ALERTS_ALLOW_PRIVATE: "1", ALERTS_TIMEOUT_MS: String(TIMEOUT_MS) };
+    const alerts = {
+      ALERTS_ALLOW_PRIVATE: "1",
+      ALERTS_TIMEOUT_MS: String(TIMEOUT_MS),
+      ALERTS_PAGERDUTY_EVENTS_URL: `${receivers.pagerduty!.url}/v2/enqueue`,
+    };
     for (const name of ["outbox instance A", "outbox instance B"])
       watchers.push(await startWatcherProcess(env, store, settings, name, alerts));
     reader = await storeReader(store);
-    env.log(`outbox: ${options.incidents} incidents to 2 destinations, two instances sending`);
+    env.log(
+      `outbox: ${options.incidents} incidents to ${RECEIVERS.length} destinations, two instances sending`,
+    );
     await runOutboxStore(env, store, {
       appId: APP,
-      secret: SECRET,
       destinations: [],
       incidents: options.incidents,
     });
@@ -127,7 +190,9 @@ export async function measureOutboxInstances(options: {
     return [
       outboxInstancesFigure({
         incidents: options.incidents,
-        destinations: Object.fromEntries(Object.entries(receivers).map(([label, r]) => [label, received(r)])),
+        destinations: Object.fromEntries(
+          RECEIVERS.map(({ label, kind }) => [label, received(kind, receivers[label]!)]),
+        ),
         sendingAtKill,
         logRows: Number(log?.rows ?? 0),
         delivered: Number(log?.delivered ?? 0),

@@ -103,4 +103,102 @@ describe("the alert inbox", () => {
       }),
     ]);
   });
+
+  it("answers PagerDuty events as the Events API v2 does: 202 with the dedup_key, 400 naming what is invalid", async () => {
+    const key = "R0UTINGKEY0123456789abcdefABCDEF";
+    const trigger = {
+      routing_key: key,
+      event_action: "trigger",
+      dedup_key: "inc-1",
+      payload: { summary: "Failing: Acme", source: "acme.example", severity: "error" },
+    };
+    const ok = await post("pagerduty", JSON.stringify(trigger));
+    expect([ok.status, await ok.json()]).toEqual([
+      202,
+      { status: "success", message: "Event processed", dedup_key: "inc-1" },
+    ]);
+    const resolve = await post(
+      "pagerduty",
+      JSON.stringify({ routing_key: key, event_action: "resolve", dedup_key: "inc-1" }),
+    );
+    expect(resolve.status).toBe(202);
+    const bad = await post(
+      "pagerduty",
+      JSON.stringify({
+        ...trigger,
+        routing_key: "short",
+        payload: { summary: "", source: "x", severity: "loud" },
+      }),
+    );
+    expect([bad.status, await bad.json()]).toEqual([
+      400,
+      {
+        status: "invalid event",
+        message: "Event object is invalid",
+        errors: [
+          "'routing_key' is invalid",
+          "'payload.summary' is missing or invalid",
+          "'payload.severity' is missing or invalid",
+        ],
+      },
+    ]);
+    expect((await items()).map((item) => [item.channel, item.title, item.messageId])).toEqual([
+      ["pagerduty", "resolve: inc-1", "inc-1"],
+      ["pagerduty", "trigger: Failing: Acme", "inc-1"],
+    ]);
+  });
+
+  it("takes a Teams Workflows post holding an Adaptive Card (202), and refuses anything else (400)", async () => {
+    const card = {
+      type: "message",
+      attachments: [
+        {
+          contentType: "application/vnd.microsoft.card.adaptive",
+          content: {
+            type: "AdaptiveCard",
+            version: "1.4",
+            body: [{ type: "TextBlock", text: "Failing: Acme" }],
+          },
+        },
+      ],
+    };
+    const ok = await post("teams", JSON.stringify(card));
+    expect([ok.status, await ok.text()]).toEqual([202, ""]);
+    const bad = await post("teams", JSON.stringify({ text: "a connector's MessageCard" }));
+    expect(bad.status).toBe(400);
+    expect(await items()).toEqual([expect.objectContaining({ channel: "teams", title: "Failing: Acme" })]);
+  });
+
+  it("takes a Discord webhook message (204), and refuses an empty one or one past an embed's limits (400)", async () => {
+    const ok = await post("discord", JSON.stringify({ embeds: [{ title: "Failing: Acme", fields: [] }] }));
+    expect(ok.status).toBe(204);
+    const empty = await post("discord", JSON.stringify({ allowed_mentions: { parse: [] } }));
+    expect([empty.status, await empty.json()]).toEqual([
+      400,
+      { code: 50035, message: "Invalid Form Body", errors: { content: "Cannot send an empty message" } },
+    ]);
+    const long = await post("discord", JSON.stringify({ embeds: [{ title: "t".repeat(257) }] }));
+    expect(((await long.json()) as { errors: object }).errors).toEqual({
+      "embeds.0.title": "Must be 256 or fewer in length.",
+    });
+    expect(await items()).toEqual([expect.objectContaining({ channel: "discord", title: "Failing: Acme" })]);
+  });
+
+  it("shows each service's page with the posts' text escaped, and whom a Discord message would ping", async () => {
+    await post(
+      "discord",
+      JSON.stringify({
+        content: "@everyone look",
+        embeds: [{ title: "<img src=x onerror=alert(1)>", url: "javascript:alert(1)" }],
+      }),
+    );
+    const page = await fetch(`${sandbox.url}${INBOX_PATH}/discord`);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    const html = await page.text();
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain('href="javascript:');
+    expect(html).toContain("pings @everyone");
+  });
 });

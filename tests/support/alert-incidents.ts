@@ -61,6 +61,7 @@ export function incidentRow(input: IncidentInput): IncidentRow {
     notified_at: input.openedAt,
     summary_id: null,
     update_due: null,
+    recovery_due: null,
     updated_at: resolvedAt ?? input.openedAt,
   };
 }

@@ -12,6 +12,7 @@ export function testDispatchSettings(overrides: Partial<DispatchSettings> = {}):
   return {
     policy: { allowPrivate: true, timeoutMs: 2000 },
     smtp: { url: null, from: "Console <alerts@console.test>", allowPlaintextAuth: false },
+    pagerDutyEventsUrl: null,
     attempts: 3,
     backoffMs: 20,
     leaseMs: 10_000,

@@ -1,8 +1,9 @@
 /**
  * TEST ONLY (vitest). A watch store holding something for every metric /metrics exposes, written
  * through the store's own functions: two applications ("Shop" named, the other known by its id
- * and its key rejected), a failing webhook, a recovered one, one never polled, incidents, alert
- * deliveries in the outbox and out of it, and the watcher's hub calls.
+ * and its key rejected), a failing webhook, a recovered one, one never polled, one failing in a
+ * maintenance window, incidents, alert deliveries in the outbox and out of it, and the watcher's
+ * hub calls.
  */
 import { randomUUID } from "node:crypto";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
@@ -13,6 +14,7 @@ import { claimDue, finishPoll, recordWebhook, writeLogs } from "@/lib/server/wat
 import { HubCallCounts } from "@/lib/server/watch/hub-calls";
 
 import { addWatches, markKeyRejected } from "@/lib/server/watch/watches";
+import { addWindow } from "@/lib/server/maintenance/windows-store";
 import { incidentRow } from "@/tests/support/alert-incidents";
 import { webhookLog } from "@/tests/support/webhook-log";
 
@@ -26,6 +28,8 @@ export const ORDERS = "0a1b2c3d-0000-4000-8000-000000000001";
 export const INVOICES = "0a1b2c3d-0000-4000-8000-000000000002";
 /** Of the application whose key is rejected: never polled. */
 export const QUIET = "0a1b2c3d-0000-4000-8000-000000000003";
+/** In a maintenance window since 3 minutes ago: two 503s inside it, a 502 before it. */
+export const DEPLOYS = "0a1b2c3d-0000-4000-8000-000000000004";
 
 const MINUTE = 60_000;
 
@@ -81,10 +85,37 @@ export async function fillMetricsStore(ctx: StoreContext, now = Date.now()): Pro
   await addWatches(ctx, SHOP, SHOP_KEY, [
     { webhook: webhookOf(ORDERS), name: "Orders" },
     { webhook: webhookOf(INVOICES), name: "Invoices" },
+    { webhook: webhookOf(DEPLOYS), name: "Deploys" },
   ]);
   await addWatches(ctx, BILLING, BILLING_KEY, [{ webhook: webhookOf(QUIET), name: "Quiet" }]);
   await rememberApplicationNames(ctx, new Map([[SHOP, "Shop"]]));
   await markKeyRejected(ctx, BILLING, "The Messaging Hub rejected this key.");
+
+  // A window from 3 minutes ago (to the minute, UTC) for an hour, set before the logs are written.
+  const minute = (at: number) => new Date(at).toISOString().slice(0, 16);
+  await addWindow(
+    ctx,
+    SHOP,
+    {
+      webhookId: DEPLOYS,
+      repeats: "once",
+      start: minute(now - 3 * MINUTE),
+      end: minute(now + 60 * MINUTE),
+      zone: "UTC",
+      note: "",
+    },
+    now,
+  );
+  await poll(
+    ctx,
+    webhookOf(DEPLOYS),
+    [
+      logAt(DEPLOYS, now - MINUTE, 503),
+      logAt(DEPLOYS, now - 2 * MINUTE, 503),
+      logAt(DEPLOYS, now - 4 * MINUTE, 502),
+    ],
+    now + 10 * MINUTE,
+  );
 
   await poll(
     ctx,

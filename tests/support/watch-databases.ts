@@ -4,7 +4,7 @@
  * postgres-global-setup.ts, a fresh database each time), for `describe.each(WATCH_DATABASES)`.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, inject } from "vitest";
+import { afterAll, afterEach, inject } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll, writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
@@ -53,6 +53,26 @@ export function watchDatabases(): WatchDatabases {
     },
   };
   return databases;
+}
+
+/**
+ * Console instances on one PostgreSQL database: `instance(url)` opens one's own connection to the
+ * database at `url`, closed after each test. Call in a describe.
+ */
+export function postgresInstances(): (url: string) => Promise<StoreContext> {
+  const opened: StoreContext[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((ctx) => ctx.db.destroy()));
+  });
+  return async (url) => {
+    const ctx = await openStoreContext({
+      target: { kind: "postgres", url },
+      secrets: [TEST_SECRET],
+      bodyCapBytes: 64,
+    });
+    opened.push(ctx);
+    return ctx;
+  };
 }
 
 /**

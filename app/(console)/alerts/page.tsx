@@ -7,6 +7,7 @@ import { serverConfig } from "@/lib/server/config";
 import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { shownApplication } from "@/lib/server/session/page-application";
 import { RulesForm } from "@/components/alerts/rules-form";
+import { MaintenanceSection } from "@/components/maintenance/maintenance-section";
 
 export const metadata: Metadata = { title: "Alerts" };
 
@@ -16,7 +17,8 @@ interface Props {
 
 /**
  * `/alerts[?app=]`: the incidents firing and resolved lately (every application of the session),
- * where the application's alerts go (Slack, a signed webhook, email), and how each delivery went.
+ * where the application's alerts go (Slack, a signed webhook, email, PagerDuty, Teams, Discord),
+ * its rules and maintenance windows, and how each delivery went.
  */
 export default async function AlertsPage({ searchParams }: Props) {
   const data = await requireSignedInPage("/alerts");
@@ -36,6 +38,7 @@ export default async function AlertsPage({ searchParams }: Props) {
       <DestinationList />
       <DestinationForm sandboxInbox={serverConfig().alerts.sandboxInbox} />
       <RulesForm />
+      <MaintenanceSection webhookId={null} />
       <DeliveryLog />
     </div>
   );

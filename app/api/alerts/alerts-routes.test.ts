@@ -104,7 +104,7 @@ describe("adding a destination: each refusal names the field and stores nothing"
       "an unknown kind",
       { kind: "pager", label: "x" },
       "kind",
-      /^Kind: choose Slack, Signed JSON webhook or Email/,
+      /^Kind: choose Slack, Signed JSON webhook, Email, PagerDuty, Microsoft Teams or Discord\.$/,
     ],
     [
       "a secret not in the Standard Webhooks form",
@@ -123,6 +123,42 @@ describe("adding a destination: each refusal names the field and stores nothing"
       { kind: "email", label: "Team", to: "oncall" },
       "to",
       /^Email address: enter one address/,
+    ],
+    [
+      "a PagerDuty routing key of the wrong shape",
+      { kind: "pagerduty", label: "PD", routingKey: "hunter2-not-a-key" },
+      "routingKey",
+      "PagerDuty routing key: paste the 32 letters and digits of the Integration Key of an Events API v2 integration (Service → Integrations).",
+    ],
+    [
+      "a blank PagerDuty routing key",
+      { kind: "pagerduty", label: "PD", routingKey: " " },
+      "routingKey",
+      /^PagerDuty routing key: paste the Integration Key/,
+    ],
+    [
+      "a PagerDuty region other than US or EU",
+      { kind: "pagerduty", label: "PD", routingKey: "R0UTINGKEY0123456789abcdefABCDEF", region: "ap" },
+      "region",
+      "Region: choose US or EU: where the PagerDuty account lives.",
+    ],
+    [
+      "a loopback Teams Workflows URL",
+      { kind: "teams", label: "Teams", url: "https://127.0.0.1/workflows/x" },
+      "url",
+      /^Teams Workflows webhook URL: 127\.0\.0\.1 is a loopback address: alerts go only to public addresses/,
+    ],
+    [
+      "plain http to Discord",
+      { kind: "discord", label: "Discord", url: "http://93.184.216.34/api/webhooks/1/x" },
+      "url",
+      /^Discord webhook URL: only https:\/\/ addresses are called/,
+    ],
+    [
+      "a private Discord address",
+      { kind: "discord", label: "Discord", url: "https://10.1.2.3/api/webhooks/1/x" },
+      "url",
+      /^Discord webhook URL: 10\.1\.2\.3 is a private address/,
     ],
   ])("%s", async (_name, body, field, message) => {
     const response = await add(owner, body);
@@ -151,6 +187,33 @@ describe("adding a destination: each refusal names the field and stores nothing"
   });
 });
 
+describe("PagerDuty: the routing key is never returned, and the events address is checked too", () => {
+  const KEY = "R0UTINGKEY0123456789abcdefABCDEF";
+
+  it("adds one under a region, masked in the answer and the list", async () => {
+    const response = await add(owner, { kind: "pagerduty", label: "On-call", routingKey: KEY, region: "eu" });
+    expect(response.status).toBe(201);
+    const text = await response.text();
+    expect(text).not.toContain(KEY);
+    expect(JSON.parse(text)).toMatchObject({
+      destination: { kind: "pagerduty", target: "PagerDuty EU, key ••••CDEF" },
+      signingSecret: null,
+    });
+    expect(JSON.stringify(await list(owner))).not.toContain(KEY);
+  });
+
+  it("refuses it by its Region when ALERTS_PAGERDUTY_EVENTS_URL points inside the network", async () => {
+    stubEnv({ ALERTS_PAGERDUTY_EVENTS_URL: "https://10.0.0.7/v2/enqueue" });
+    const response = await add(owner, { kind: "pagerduty", label: "On-call", routingKey: KEY });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).fields?.region?.[0]).toBe(
+      "Region: its events address is refused (10.0.0.7 is a private address: alerts go only to public addresses). " +
+        "Ask the console's operator to check ALERTS_PAGERDUTY_EVENTS_URL.",
+    );
+    expect(await list(owner)).toEqual([]);
+  });
+});
+
 describe("every address inside a network is refused when added, by the field's label", () => {
   it.each([
     ...REFUSED_ADDRESSES.map(({ address, words }) => [urlHost(address), words] as const),
@@ -159,6 +222,8 @@ describe("every address inside a network is refused when added, by the field's l
     for (const [kind, label] of [
       ["webhook", "Webhook URL"],
       ["slack", "Slack webhook URL"],
+      ["teams", "Teams Workflows webhook URL"],
+      ["discord", "Discord webhook URL"],
     ] as const) {
       const response = await add(owner, { kind, label: "Inside", url: `https://${host}/hook` });
       expect(response.status).toBe(400);

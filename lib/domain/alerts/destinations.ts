@@ -2,7 +2,7 @@
  * Where alerts go: the kinds of destination, their names as the form labels them, and what of a
  * destination and of a delivery the console shows (never a secret whole: `target` is masked).
  */
-export const DESTINATION_KINDS = ["slack", "webhook", "email"] as const;
+export const DESTINATION_KINDS = ["slack", "webhook", "email", "pagerduty", "teams", "discord"] as const;
 
 /** Destinations one application may have unless ALERTS_MAX_DESTINATIONS says otherwise. */
 export const DEFAULT_MAX_DESTINATIONS = 20;
@@ -12,7 +12,28 @@ export const DESTINATION_KIND_NAMES: Record<DestinationKind, string> = {
   slack: "Slack incoming webhook",
   webhook: "Signed JSON webhook",
   email: "Email",
+  pagerduty: "PagerDuty (Events API v2)",
+  teams: "Microsoft Teams (Workflows)",
+  discord: "Discord webhook",
 };
+
+/** The kinds whose address is one https:// URL a person pastes. */
+export const URL_KINDS = ["slack", "webhook", "teams", "discord"] as const;
+export type UrlKind = (typeof URL_KINDS)[number];
+
+/** PagerDuty's Events API v2 by region: where an account's events go (docs/alerts.md). */
+export const PAGERDUTY_REGIONS = ["us", "eu"] as const;
+export type PagerDutyRegion = (typeof PAGERDUTY_REGIONS)[number];
+export const PAGERDUTY_REGION_NAMES: Record<PagerDutyRegion, string> = { us: "US", eu: "EU" };
+export const PAGERDUTY_EVENTS_URLS: Record<PagerDutyRegion, string> = {
+  us: "https://events.pagerduty.com/v2/enqueue",
+  eu: "https://events.eu.pagerduty.com/v2/enqueue",
+};
+
+/** Where a PagerDuty destination's events go: the operator's ALERTS_PAGERDUTY_EVENTS_URL, else its region's. */
+export function pagerDutyEventsUrl(region: PagerDutyRegion, override: string | null): string {
+  return override ?? PAGERDUTY_EVENTS_URLS[region];
+}
 
 /** A destination as the console shows it. */
 export interface DestinationView {
@@ -20,7 +41,7 @@ export interface DestinationView {
   appId: string;
   kind: DestinationKind;
   label: string;
-  /** Where it goes, masked: `https://hooks.slack.com/…/••••1a2b`, `o•••@example.com`. */
+  /** Where it goes, masked: `https://hooks.slack.com/…/••••1a2b`, `o•••@example.com`, `PagerDuty EU, key ••••1a2b`. */
   target: string;
   createdAt: string;
 }
@@ -68,6 +89,11 @@ export function maskUrl(url: string): string {
   } catch {
     return tail(url);
   }
+}
+
+/** A PagerDuty routing key, masked, with its region: `PagerDuty EU, key ••••1a2b`. */
+export function maskRoutingKey(routingKey: string, region: PagerDutyRegion): string {
+  return `PagerDuty ${PAGERDUTY_REGION_NAMES[region]}, key ${tail(routingKey)}`;
 }
 
 /** An address with its first character and its domain shown. */

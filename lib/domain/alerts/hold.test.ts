@@ -50,4 +50,15 @@ describe("holdOf", () => {
       "Held until 2026-11-25T13:00:00.000Z: it is within the webhook's quiet hours. Sent then if still firing.",
     );
   });
+
+  it("holds while a maintenance window is on, until its end, and not once it ended", () => {
+    const end = at("2026-11-25T16:00:00Z");
+    expect(holdOf(none, null, now, end)).toEqual({ reason: "maintenance", until: end });
+    expect(holdOf(none, null, end, end)).toBeNull();
+    // A snooze lasting longer holds longer.
+    expect(holdOf({ ...none, snoozedUntil: "2026-11-25T18:00:00Z" }, null, now, end)?.reason).toBe("snooze");
+    expect(holdText({ reason: "maintenance", until: end })).toBe(
+      "Held until 2026-11-25T16:00:00.000Z: a maintenance window is on. Sent then if still firing.",
+    );
+  });
 });

@@ -1,11 +1,11 @@
 /**
  * Why an incident's alert waits instead of going out now: the webhook is snoozed, it is within
- * its quiet hours, or its last incident resolved less than a cooldown ago. A
- * held alert goes out when the reason ends, if its incident is still firing then.
+ * its quiet hours or a maintenance window, or its last incident resolved less than a cooldown
+ * ago. A held alert goes out when the reason ends, if its incident is still firing then.
  */
 import type { QuietHours, WebhookRuleOverride } from "@/lib/domain/alerts/rules";
 
-export type HoldReason = "snooze" | "quiet" | "cooldown";
+export type HoldReason = "snooze" | "quiet" | "cooldown" | "maintenance";
 
 export interface Hold {
   reason: HoldReason;
@@ -48,11 +48,15 @@ export function quietUntil(quiet: QuietHours, now: number): number | null {
   return Math.floor(now / MINUTE) * MINUTE + left * MINUTE;
 }
 
-/** The hold on an alert now, the longest-lasting reason first; null when it may go out. */
+/**
+ * The hold on an alert now, the longest-lasting reason first; null when it may go out.
+ * `maintenanceUntil`: the end of the maintenance window the webhook (or its application) is in.
+ */
 export function holdOf(
   override: Pick<WebhookRuleOverride, "snoozedUntil" | "quietHours">,
   cooldownUntil: number | null,
   now: number,
+  maintenanceUntil: number | null = null,
 ): Hold | null {
   const holds: Hold[] = [];
   const snoozed = override.snoozedUntil === null ? NaN : Date.parse(override.snoozedUntil);
@@ -60,6 +64,8 @@ export function holdOf(
   const quiet = override.quietHours ? quietUntil(override.quietHours, now) : null;
   if (quiet !== null) holds.push({ reason: "quiet", until: quiet });
   if (cooldownUntil !== null && cooldownUntil > now) holds.push({ reason: "cooldown", until: cooldownUntil });
+  if (maintenanceUntil !== null && maintenanceUntil > now)
+    holds.push({ reason: "maintenance", until: maintenanceUntil });
   return holds.sort((a, b) => b.until - a.until)[0] ?? null;
 }
 
@@ -67,6 +73,7 @@ const HOLD_WORDS: Record<HoldReason, string> = {
   snooze: "the webhook is snoozed",
   quiet: "it is within the webhook's quiet hours",
   cooldown: "this webhook's last incident resolved less than a cooldown ago",
+  maintenance: "a maintenance window is on",
 };
 
 /** "Held until 07:00 UTC: it is within the webhook's quiet hours", for an incident's detail. */

@@ -1,6 +1,6 @@
 /**
  * Nothing secret leaves in an alert: every kind (firing, updated, recovered, summaries, test), rendered for
- * every destination (Slack, email, signed JSON), from an incident whose endpoint and response
+ * every destination (Slack, email, signed JSON, PagerDuty, Teams, Discord), from an incident whose endpoint and response
  * bodies carry credentials, tokens, a JWT, a card number and secret query values.
  */
 import { describe, expect, it } from "vitest";
@@ -13,7 +13,10 @@ import {
 import { alertTitle, SAMPLE_BODY_MAX, testAlert, type AlertMessage } from "@/lib/domain/alerts/message";
 import { renderEmail } from "@/lib/domain/alerts/render-email";
 import { renderJson } from "@/lib/domain/alerts/render-json";
+import { renderDiscord } from "@/lib/domain/alerts/render-discord";
+import { renderPagerDuty } from "@/lib/domain/alerts/render-pagerduty";
 import { renderSlack } from "@/lib/domain/alerts/render-slack";
+import { renderTeams } from "@/lib/domain/alerts/render-teams";
 import { statusMeaning } from "@/lib/domain/status-meaning";
 
 const NOW = Date.parse("2026-11-25T12:00:00Z");
@@ -140,6 +143,9 @@ const RENDERERS: Array<[string, (message: AlertMessage) => string]> = [
   ["Slack", (message) => JSON.stringify(renderSlack(message))],
   ["email", (message) => JSON.stringify(renderEmail(message))],
   ["signed JSON webhook", (message) => JSON.stringify(renderJson(message))],
+  ["PagerDuty", (message) => JSON.stringify(renderPagerDuty(message, "R0UTINGKEY0123456789abcdefABCDEF"))],
+  ["Microsoft Teams", (message) => JSON.stringify(renderTeams(message))],
+  ["Discord", (message) => JSON.stringify(renderDiscord(message))],
   ["the outbox's title", alertTitle],
 ];
 

@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { PAGERDUTY_REGIONS, type UrlKind } from "@/lib/domain/alerts/destinations";
 import { fieldMessage } from "@/lib/domain/inputs/field-message";
 import { maxChars, notBlank, textInput } from "@/lib/domain/inputs/text";
 import { uuidParam } from "@/lib/domain/inputs/uuid";
@@ -16,6 +17,10 @@ export const DESTINATION_LABELS = {
   slackUrl: "Slack webhook URL",
   secret: "Signing secret",
   to: "Email address",
+  routingKey: "PagerDuty routing key",
+  region: "Region",
+  teamsUrl: "Teams Workflows webhook URL",
+  discordUrl: "Discord webhook URL",
 } as const;
 
 export const DESTINATION_LABEL_MAX = 80;
@@ -64,6 +69,31 @@ const emailInput = textInput(DESTINATION_LABELS.to, "enter the address alerts go
   ),
 );
 
+/** An Events API v2 integration's routing key: 32 letters and digits, as PagerDuty shows it. */
+const routingKeyInput = textInput(
+  DESTINATION_LABELS.routingKey,
+  "paste the Integration Key of the service's Events API v2 integration.",
+).check(
+  z.trim(),
+  notBlank(
+    DESTINATION_LABELS.routingKey,
+    "paste the Integration Key of the service's Events API v2 integration (Service → Integrations).",
+  ),
+  z.regex(/^[A-Za-z0-9]{32}$/, {
+    error: fieldMessage(
+      DESTINATION_LABELS.routingKey,
+      "paste the 32 letters and digits of the Integration Key of an Events API v2 integration (Service → Integrations).",
+    ),
+  }),
+);
+
+const regionInput = z._default(
+  z.enum(PAGERDUTY_REGIONS, {
+    error: fieldMessage(DESTINATION_LABELS.region, "choose US or EU: where the PagerDuty account lives."),
+  }),
+  "us",
+);
+
 export const addDestinationSchema = z.discriminatedUnion(
   "kind",
   [
@@ -79,15 +109,42 @@ export const addDestinationSchema = z.discriminatedUnion(
       secret: z._default(secretInput, ""),
     }),
     z.strictObject({ kind: z.literal("email"), label: labelInput, to: emailInput }),
+    z.strictObject({
+      kind: z.literal("pagerduty"),
+      label: labelInput,
+      routingKey: routingKeyInput,
+      region: regionInput,
+    }),
+    z.strictObject({
+      kind: z.literal("teams"),
+      label: labelInput,
+      url: urlInput(DESTINATION_LABELS.teamsUrl, "https://…logic.azure.com/workflows/…"),
+    }),
+    z.strictObject({
+      kind: z.literal("discord"),
+      label: labelInput,
+      url: urlInput(DESTINATION_LABELS.discordUrl, "https://discord.com/api/webhooks/…"),
+    }),
   ],
-  { error: fieldMessage(DESTINATION_LABELS.kind, "choose Slack, Signed JSON webhook or Email.") },
+  {
+    error: fieldMessage(
+      DESTINATION_LABELS.kind,
+      "choose Slack, Signed JSON webhook, Email, PagerDuty, Microsoft Teams or Discord.",
+    ),
+  },
 );
 export type AddDestination = z.infer<typeof addDestinationSchema>;
 
-/** The label of each field, as errors name it (the URL's depends on the kind). */
-export function destinationFieldLabel(kind: AddDestination["kind"], field: "url" | "secret" | "to"): string {
-  if (field === "url") return kind === "slack" ? DESTINATION_LABELS.slackUrl : DESTINATION_LABELS.url;
-  return DESTINATION_LABELS[field];
+const URL_LABELS: Record<UrlKind, string> = {
+  slack: DESTINATION_LABELS.slackUrl,
+  webhook: DESTINATION_LABELS.url,
+  teams: DESTINATION_LABELS.teamsUrl,
+  discord: DESTINATION_LABELS.discordUrl,
+};
+
+/** The label of the URL field of a kind that has one, as the form shows it and errors name it. */
+export function urlFieldLabel(kind: UrlKind): string {
+  return URL_LABELS[kind];
 }
 
 export const destinationParamsSchema = z.strictObject({

@@ -4,7 +4,10 @@
  * the server filters them and sends one page.
  */
 import type { ApplicationSummary } from "@/lib/domain/applications";
-import type { OverviewRow, WatcherHealth } from "@/lib/domain/watch/overview";
+import { isFailing, type OverviewRow, type WatcherHealth } from "@/lib/domain/watch/overview";
+
+/** A row's webhook is failing now: its newest delivery failed, outside a maintenance window. */
+export { isFailing };
 
 export interface OverviewAnswer {
   /** The session's applications (names for the rows' `appId`, and the Application filter). */
@@ -19,11 +22,6 @@ export interface OverviewAnswer {
   health: WatcherHealth;
   /** When the answer was made (ISO). */
   at: string;
-}
-
-/** A row's webhook is failing now: its newest delivery failed. */
-export function isFailing(row: OverviewRow): boolean {
-  return row.failingStreak !== null;
 }
 
 export interface OverviewFilters {

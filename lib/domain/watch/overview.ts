@@ -2,6 +2,7 @@
  * What the watch shows, as plain data safe for client components: a watched webhook, one row of
  * the overview, the watcher's health. The store (lib/server/watch/store.ts) produces these.
  */
+import type { WebhookMaintenance } from "@/lib/domain/maintenance/view";
 import type { HourlyCounts } from "@/lib/domain/watch/hourly-counts";
 
 /** A webhook someone chose to watch, under the application whose key reads it. */
@@ -55,6 +56,18 @@ export interface OverviewRow {
   pollError: PollError | null;
   /** The application's stored key was rejected by the hub (or can no longer be opened). */
   keyRejected: boolean;
+  /** Its maintenance windows (its own and its application's): in one now, the next; null when it has none. */
+  maintenance: WebhookMaintenance | null;
+}
+
+/** In a maintenance window now: its failures are expected, so it is not "failing now". */
+export function inMaintenance(row: Pick<OverviewRow, "maintenance">): boolean {
+  return row.maintenance?.until != null;
+}
+
+/** Failing now: its newest delivery failed, outside a maintenance window. */
+export function isFailing(row: Pick<OverviewRow, "failingStreak" | "maintenance">): boolean {
+  return row.failingStreak !== null && !inMaintenance(row);
 }
 
 /** The watcher's own health, over the watches of the given applications. */
@@ -74,13 +87,16 @@ export interface WatcherHealth {
 
 /**
  * Worst first: failing now (the longest streak first), then the lowest 24 h success rate, then
- * inactive ones, then by name. A rejected key or a failing poll ranks a row with the failing.
+ * inactive ones, then by name. A rejected key or a failing poll ranks a row with the failing; a
+ * webhook in a maintenance window ranks last, its failures expected.
  */
 export function compareOverviewRows(a: OverviewRow, b: OverviewRow): number {
-  const trouble = (row: OverviewRow) => (row.failingStreak || row.keyRejected || row.pollError ? 0 : 1);
+  const rank = (row: OverviewRow) =>
+    isFailing(row) || row.keyRejected || row.pollError ? 0 : inMaintenance(row) ? 2 : 1;
+  const since = (row: OverviewRow) => (isFailing(row) ? row.failingStreak!.since : "\uffff");
   return (
-    trouble(a) - trouble(b) ||
-    (a.failingStreak?.since ?? "\uffff").localeCompare(b.failingStreak?.since ?? "\uffff") ||
+    rank(a) - rank(b) ||
+    since(a).localeCompare(since(b)) ||
     (a.successRate24h ?? 101) - (b.successRate24h ?? 101) ||
     Number(a.active !== false) - Number(b.active !== false) ||
     a.name.localeCompare(b.name) ||

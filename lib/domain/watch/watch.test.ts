@@ -53,6 +53,7 @@ function row(name: string, overrides: Partial<OverviewRow> = {}): OverviewRow {
     asOf: "2026-11-25T06:00:00Z",
     pollError: null,
     keyRejected: false,
+    maintenance: null,
     ...overrides,
   };
 }

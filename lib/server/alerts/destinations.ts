@@ -4,21 +4,28 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   DEFAULT_MAX_DESTINATIONS,
   maskEmail,
+  maskRoutingKey,
   maskUrl,
+  type PagerDutyRegion,
   type DeliveryView,
   type DestinationKind,
   type DestinationView,
 } from "@/lib/domain/alerts/destinations";
-import { DESTINATION_LABELS, type AddDestination } from "@/lib/domain/inputs/alert-destination";
+import {
+  DESTINATION_LABELS,
+  urlFieldLabel,
+  type AddDestination,
+} from "@/lib/domain/inputs/alert-destination";
 import { AppError } from "@/lib/server/app-error";
 import { toIso, type StoreContext } from "@/lib/server/store/context";
 import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 import { moveRulesTo } from "@/lib/server/alerts/rules-store";
+import { moveWindowsTo } from "@/lib/server/maintenance/windows-store";
 
 /**
  * Alert destinations and their delivery log, in the watch's store. Each belongs to one
  * application (the console's id of its key): only a session holding that key lists, adds,
- * removes or tests them. The secret parts (the URL, the signing secret, the address) are stored
+ * removes or tests them. The secret parts (the URL, the signing secret, the address, the routing key) are stored
  * sealed and shown masked; only the sender opens them.
  */
 
@@ -27,6 +34,9 @@ export interface DestinationSecrets {
   url?: string;
   signingSecret?: string;
   to?: string;
+  /** PagerDuty: the integration's routing key, and the region its events go to. */
+  routingKey?: string;
+  region?: PagerDutyRegion;
 }
 
 /** A destination opened for sending. */
@@ -87,13 +97,34 @@ export function newSigningSecret(): string {
 
 /** The field an address is entered in, by kind: where a refusal of the address shows. */
 function addressField(input: AddDestination) {
-  return input.kind === "email"
-    ? ({ name: "to", label: DESTINATION_LABELS.to, address: input.to } as const)
-    : ({
-        name: "url",
-        label: input.kind === "slack" ? DESTINATION_LABELS.slackUrl : DESTINATION_LABELS.url,
-        address: input.url,
-      } as const);
+  switch (input.kind) {
+    case "email":
+      return { name: "to", label: DESTINATION_LABELS.to, address: input.to } as const;
+    case "pagerduty":
+      return { name: "routingKey", label: DESTINATION_LABELS.routingKey, address: input.routingKey } as const;
+    default:
+      return { name: "url", label: urlFieldLabel(input.kind), address: input.url } as const;
+  }
+}
+
+/** What of a new destination is sealed, and its masked form; a signed webhook given no secret gets a new one. */
+function sealedParts(input: AddDestination): { secrets: DestinationSecrets; target: string } {
+  switch (input.kind) {
+    case "email":
+      return { secrets: { to: input.to }, target: maskEmail(input.to) };
+    case "pagerduty":
+      return {
+        secrets: { routingKey: input.routingKey, region: input.region },
+        target: maskRoutingKey(input.routingKey, input.region),
+      };
+    case "webhook":
+      return {
+        secrets: { url: input.url, signingSecret: input.secret || newSigningSecret() },
+        target: maskUrl(input.url),
+      };
+    default:
+      return { secrets: { url: input.url }, target: maskUrl(input.url) };
+  }
 }
 
 /**
@@ -125,17 +156,7 @@ async function insertDestination(
 ): Promise<{ destination: DestinationView; signingSecret: string | null }> {
   await refuseDuplicate(ctx, appId, input);
   await refuseOverCap(ctx, appId, input, maxDestinations);
-  let secrets: DestinationSecrets;
-  let target: string;
-  let signingSecret: string | null = null;
-  if (input.kind === "email") {
-    secrets = { to: input.to };
-    target = maskEmail(input.to);
-  } else {
-    if (input.kind === "webhook") signingSecret = input.secret || newSigningSecret();
-    secrets = { url: input.url, ...(signingSecret ? { signingSecret } : {}) };
-    target = maskUrl(input.url);
-  }
+  const { secrets, target } = sealedParts(input);
   const row: DestinationRow = {
     id: randomUUID(),
     app_id: appId,
@@ -147,7 +168,7 @@ async function insertDestination(
   };
   await ctx.db.insertInto("alert_destinations").values(row).execute();
   // A secret the person pasted is theirs already: only a generated one is shown, once.
-  const generated = input.kind === "webhook" && !input.secret ? signingSecret : null;
+  const generated = input.kind === "webhook" && !input.secret ? (secrets.signingSecret ?? null) : null;
   return { destination: destinationOf(row), signingSecret: generated };
 }
 
@@ -173,7 +194,7 @@ async function refuseDuplicate(ctx: StoreContext, appId: string, input: AddDesti
   const twin = rows.find((row) => {
     const opened = ctx.sealer.open(row.sealed);
     const secrets = opened ? (JSON.parse(opened.plain) as DestinationSecrets) : {};
-    const theirs = secrets.to ?? secrets.url;
+    const theirs = secrets.to ?? secrets.url ?? secrets.routingKey;
     // An e-mail address is matched whatever its case; a URL's path is not (tokens are case-sensitive).
     return (
       theirs !== undefined && (input.kind === "email" ? same(theirs, address) : theirs === address.trim())
@@ -279,7 +300,7 @@ export async function recentDeliveries(
 /**
  * Moves an application's alerts to its new id (its key was handed over, or the id's secret
  * rotated): its destinations but those in `drop` (removed, as Remove does), their delivery log,
- * and its rules with each webhook's snooze and quiet hours (moveRulesTo).
+ * its rules with each webhook's snooze and quiet hours (moveRulesTo), and its maintenance windows.
  */
 export async function moveAlertsTo(
   db: StoreDb,
@@ -296,4 +317,5 @@ export async function moveAlertsTo(
   await db.updateTable("alert_destinations").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
   await db.updateTable("alert_deliveries").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
   await moveRulesTo(db, oldAppId, appId);
+  await moveWindowsTo(db, oldAppId, appId);
 }

@@ -14,7 +14,6 @@ import { addDestination } from "@/lib/server/alerts/destinations";
 import { createDispatcher, retryDelayMs } from "@/lib/server/alerts/dispatch";
 import { claimDue, enqueueAlert } from "@/lib/server/alerts/outbox";
 import type { StoreContext } from "@/lib/server/store/context";
-import { openStoreContext } from "@/lib/server/store/context";
 import { startReceiver, type Answer, type TestReceiver } from "@/tests/sandbox/support/receiver";
 import {
   allDeliveries,
@@ -24,7 +23,12 @@ import {
   untilSettled,
 } from "@/tests/support/alert-outbox";
 import { ROOT, spawnServer, type ServerProcess } from "@/tests/support/server-process";
-import { TEST_SECRET, WATCH_DATABASES, watchDatabases } from "@/tests/support/watch-databases";
+import {
+  postgresInstances,
+  TEST_SECRET,
+  WATCH_DATABASES,
+  watchDatabases,
+} from "@/tests/support/watch-databases";
 
 const databases = watchDatabases();
 const APP = "0123456789abcdef";
@@ -266,20 +270,7 @@ describe.each(WATCH_DATABASES)("the dispatcher (%s)", (kind) => {
 });
 
 describe("two instances on one PostgreSQL", () => {
-  const opened: StoreContext[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((ctx) => ctx.db.destroy()));
-  });
-  /** An instance's own connection to the database at `url`. */
-  async function instance(url: string): Promise<StoreContext> {
-    const ctx = await openStoreContext({
-      target: { kind: "postgres", url },
-      secrets: [TEST_SECRET],
-      bodyCapBytes: 64,
-    });
-    opened.push(ctx);
-    return ctx;
-  }
+  const instance = postgresInstances();
 
   it("two dispatchers sending one outbox deliver each alert once per destination", async () => {
     const url = await databases.freshPostgresUrl();

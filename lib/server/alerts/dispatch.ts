@@ -59,6 +59,7 @@ export function dispatchSettings(): DispatchSettings {
       sandboxInbox: alerts.sandboxInbox,
     },
     smtp: { url: alerts.smtpUrl, from: alerts.emailFrom, allowPlaintextAuth: alerts.smtpAllowPlaintextAuth },
+    pagerDutyEventsUrl: alerts.pagerDutyEventsUrl,
     attempts: alerts.attempts,
     backoffMs: BACKOFF_MS,
     leaseMs: alerts.timeoutMs + LEASE_MARGIN_MS,
@@ -104,7 +105,9 @@ async function attemptRow(
   const { statusCode, response, error } = outcome;
   if (outcome.result === "delivered") return { state: "delivered", statusCode, response, error };
   if (outcome.result === "retry" && row.attempts < settings.attempts) {
-    const nextAttemptAt = now() + retryDelayMs(settings.backoffMs, row.attempts);
+    // Not before the receiver asked (a 429's Retry-After, Discord's retry_after), nor before the backoff.
+    const wait = Math.max(retryDelayMs(settings.backoffMs, row.attempts), outcome.retryAfterMs ?? 0);
+    const nextAttemptAt = now() + Math.min(wait, MAX_BACKOFF_MS);
     return { state: "pending", statusCode, response, error, nextAttemptAt };
   }
   return { state: outcome.result === "refused" ? "refused" : "failed", statusCode, response, error };

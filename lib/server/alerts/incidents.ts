@@ -21,6 +21,7 @@ import { applicationOf } from "@/lib/server/alerts/application-names";
 import { failuresBetween, webhookFacts } from "@/lib/server/alerts/facts";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import { rulesFor } from "@/lib/server/alerts/rules-store";
+import { maintenanceUntil } from "@/lib/server/maintenance/windows-store";
 import type { StoreContext } from "@/lib/server/store/context";
 import type { StoreDatabase } from "@/lib/server/store/schema";
 
@@ -32,7 +33,9 @@ import type { StoreDatabase } from "@/lib/server/store/schema";
  * resolves when none holds: for its deliveries, once the webhook has delivered as many times in
  * a row as resolve a failure issue. Opening records only: the alert pass (notify.ts) sends the
  * alerts, alone or inside a summary, once nothing holds them. Resolving an incident whose alert
- * went out alone sends its recovery notice in the same transaction, so it is recorded exactly once.
+ * went out alone sends its recovery notice in the same transaction, so it is recorded exactly once;
+ * during a maintenance window the notice waits (`recovery_due`) and the alert pass sends it when
+ * the window ends (tellHeldRecoveries).
  */
 
 export type IncidentRow = Selectable<StoreDatabase["alert_incidents"]>;
@@ -153,11 +156,35 @@ const aboutDeliveries = (detail: IncidentDetail) =>
     DELIVERY_RULES.has(rule),
   );
 
+/** The failed deliveries since the incident's start, when it was about them; else 0. */
+function failuresDuring(ctx: StoreContext, row: IncidentRow, detail: IncidentDetail, until: number) {
+  const since = detail.since ?? Number(row.opened_at);
+  return row.scope === "webhook" && aboutDeliveries(detail)
+    ? failuresBetween(ctx, row.webhook_id, since, until)
+    : Promise.resolve(0);
+}
+
+/** Records an incident's recovery notice (raised `at`, recorded `now`) for each destination. */
+async function enqueueRecovery(
+  ctx: StoreContext,
+  links: MessageContext,
+  row: IncidentRow,
+  detail: IncidentDetail,
+  failures: number,
+  at: number,
+  now: number,
+): Promise<void> {
+  const application = await applicationOf(ctx, row.app_id);
+  const facts = incidentFacts(row, application, detail);
+  await enqueueAlert(ctx, row.app_id, recoveredMessage(facts, failures, links, at, detail.webhooks), now);
+}
+
 /**
  * Resolves a firing incident (once, whichever instance gets there first) with its recovery
  * sentence, counting the failed deliveries since its start when it was about them. Its notice is
  * sent only when its alert went out alone: one held all along sends nothing, one told inside a
- * summary is told recovered with that summary.
+ * summary is told recovered with that summary. During a maintenance window the notice waits for
+ * the window to end (`recovery_due`): a webhook in maintenance tells nothing.
  */
 export async function resolveIncident(
   ctx: StoreContext,
@@ -168,10 +195,7 @@ export async function resolveIncident(
 ): Promise<boolean> {
   const detail = parseDetail(row.detail);
   const since = detail.since ?? Number(row.opened_at);
-  const failures =
-    row.scope === "webhook" && aboutDeliveries(detail)
-      ? await failuresBetween(ctx, row.webhook_id, since, now)
-      : 0;
+  const failures = await failuresDuring(ctx, row, detail, now);
   const resolved: IncidentDetail = {
     ...detail,
     held: null,
@@ -194,18 +218,48 @@ export async function resolveIncident(
       .executeTakeFirst();
     if (!done) return false;
     if (done.notified_at !== null && done.summary_id === null) {
-      const application = await applicationOf({ ...ctx, db: tx }, row.app_id);
-      const message = recoveredMessage(
-        incidentFacts(row, application, detail),
-        failures,
-        links,
-        now,
-        resolved.webhooks,
-      );
-      await enqueueAlert({ ...ctx, db: tx }, row.app_id, message, now);
+      const inTx = { ...ctx, db: tx };
+      if ((await maintenanceUntil(inTx, row.app_id, row.webhook_id, now)) === null)
+        await enqueueRecovery(inTx, links, row, resolved, failures, now, now);
+      else
+        await tx.updateTable("alert_incidents").set({ recovery_due: now }).where("id", "=", row.id).execute();
     }
     return true;
   });
+}
+
+/**
+ * Sends the recovery notices a maintenance window held, once the window has ended: each once,
+ * whichever instance gets there first (the notice is recorded in the same transaction that
+ * clears `recovery_due`). It says when the incident recovered, not when it was sent.
+ */
+export async function tellHeldRecoveries(
+  ctx: StoreContext,
+  links: MessageContext,
+  now: number,
+): Promise<void> {
+  const held = await ctx.db
+    .selectFrom("alert_incidents")
+    .selectAll()
+    .where("state", "=", "resolved")
+    .where("recovery_due", "is not", null)
+    .execute();
+  for (const row of held) {
+    if ((await maintenanceUntil(ctx, row.app_id, row.webhook_id, now)) !== null) continue;
+    const detail = parseDetail(row.detail);
+    const resolvedAt = Number(row.resolved_at);
+    const failures = await failuresDuring(ctx, row, detail, resolvedAt);
+    await ctx.db.transaction().execute(async (tx) => {
+      const claimed = await tx
+        .updateTable("alert_incidents")
+        .set({ recovery_due: null, updated_at: now })
+        .where("id", "=", row.id)
+        .where("recovery_due", "is not", null)
+        .returning("id")
+        .executeTakeFirst();
+      if (claimed) await enqueueRecovery({ ...ctx, db: tx }, links, row, detail, failures, resolvedAt, now);
+    });
+  }
 }
 
 /** The firing incident of this scope of one webhook (or, with APP_WIDE, of the application), if any. */

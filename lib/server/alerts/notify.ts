@@ -19,19 +19,22 @@ import {
   incidentFacts,
   openIncident,
   resolveIncident,
+  tellHeldRecoveries,
   writeDetail,
   type IncidentRow,
 } from "@/lib/server/alerts/incidents";
 import { enqueueAlert } from "@/lib/server/alerts/outbox";
 import { appRules, rulesFor, webhookOverrides } from "@/lib/server/alerts/rules-store";
+import { maintenanceHolds } from "@/lib/server/maintenance/windows-store";
 import type { StoreContext } from "@/lib/server/store/context";
 
 /**
  * The alert pass, run every few seconds by each watcher: incidents of a rejected key, firing
- * alerts and updates sent once nothing holds them, many webhooks firing at once told in one
- * summary (and webhooks failing while it lasts added to it), and summaries resolved when their
- * last webhook has. Every step is a conditional write, so instances running it at once send each
- * alert once.
+ * alerts and updates sent once nothing holds them (a snooze, quiet hours, a cooldown, a
+ * maintenance window), recoveries a maintenance window held sent once it ended, many webhooks
+ * firing at once told in one summary (and webhooks failing while it lasts added to it; those in
+ * maintenance are neither), and summaries resolved when their last webhook has. Every step is a
+ * conditional write, so instances running it at once send each alert once.
  */
 
 export interface PassSettings {
@@ -58,6 +61,7 @@ const unreadable = (conditions: readonly Condition[]) =>
 export async function alertPass(ctx: StoreContext, settings: PassSettings, now: number): Promise<void> {
   await keyIncidents(ctx, settings.links, now);
   await forgetUnwatched(ctx, now);
+  await tellHeldRecoveries(ctx, settings.links, now);
   const pending = await ctx.db
     .selectFrom("alert_incidents")
     .selectAll()
@@ -146,10 +150,11 @@ async function notifyApp(
   // towards a summary: many held by one cooldown end together. Those held longer are not news yet.
   const soon: IncidentRow[] = [];
   const overrides = await webhookOverrides(ctx, appId);
+  const maintenance = await maintenanceHolds(ctx, appId, now);
   for (const read of pending) {
     const detail = parseDetail(read.detail);
     const override = overrides.get(read.webhook_id) ?? NO_OVERRIDE;
-    const hold = holdOf(override, detail.cooldownUntil, now);
+    const hold = holdOf(override, detail.cooldownUntil, now, maintenance.get(read.webhook_id) ?? null);
     const held = hold ? holdText(hold) : null;
     const row = held === detail.held ? read : await writeDetail(ctx, read, { ...detail, held }, now);
     if (!row) continue;
@@ -160,7 +165,7 @@ async function notifyApp(
   const fresh = ready.filter((row) => row.scope === "webhook" && row.notified_at === null);
   let summary = await firingIncident(ctx, appId, APP_WIDE, "summary");
   let alone = ready;
-  if (fresh.length > 0 && (summary || (await manyAtOnce(ctx, settings, appId, soon, now)))) {
+  if (fresh.length > 0 && (summary || (await manyAtOnce(ctx, settings, appId, soon, maintenance, now)))) {
     summary ??= await summaryOf(ctx, appId, now);
     const ids = fresh.map((row) => row.id);
     const joined = await tellWith(ctx, ids, summary.id, now);
@@ -219,13 +224,14 @@ async function settled(ctx: StoreContext, settings: PassSettings, row: IncidentR
 /**
  * Enough webhooks fired within the window or are about to be told (fewer when the watch cannot
  * read them: then it is the hub failing, not each endpoint). Alerts held for long do not count:
- * a webhook failing later is news of its own.
+ * a webhook failing later is news of its own; nor do webhooks in a maintenance window.
  */
 async function manyAtOnce(
   ctx: StoreContext,
   settings: PassSettings,
   appId: string,
   untold: IncidentRow[],
+  maintenance: ReadonlyMap<string, number>,
   now: number,
 ) {
   const recent = await ctx.db
@@ -235,7 +241,7 @@ async function manyAtOnce(
     .where("scope", "=", "webhook")
     .where("opened_at", ">=", now - groupWindowMs(settings.intervalSeconds))
     .execute();
-  const all = [...recent, ...untold];
+  const all = [...recent, ...untold].filter((row) => !maintenance.has(row.webhook_id));
   const webhooks = new Set(all.map((row) => row.webhook_id));
   const unread = new Set(
     all.filter((row) => unreadable(parseDetail(row.detail).conditions)).map((row) => row.webhook_id),
@@ -281,8 +287,13 @@ async function summaryContent(
   links: MessageContext,
   summary: IncidentRow,
   onlyFiring: boolean,
+  now: number,
 ) {
-  const rows = await ctx.db
+  // A webhook in a maintenance window is not news: it joins a summary's list when its window ends.
+  const maintenance = onlyFiring
+    ? await maintenanceHolds(ctx, summary.app_id, now)
+    : new Map<string, number>();
+  const found = await ctx.db
     .selectFrom("alert_incidents")
     .leftJoin("watch_state", "watch_state.webhook_id", "alert_incidents.webhook_id")
     .selectAll("alert_incidents")
@@ -295,6 +306,7 @@ async function summaryContent(
     )
     .$if(!onlyFiring, (qb) => qb.where("alert_incidents.summary_id", "=", summary.id))
     .execute();
+  const rows = found.filter((row) => !maintenance.has(row.webhook_id));
   const items = new Map<string, AlertSummaryItem>();
   const details = rows.map((row) => ({ row, detail: parseDetail(row.detail) }));
   for (const { row, detail } of details) {
@@ -366,7 +378,7 @@ async function alertOf(
   const application = await applicationOf(ctx, row.app_id);
   const update = row.notified_at !== null ? detail.updates + 1 : undefined;
   if (row.scope === "summary") {
-    const { webhooks, condition, hubFailing } = await summaryContent(ctx, links, row, true);
+    const { webhooks, condition, hubFailing } = await summaryContent(ctx, links, row, true, now);
     const before = new Set(detail.webhooks.map((item) => item.webhook.id));
     const added = update === undefined ? [] : webhooks.filter((item) => !before.has(item.webhook.id));
     if (webhooks.length === 0) return null;
@@ -451,14 +463,14 @@ async function keepSummaries(ctx: StoreContext, links: MessageContext, now: numb
     if (stillFiring) {
       const detail = parseDetail(summary.detail);
       if (summary.notified_at === null) continue;
-      const { webhooks, condition, hubFailing } = await summaryContent(ctx, links, summary, true);
+      const { webhooks, condition, hubFailing } = await summaryContent(ctx, links, summary, true, now);
       if (webhooks.length === 0) continue;
       const current = { ...detail, conditions: [condition] };
       if (JSON.stringify(current) !== summary.detail) await writeDetail(ctx, summary, current, now);
       if (hubFailing !== detail.hubFailing) await updateDue(ctx, summary.id, now);
       continue;
     }
-    const content = await summaryContent(ctx, links, summary, false);
+    const content = await summaryContent(ctx, links, summary, false, now);
     await resolveIncident(ctx, links, summary, now, content.webhooks);
   }
 }

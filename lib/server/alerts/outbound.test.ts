@@ -153,10 +153,16 @@ describe("one classification of addresses, unless ALERTS_ALLOW_PRIVATE=1", () =>
   it("ALERTS_ALLOW_PRIVATE=1 lets http:// on loopback through, and the receiver gets the body and headers", async () => {
     const target = await receiver(() => ({ status: 202, body: "accepted" }));
     const answer = await postOutbound(`${target.url}/hook`, '{"a":1}', { "x-test": "yes" }, OPEN);
-    expect(answer).toEqual({ status: 202, body: "accepted" });
+    expect(answer).toEqual({ status: 202, body: "accepted", retryAfter: null });
     expect(target.requests).toEqual([
       expect.objectContaining({ body: '{"a":1}', headers: expect.objectContaining({ "x-test": "yes" }) }),
     ]);
+  });
+
+  it("hands back the receiver's Retry-After as sent", async () => {
+    const target = await receiver(() => ({ status: 429, headers: { "retry-after": "7" } }));
+    const answer = await postOutbound(`${target.url}/hook`, "{}", {}, OPEN);
+    expect(answer).toEqual({ status: 429, body: "", retryAfter: "7" });
   });
 });
 

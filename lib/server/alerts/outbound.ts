@@ -180,6 +180,8 @@ export interface OutboundAnswer {
   status: number;
   /** The answer's body, at most RESPONSE_READ_MAX bytes of it, as UTF-8. */
   body: string;
+  /** Its `Retry-After` header, as sent; null when absent. */
+  retryAfter: string | null;
 }
 
 /**
@@ -216,8 +218,13 @@ export async function postOutbound(
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        const retryAfter = response.headers["retry-after"] ?? null;
         const done = () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            retryAfter,
+          });
         response.on("data", (chunk: Buffer) => {
           if (size >= RESPONSE_READ_MAX) return;
           chunks.push(chunk.subarray(0, RESPONSE_READ_MAX - size));

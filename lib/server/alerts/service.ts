@@ -3,7 +3,12 @@ import { randomUUID } from "node:crypto";
 import type { DeliveryView, DestinationView } from "@/lib/domain/alerts/destinations";
 import type { IncidentsAnswer } from "@/lib/domain/alerts/incidents";
 import { testAlert } from "@/lib/domain/alerts/message";
-import { destinationFieldLabel, type AddDestination } from "@/lib/domain/inputs/alert-destination";
+import { pagerDutyEventsUrl } from "@/lib/domain/alerts/destinations";
+import {
+  DESTINATION_LABELS,
+  urlFieldLabel,
+  type AddDestination,
+} from "@/lib/domain/inputs/alert-destination";
 import { AppError } from "@/lib/server/app-error";
 import { serverConfig } from "@/lib/server/config";
 import { firstValue, requestScheme } from "@/lib/server/http/forwarded";
@@ -36,17 +41,29 @@ async function checkReachable(input: AddDestination, policy: OutboundPolicy): Pr
     if (!serverConfig().alerts.smtpUrl) {
       throw refuse(
         "to",
-        `${destinationFieldLabel("email", "to")}: this console has no SMTP_URL, so it cannot send email. ` +
-          "Ask its operator to set SMTP_URL, or add a Slack or webhook destination.",
+        `${DESTINATION_LABELS.to}: this console has no SMTP_URL, so it cannot send email. ` +
+          "Ask its operator to set SMTP_URL, or add another kind of destination.",
       );
     }
+    return;
+  }
+  if (input.kind === "pagerduty") {
+    // The events address is PagerDuty's, or the operator's ALERTS_PAGERDUTY_EVENTS_URL: checked all the same.
+    const url = pagerDutyEventsUrl(input.region, serverConfig().alerts.pagerDutyEventsUrl);
+    const reason = await refusedUrl(new URL(url), policy);
+    if (reason)
+      throw refuse(
+        "region",
+        `${DESTINATION_LABELS.region}: its events address is refused (${reason}). ` +
+          "Ask the console's operator to check ALERTS_PAGERDUTY_EVENTS_URL.",
+      );
     return;
   }
   const reason = await refusedUrl(new URL(input.url), policy);
   if (reason)
     throw refuse(
       "url",
-      `${destinationFieldLabel(input.kind, "url")}: ${reason}. Use the receiver's public https:// address.`,
+      `${urlFieldLabel(input.kind)}: ${reason}. Use the receiver's public https:// address.`,
     );
 }
 

@@ -12,6 +12,7 @@ import {
 } from "@/lib/server/metrics/read";
 import type { StoreContext } from "@/lib/server/store/context";
 import { watcherHealth } from "@/lib/server/watch/overview-rows";
+import { maintenanceByWebhook } from "@/lib/server/maintenance/windows-store";
 
 /**
  * The console's metrics in the Prometheus text format: gauges set from the store at scrape time,
@@ -38,15 +39,18 @@ export async function metricsText(
   budgets: readonly KeyBudget[],
   now = Date.now(),
 ): Promise<string> {
-  const [webhooks, attempts, codes, hubCalls, incidents, outbox, deliveries] = await Promise.all([
-    watchedWebhooks(ctx),
-    attemptsByWebhook(ctx, now),
-    failuresByCode(ctx, now),
-    hubCallsByOutcome(ctx, now),
-    firingIncidents(ctx),
-    outboxBacklog(ctx),
-    deliveriesByState(ctx),
-  ]);
+  const [webhooks, attempts, codes, maintenanceCodes, maintenance, hubCalls, incidents, outbox, deliveries] =
+    await Promise.all([
+      watchedWebhooks(ctx),
+      attemptsByWebhook(ctx, now),
+      failuresByCode(ctx, now),
+      failuresByCode(ctx, now, "watch_maintenance_codes"),
+      maintenanceByWebhook(ctx, null, now),
+      hubCallsByOutcome(ctx, now),
+      firingIncidents(ctx),
+      outboxBacklog(ctx),
+      deliveriesByState(ctx),
+    ]);
   const names = new Map(webhooks.map((w) => [w.appId, w.application ?? w.appId]));
   const health = await watcherHealth(ctx, [...names.keys()], now);
 
@@ -77,8 +81,18 @@ export async function metricsText(
   );
   const failuresCount = gauge(
     "webhook_failures",
-    "Failed delivery attempts in the window, by the endpoint's status code (0: no answer).",
+    "Failed delivery attempts in the window outside maintenance windows, by the endpoint's status code (0: no answer).",
     [...WEBHOOK, "window", "code"],
+  );
+  const failuresInMaintenance = gauge(
+    "webhook_failures_in_maintenance",
+    "Failed delivery attempts in the window sent inside one of the webhook's maintenance windows, by status code.",
+    [...WEBHOOK, "window", "code"],
+  );
+  const inMaintenance = gauge(
+    "webhook_in_maintenance",
+    "1 while the watched webhook (or its whole application) is in a maintenance window, else 0.",
+    WEBHOOK,
   );
   const lastSuccess = gauge(
     "webhook_last_success_timestamp_seconds",
@@ -115,6 +129,7 @@ export async function metricsText(
     if (w.lastFailureAt !== null) lastFailure.set(labels, seconds(w.lastFailureAt));
     if (w.numberOfErrors !== null) numberOfErrors.set(labels, w.numberOfErrors);
     if (w.active !== null) active.set(labels, w.active);
+    inMaintenance.set(labels, maintenance.get(w.webhookId)?.current ? 1 : 0);
   }
   for (const row of attempts) {
     const labels = labelsOf.get(row.webhookId)!;
@@ -124,10 +139,16 @@ export async function metricsText(
       if (success + failed > 0) successRatio.set({ ...labels, window }, success / (success + failed));
     }
   }
+  // Failures in maintenance are a part of each code's count, set apart: the rest stays in webhook_failures.
+  const apart = new Map(maintenanceCodes.map((row) => [`${row.webhookId} ${row.statusCode}`, row.failed]));
   for (const row of codes) {
     const labels = labelsOf.get(row.webhookId)!;
-    for (const { label: window } of WINDOWS)
-      failuresCount.set({ ...labels, window, code: String(row.statusCode) }, row.failed[window]);
+    const inside = apart.get(`${row.webhookId} ${row.statusCode}`);
+    for (const { label: window } of WINDOWS) {
+      const code = String(row.statusCode);
+      failuresCount.set({ ...labels, window, code }, row.failed[window] - (inside?.[window] ?? 0));
+      if (inside) failuresInMaintenance.set({ ...labels, window, code }, inside[window]);
+    }
   }
 
   gauge("watcher_watched_webhooks", "Webhooks watched, of every application.").set(health.watched);

@@ -111,20 +111,23 @@ export async function attemptsByWebhook(
   }));
 }
 
-/** Failed attempts per watched webhook and status code in each window, from the hourly counts per code. */
+/**
+ * Failed attempts per watched webhook and status code in each window, from the hourly counts per
+ * code: all of them (`watch_log_codes`), or those sent inside a maintenance window (`watch_maintenance_codes`).
+ */
 export async function failuresByCode(
   ctx: StoreContext,
   now: number,
+  table: "watch_log_codes" | "watch_maintenance_codes" = "watch_log_codes",
 ): Promise<Array<{ webhookId: string; statusCode: number; failed: WindowCounts }>> {
   const rows = await ctx.db
     .selectFrom("watches")
-    .innerJoin("watch_log_codes", (join) =>
-      join
-        .onRef("watch_log_codes.webhook_id", "=", "watches.webhook_id")
-        .on("watch_log_codes.hour", ">=", windowStart(24, now)),
+    // Both tables have one shape: typed as the first, joined as `table`.
+    .innerJoin(`${table} as codes` as "watch_log_codes as codes", (join) =>
+      join.onRef("codes.webhook_id", "=", "watches.webhook_id").on("codes.hour", ">=", windowStart(24, now)),
     )
-    .select(["watches.webhook_id", "watch_log_codes.status_code", ...windowSums("failed", now)])
-    .groupBy(["watches.webhook_id", "watch_log_codes.status_code"])
+    .select(["watches.webhook_id", "codes.status_code", ...windowSums("failed", now)])
+    .groupBy(["watches.webhook_id", "codes.status_code"])
     .execute();
   return rows.map((row) => ({
     webhookId: row.webhook_id,

@@ -11,6 +11,7 @@ import { parseSamples, samplesOf, valueOf } from "@/tests/support/metrics-text";
 import {
   BILLING,
   BILLING_KEY,
+  DEPLOYS,
   fillMetricsStore,
   INVOICES,
   ORDERS,
@@ -78,8 +79,20 @@ describe.each(WATCH_DATABASES)("GET /metrics on %s", (kind) => {
     expect(of("webhook_failures", { ...orders, window: "24h", code: "500" })).toBe(1);
     expect(of("webhook_failures", { ...invoices, window: "24h", code: "500" })).toBe(1);
 
+    // In a maintenance window: failing, but its failures inside the window are counted apart.
+    const deploys = { application: "Shop", webhook_id: DEPLOYS, watch: "Deploys" };
+    expect(of("webhook_in_maintenance", deploys)).toBe(1);
+    expect(of("webhook_in_maintenance", orders)).toBe(0);
+    expect(of("webhook_in_maintenance", quiet)).toBe(0);
+    expect(of("webhook_failing", deploys)).toBe(1);
+    expect(of("webhook_failures", { ...deploys, window: "1h", code: "503" })).toBe(0);
+    expect(of("webhook_failures_in_maintenance", { ...deploys, window: "1h", code: "503" })).toBe(2);
+    expect(of("webhook_failures", { ...deploys, window: "24h", code: "502" })).toBe(1);
+    expect(of("webhook_failures_in_maintenance", { ...deploys, window: "24h", code: "502" })).toBeUndefined();
+    expect(samplesOf(samples, "hubconsole_webhook_failures_in_maintenance")).toHaveLength(2);
+
     // The watcher: Invoices' poll is 90 s overdue; Quiet's key is rejected, so it is not counted late.
-    expect(of("watcher_watched_webhooks")).toBe(3);
+    expect(of("watcher_watched_webhooks")).toBe(4);
     expect(of("watcher_lag_seconds")).toBeGreaterThanOrEqual(90);
     expect(of("watcher_lag_seconds")).toBeLessThan(120);
     expect(of("watcher_key_rejected", { app_id: BILLING })).toBe(1);

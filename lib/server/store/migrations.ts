@@ -14,6 +14,7 @@ import { migration as m0011 } from "@/lib/server/store/migrations/0011_revoked_s
 import { migration as m0012 } from "@/lib/server/store/migrations/0012_count_tables";
 import { migration as m0013 } from "@/lib/server/store/migrations/0013_log_copies";
 import { migration as m0014 } from "@/lib/server/store/migrations/0014_one_incident_per_webhook";
+import { migration as m0015 } from "@/lib/server/store/migrations/0015_maintenance_windows";
 
 /**
  * The store's migrations, in name order. Each is frozen: it imports nothing but Kysely, so an old
@@ -36,5 +37,6 @@ export const migrations: MigrationProvider = {
     "0012_count_tables": m0012,
     "0013_log_copies": m0013,
     "0014_one_incident_per_webhook": m0014,
+    "0015_maintenance_windows": m0015,
   }),
 };

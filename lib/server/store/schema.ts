@@ -1,6 +1,6 @@
 import "server-only";
 import type { Generated, Kysely } from "kysely";
-import type { DeliveryState } from "@/lib/domain/alerts/destinations";
+import type { DeliveryState, DestinationKind } from "@/lib/domain/alerts/destinations";
 import type { IncidentScope } from "@/lib/domain/alerts/message";
 import type { IssueState } from "@/lib/domain/watch/failure-issue";
 
@@ -10,7 +10,7 @@ import type { IssueState } from "@/lib/domain/watch/failure-issue";
  * reads, sign-outs. Times are epoch milliseconds (bigint), flags are 0/1 integers: the types both
  * databases share. Their migrations are lib/server/store/migrations/.
  */
-export interface StoreDatabase extends FailureIssueTables, AlertEngineTables, CountTables {
+export interface StoreDatabase extends FailureIssueTables, AlertEngineTables, CountTables, MaintenanceTables {
   watch_keys: {
     app_id: string;
     /** The application's API key, sealed (seal.ts). */
@@ -112,7 +112,7 @@ export interface StoreDatabase extends FailureIssueTables, AlertEngineTables, Co
   alert_destinations: {
     id: string;
     app_id: string;
-    kind: "slack" | "webhook" | "email";
+    kind: DestinationKind;
     label: string;
     sealed: string;
     target: string;
@@ -124,7 +124,7 @@ export interface StoreDatabase extends FailureIssueTables, AlertEngineTables, Co
     app_id: string;
     destination_id: string;
     destination_label: string;
-    kind: "slack" | "webhook" | "email";
+    kind: DestinationKind;
     idempotency_key: string;
     alert_kind: string;
     title: string;
@@ -218,6 +218,11 @@ export interface AlertEngineTables {
     summary_id: string | null;
     /** Since when an update is due to be told (it got worse; a summary gained webhooks); null when none (migration 0014). */
     update_due: number | null;
+    /**
+     * Resolved during a maintenance window after its alert went out: since when its recovery
+     * notice waits for the window to end; null when none waits (migration 0015).
+     */
+    recovery_due: number | null;
   };
   /**
    * The name people gave each application in their session (migration 0010), kept whenever a
@@ -243,10 +248,37 @@ export interface CountTables {
     status_code: number;
     failed: number;
   };
+  /**
+   * Failed attempts sent inside a maintenance window (migration 0015), per webhook, hour and
+   * status code: counted with each write of logs, a part of `watch_log_codes` set apart.
+   */
+  watch_maintenance_codes: {
+    webhook_id: string;
+    hour: number;
+    status_code: number;
+    failed: number;
+  };
   /** The watcher's hub calls per hour and outcome (`ok`, or the AppError code), from every instance. */
   watch_hub_calls: {
     hour: number;
     outcome: string;
     calls: number;
+  };
+}
+
+/** Maintenance windows (migration 0015), part of StoreDatabase. Times are epoch milliseconds. */
+export interface MaintenanceTables {
+  /** A window on a webhook, or on its whole application (webhook_id ""); lib/domain/maintenance/windows.ts. */
+  maintenance_windows: {
+    id: string;
+    app_id: string;
+    webhook_id: string;
+    /** The WindowSchedule as JSON. */
+    schedule: string;
+    /** What people wrote about it ("Deploy of v2.3"); "" when nothing. */
+    note: string;
+    /** A one-off window's end, for pruning it with the logs it marked; null for a weekly one. */
+    ends_at: number | null;
+    created_at: number;
   };
 }

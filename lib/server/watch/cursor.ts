@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Webhook, WebhookLog } from "@/lib/domain/hub-schemas";
 import { sql, type Selectable, type Updateable } from "kysely";
 import { failureCause } from "@/lib/domain/failure-signature";
@@ -9,6 +9,8 @@ import { pruneIssues, recordFailures, type FreshLog } from "@/lib/server/watch/f
 import { EMPTY_QUESTION } from "@/lib/domain/history/question";
 import { newest, streak } from "@/lib/server/history/questions";
 import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
+import { inSpans } from "@/lib/domain/maintenance/windows";
+import { maintenanceSpansOf, pruneWindows } from "@/lib/server/maintenance/windows-store";
 
 /**
  * The watcher's writes: claiming due webhooks under a lease, writing a batch of logs together
@@ -153,11 +155,11 @@ export function keptBody(body: string, capBytes: number): string {
 
 /** The body as stored: its kept part, with its full size and hash. */
 export function compactBody(body: string, capBytes: number) {
-  const bytes = Buffer.from(body, "utf8");
+  const size = Buffer.byteLength(body, "utf8");
   return {
-    body: keptBody(body, capBytes),
-    body_size: bytes.length,
-    body_sha256: createHash("sha256").update(bytes).digest("hex"),
+    body: size <= capBytes ? body : keptBody(body, capBytes),
+    body_size: size,
+    body_sha256: hash("sha256", body),
   };
 }
 
@@ -217,7 +219,7 @@ export async function writeLogs(
         .execute();
       fresh.push(...inserted);
     }
-    await countHours(tx, webhookId, fresh);
+    await countHours(tx, webhookId, fresh, watched);
     if (watched && fresh.length > 0) await recordFailures(tx, webhookId, fresh, ctx.issueResolveAfter, now);
     const summary = watched && fresh.length > 0 ? await summarise(tx, webhookId) : {};
     await tx
@@ -229,23 +231,63 @@ export async function writeLogs(
   });
 }
 
+type CodeCount = { hour: number; status_code: number; failed: number };
+
+/** Adds failures per hour and status code to a count table, `watch_log_codes` or its part in maintenance. */
+async function addCodes(
+  tx: StoreDb,
+  table: "watch_log_codes" | "watch_maintenance_codes",
+  webhookId: string,
+  codes: Iterable<CodeCount>,
+): Promise<void> {
+  for (const code of codes) {
+    await tx
+      .insertInto(table)
+      .values({ webhook_id: webhookId, ...code })
+      .onConflict((oc) =>
+        oc
+          .columns(["webhook_id", "hour", "status_code"])
+          .doUpdateSet({ failed: sql<number>`${sql.ref(`${table}.failed`)} + ${code.failed}` }),
+      )
+      .execute();
+  }
+}
+
 /**
  * Adds logs to their webhook's attempts per hour and failures per hour and status code: the
- * overview and /metrics read these, not the logs.
+ * overview and /metrics read these, not the logs. A watched webhook's failures sent inside one
+ * of its maintenance windows are also counted apart (`watch_maintenance_codes`), as the windows
+ * stand when the logs are written.
  */
-async function countHours(tx: StoreDb, webhookId: string, logs: readonly FreshLog[]): Promise<void> {
+async function countHours(
+  tx: StoreDb,
+  webhookId: string,
+  logs: readonly FreshLog[],
+  watched: boolean,
+): Promise<void> {
   const hours = new Map<number, { success: number; failed: number }>();
-  const codes = new Map<string, { hour: number; status_code: number; failed: number }>();
+  const codes = new Map<string, CodeCount>();
+  const maintenance = new Map<string, CodeCount>();
+  const failures = logs.filter((log) => log.status !== "Success");
+  const sent = failures.map((log) => log.send_at);
+  const spans =
+    watched && failures.length > 0
+      ? await maintenanceSpansOf(tx, webhookId, Math.min(...sent), Math.max(...sent))
+      : [];
+  const count = (into: Map<string, CodeCount>, hour: number, statusCode: number) => {
+    const key = `${hour} ${statusCode}`;
+    const code = into.get(key) ?? { hour, status_code: statusCode, failed: 0 };
+    code.failed++;
+    into.set(key, code);
+  };
   for (const log of logs) {
     const hour = Math.floor(log.send_at / HOUR_MS) * HOUR_MS;
     const counts = hours.get(hour) ?? { success: 0, failed: 0 };
     if (log.status === "Success") counts.success++;
     else {
       counts.failed++;
-      const key = `${hour} ${log.status_code}`;
-      const code = codes.get(key) ?? { hour, status_code: log.status_code, failed: 0 };
-      code.failed++;
-      codes.set(key, code);
+      count(codes, hour, log.status_code);
+      if (inSpans(spans, log.send_at)) count(maintenance, hour, log.status_code);
     }
     hours.set(hour, counts);
   }
@@ -261,17 +303,8 @@ async function countHours(tx: StoreDb, webhookId: string, logs: readonly FreshLo
       )
       .execute();
   }
-  for (const code of codes.values()) {
-    await tx
-      .insertInto("watch_log_codes")
-      .values({ webhook_id: webhookId, ...code })
-      .onConflict((oc) =>
-        oc
-          .columns(["webhook_id", "hour", "status_code"])
-          .doUpdateSet((eb) => ({ failed: eb("watch_log_codes.failed", "+", code.failed) })),
-      )
-      .execute();
-  }
+  await addCodes(tx, "watch_log_codes", webhookId, codes.values());
+  await addCodes(tx, "watch_maintenance_codes", webhookId, maintenance.values());
 }
 
 /** Last success, last failure and the failing streak over everything stored: the overview's row. */
@@ -335,7 +368,7 @@ export async function finishPoll(
 
 /**
  * Deletes what is older than the retention: logs (by creation time), hourly counts (the hub
- * calls' too), timeline.
+ * calls' and those in maintenance too), timeline, one-off maintenance windows that ended.
  * A webhook that lost logs no longer holds its whole history: its store is complete from the cut.
  */
 export async function prune(ctx: StoreContext, retentionDays: number, now = Date.now()): Promise<number> {
@@ -346,13 +379,19 @@ export async function prune(ctx: StoreContext, retentionDays: number, now = Date
       .where("created_at", "<", cut)
       .returning("webhook_id")
       .execute();
-    for (const table of ["watch_log_hours", "watch_log_codes", "watch_hub_calls"] as const) {
+    for (const table of [
+      "watch_log_hours",
+      "watch_log_codes",
+      "watch_maintenance_codes",
+      "watch_hub_calls",
+    ] as const) {
       await tx
         .deleteFrom(table)
         .where("hour", "<", cut - HOUR_MS)
         .execute();
     }
     await tx.deleteFrom("watch_timeline").where("at", "<", cut).execute();
+    await pruneWindows(tx, cut - HOUR_MS);
     await pruneIssues(tx, cut);
     const counts = new Map<string, number>();
     for (const { webhook_id } of removed) counts.set(webhook_id, (counts.get(webhook_id) ?? 0) + 1);

@@ -1,7 +1,10 @@
 import "server-only";
-import { firstHourOf, hourlyCounts, total } from "@/lib/domain/watch/hourly-counts";
+import { firstHourOf, HOUR_MS, hourlyCounts, total } from "@/lib/domain/watch/hourly-counts";
 import { compareOverviewRows, type OverviewRow, type WatcherHealth } from "@/lib/domain/watch/overview";
 import { isoOrNull, toIso, type StoreContext } from "@/lib/server/store/context";
+import { maintenanceByWebhook } from "@/lib/server/maintenance/windows-store";
+import type { MaintenanceState } from "@/lib/domain/maintenance/windows";
+import type { WebhookMaintenance } from "@/lib/domain/maintenance/view";
 
 /**
  * The overview and the watcher's health, read from the watches, their state and the hourly
@@ -28,7 +31,7 @@ export async function overviewRows(
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.webhook_id);
   const firstHour = firstHourOf(now);
-  const [hours, firstChanges] = await Promise.all([
+  const [hours, firstChanges, maintenance] = await Promise.all([
     ctx.db
       .selectFrom("watch_log_hours")
       .selectAll()
@@ -43,6 +46,7 @@ export async function overviewRows(
       .where("at", ">", now - DAY)
       .groupBy("webhook_id")
       .execute(),
+    maintenanceOf(ctx, appIds, now),
   ]);
   const baselines = new Map<string, number>();
   if (firstChanges.length > 0) {
@@ -113,9 +117,56 @@ export async function overviewRows(
                 at: toIso(row.poll_error_at ?? now),
               },
         keyRejected: row.rejected_at !== null,
+        maintenance: maintenance.get(row.webhook_id) ?? null,
       };
     })
     .sort(compareOverviewRows);
+}
+
+/**
+ * Each webhook's maintenance, for those with a window: until when it is in one, the next, and
+ * the failures counted apart since the current one began (from the hourly counts, by the hour it
+ * began in).
+ */
+async function maintenanceOf(
+  ctx: StoreContext,
+  appIds: readonly string[],
+  now: number,
+): Promise<Map<string, WebhookMaintenance>> {
+  const states = await maintenanceByWebhook(ctx, appIds, now);
+  const current = [...states].filter(
+    (entry): entry is [string, MaintenanceState & { current: { start: number } }] =>
+      Boolean(entry[1].current),
+  );
+  const counts =
+    current.length === 0
+      ? []
+      : await ctx.db
+          .selectFrom("watch_maintenance_codes")
+          .select(["webhook_id", (eb) => eb.fn.sum<number | string>("failed").as("failed")])
+          .where((eb) =>
+            eb.or(
+              current.map(([webhookId, state]) =>
+                eb.and([
+                  eb("webhook_id", "=", webhookId),
+                  eb("hour", ">=", Math.floor(state.current.start / HOUR_MS) * HOUR_MS),
+                ]),
+              ),
+            ),
+          )
+          .groupBy("webhook_id")
+          .execute();
+  const failures = new Map(counts.map((row) => [row.webhook_id, Number(row.failed)]));
+  return new Map(
+    [...states].map(([webhookId, state]) => [
+      webhookId,
+      {
+        until: state.current && toIso(state.current.end),
+        next: state.next && toIso(state.next.start),
+        failures: state.current ? (failures.get(webhookId) ?? 0) : 0,
+      },
+    ]),
+  );
 }
 
 /** The watcher's health over the watches of these applications. */

@@ -220,8 +220,10 @@ export async function removeWatch(
       "watch_logs",
       "watch_log_hours",
       "watch_log_codes",
+      "watch_maintenance_codes",
       "watch_timeline",
       "watch_state",
+      "maintenance_windows",
     ] as const) {
       await tx.deleteFrom(table).where("webhook_id", "=", webhookId).execute();
     }
