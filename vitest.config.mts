@@ -27,6 +27,8 @@ export default defineConfig({
           exclude: EXCLUDE,
           // A test that opens the watch store without naming one gets its own, never the repo's `.data/`.
           env: { WATCH_DB: ":memory:" },
+          // One PostgreSQL cluster for the run; each test that needs one gets a fresh database on it.
+          globalSetup: ["tests/support/postgres-global-setup.ts"],
         },
       },
       {

@@ -3,7 +3,7 @@
  * console link holding one) in every query parameter, path param and Find link of every route
  * handler of the console's API: a 400 that names the field, or the route's usual answer, never
  * a 500. (A malformed path never reaches a handler on a server: proxy.ts answers it first, see
- * lib/server/http/malformed-path.test.ts and tests/e2e/malformed-input.spec.ts.)
+ * tests/e2e/malformed-input.spec.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeHubForRoutes, request, signedInCookie } from "@/tests/support/route-requests";

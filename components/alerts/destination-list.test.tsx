@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import type { DestinationView } from "@/lib/domain/alerts/destinations";
+import type { DeliveryView, DestinationView } from "@/lib/domain/alerts/destinations";
 import { DestinationList } from "@/components/alerts/destination-list";
 import { fakeApi, renderWithQueries, type ApiAnswer, type ApiCall } from "@/tests/support/component-api";
 
@@ -76,5 +76,58 @@ describe("DestinationList's Remove", () => {
     expect(question()).toBeNull();
     expect(remove).toHaveFocus();
     expect(screen.getByRole("listitem", { name: "On-call Slack" })).toBeInTheDocument();
+  });
+});
+
+describe("DestinationList's Send test alert", () => {
+  /** The delivery a test alert to the Slack destination got after its first attempt. */
+  const delivery = (fields: Partial<DeliveryView>): DeliveryView => ({
+    id: "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    destinationId: SLACK.id,
+    destinationLabel: SLACK.label,
+    kind: "slack",
+    idempotencyKey: "test-1",
+    alertKind: "test",
+    title: "Test alert: On-call Slack",
+    state: "delivered",
+    attempts: 1,
+    statusCode: 200,
+    response: "ok",
+    error: null,
+    nextAttemptAt: null,
+    createdAt: "2026-11-25T12:00:00.000Z",
+    updatedAt: "2026-11-25T12:00:00.000Z",
+    ...fields,
+  });
+
+  it.each([
+    [
+      "a receiver answering 503 (retried)",
+      delivery({ state: "pending", statusCode: 503, nextAttemptAt: "2026-11-25T12:00:04.000Z" }),
+      'Test alert to "On-call Slack": not delivered yet (answered 503) after 1 attempt; it is retried with backoff, and Recent deliveries shows each attempt.',
+    ],
+    [
+      "a receiver refusing the signature",
+      delivery({ state: "failed", statusCode: 401, error: "invalid_signature" }),
+      'Test alert to "On-call Slack": Failed (answered 401) after 1 attempt. invalid_signature',
+    ],
+    [
+      "a receiver that took it",
+      delivery({}),
+      'Test alert to "On-call Slack": Delivered (answered 200) after 1 attempt.',
+    ],
+  ])("%s: the status says what its first attempt did", async (_name, answer, said) => {
+    const calls = fakeApi((call: ApiCall) =>
+      call.method === "POST"
+        ? { status: 200, body: { delivery: answer } }
+        : { status: 200, body: { destinations: [SLACK] } },
+    );
+    renderWithQueries(<DestinationList />);
+    const item = await screen.findByRole("listitem", { name: "On-call Slack" });
+    await userEvent.setup().click(within(item).getByRole("button", { name: "Send test alert" }));
+    expect(await screen.findByText(said)).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === "POST")).toEqual([
+      { method: "POST", path: `/api/alerts/destinations/${SLACK.id}/test`, body: undefined },
+    ]);
   });
 });

@@ -23,6 +23,7 @@ test.describe("signing in and out", () => {
     await expect(page.getByRole("button", { name: "Sign in" })).toBeDisabled();
     await page.getByLabel("API key").fill(key);
     await page.getByLabel("API key").press("Enter");
+    // Nothing to wait on when nothing should happen: a submission would have started well within this.
     await page.waitForTimeout(500);
     expect(page.url()).not.toContain(key);
     expect(requested.filter((url) => url.includes(key))).toEqual([]);
@@ -62,21 +63,6 @@ test.describe("signing in and out", () => {
     await expect(page).toHaveURL(/\/login\?next=%2F$/);
     await loginPage.signInWithDemoKey();
     await expect(page).toHaveURL(/\/overview$/);
-  });
-
-  test("a key the hub does not know is refused at sign-in with the hub's reason, and nothing is stored", async ({
-    page,
-    loginPage,
-  }) => {
-    await loginPage.goto();
-    await loginPage.signInWith("mh_not_a_real_key_0123456789abcdef");
-    await expect(page.getByText(/Messaging Hub rejected this key/)).toBeVisible();
-    await expect(loginPage.apiKey).toHaveAttribute("aria-invalid", "true");
-    await expect(page).toHaveURL(/\/login$/);
-    const cookies = await page.context().cookies();
-    expect(cookies.filter((cookie) => cookie.name.includes("hub_console"))).toEqual([]);
-    await page.goto("/webhooks");
-    await expect(page).toHaveURL(/\/login/);
   });
 
   test("Sign out ends the session everywhere", async ({ page, loginPage, sandbox, webhookPage }) => {

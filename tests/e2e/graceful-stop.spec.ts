@@ -65,14 +65,15 @@ test("SIGTERM during a slow hub call: the request is answered, new connections a
   server.kill("SIGTERM");
   await expect.poll(() => accepts(PORT), { timeout: 2000 }).toBe(false);
 
+  // Answered whole: the process was still there to send it. (Whether this test sees the answer or
+  // the exit first is up to its own event loop, so the order is not what it checks.)
   const response = await pending;
   const answeredAt = Date.now();
   expect(response.status).toBe(200);
   expect(await response.json()).toEqual(fakeWebhook());
-  expect(exitedAt).toBeUndefined();
 
+  // ...and it exits once the answer is out, not after waiting for anything else.
   const { code, signal } = await server.exited;
-  expect(exitedAt!).toBeGreaterThanOrEqual(answeredAt);
   expect(exitedAt! - answeredAt).toBeLessThan(2000);
   expect(code === 143 || signal === "SIGTERM").toBe(true);
   expect(server.output()).toContain("SIGTERM: no new connections");

@@ -43,46 +43,4 @@ test.describe("send a test message and follow it", () => {
     const stored = await page.evaluate(() => JSON.stringify({ ...window.localStorage }));
     expect(stored).not.toContain(application.apiKey);
   });
-
-  test("the form is checked in the browser, and the hub's refusal is shown", async ({
-    page,
-    sandbox,
-    signInWithKey,
-    webhookPage,
-  }) => {
-    const { application, channel, webhook } = await sandbox.isolatedSetup("validate");
-    await signInWithKey(application.apiKey);
-    await webhookPage.goto(webhook.id);
-    const requests: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().includes("/api/messages/")) requests.push(request.url());
-    });
-
-    await webhookPage.field("Channel kind").fill("WhatsApp");
-    await webhookPage.field("From (channel ID)").fill("channel-1");
-    await webhookPage.field("To").fill("");
-    await webhookPage.sendButton.click();
-    await expect(
-      webhookPage.sendForm.getByText("Channel kind: use lowercase letters, digits or dashes"),
-    ).toBeVisible();
-    await expect(webhookPage.sendForm.getByText("From (channel ID): enter a UUID")).toBeVisible();
-    await expect(webhookPage.sendForm.getByText("Enter the recipient.")).toBeVisible();
-    await expect(webhookPage.field("Channel kind")).toBeFocused();
-    await expect(webhookPage.field("From (channel ID)")).toHaveAttribute("aria-invalid", "true");
-    expect(requests).toEqual([]);
-
-    // Valid in shape, but the channel is a whatsapp one: the hub says so.
-    await webhookPage.field("Channel kind").fill("sms");
-    await webhookPage.field("From (channel ID)").fill(channel.id);
-    await webhookPage.field("To").fill("5511999990002");
-    await webhookPage.sendButton.click();
-    await expect(webhookPage.sendStatus).toContainText("Not sent");
-    await expect(webhookPage.sendStatus).toContainText(channel.id);
-
-    // A form that fails its own check again: the hub's answer about the earlier values goes.
-    await webhookPage.field("To").fill("");
-    await webhookPage.sendButton.click();
-    await expect(webhookPage.sendForm.getByText("Enter the recipient.")).toBeVisible();
-    await expect(webhookPage.sendForm).not.toContainText("Not sent");
-  });
 });

@@ -1,7 +1,8 @@
 /**
- * TEST ONLY. A real PostgreSQL cluster for one test file: `initdb` in a temporary directory, the
- * server on a free 127.0.0.1 port, stopped (an outage, or a crash with SIGKILL) and started again
- * on the same port, removed at the end. PostgreSQL refuses to run as root, so under root it runs
+ * TEST ONLY. A real PostgreSQL cluster: `initdb` in a temporary directory, the server on a free
+ * 127.0.0.1 port, stopped (an outage, or a crash with SIGKILL) and started again on the same port,
+ * removed at the end. One serves the whole vitest run (postgres-global-setup.ts); a test that stops
+ * its server starts one of its own. PostgreSQL refuses to run as root, so under root it runs
  * as the `postgres` user (`runuser`). CI installs it (.ci/run); a missing one fails the test.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -57,7 +58,21 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-export async function postgresServer(): Promise<PostgresServer> {
+/** Creates database `name` on the cluster at `serverUrl` (its `postgres` database) and returns its URL. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`create database "${name.replace(/"/g, "")}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function postgresServer(options: { maxConnections?: number } = {}): Promise<PostgresServer> {
   const bin = binDir();
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), "watch-pg-"));
@@ -95,16 +110,7 @@ export async function postgresServer(): Promise<PostgresServer> {
   const server: PostgresServer = {
     port,
     url: url("postgres"),
-    async createDatabase(name) {
-      const client = new pg.Client({ connectionString: url("postgres") });
-      await client.connect();
-      try {
-        await client.query(`create database "${name.replace(/"/g, "")}"`);
-      } finally {
-        await client.end();
-      }
-      return url(name);
-    },
+    createDatabase: (name) => createDatabase(url("postgres"), name),
     async start() {
       output = "";
       const [cmd, args] = command(path.join(bin, "postgres"), [
@@ -119,7 +125,7 @@ export async function postgresServer(): Promise<PostgresServer> {
         "-c",
         "fsync=off",
         "-c",
-        "max_connections=100",
+        `max_connections=${options.maxConnections ?? 100}`,
       ]);
       const started = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
       child = started;

@@ -1,14 +1,15 @@
 /**
  * TEST ONLY (vitest). The watch's store on each database it runs on: the embedded SQLite (a
- * fresh in-memory database each time) and a real PostgreSQL (one server per test file, a fresh
- * database each time), for `describe.each(WATCH_DATABASES)`.
+ * fresh in-memory database each time) and a real PostgreSQL (the run's server, started once by
+ * postgres-global-setup.ts, a fresh database each time), for `describe.each(WATCH_DATABASES)`.
  */
-import { afterAll, afterEach } from "vitest";
+import { randomBytes } from "node:crypto";
+import { afterAll, afterEach, inject } from "vitest";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import type { StoreContext } from "@/lib/server/store/context";
 import { claimDue, finishPoll, writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
 import { openStoreContext, type StoreOptions } from "@/lib/server/store/context";
-import { postgresServer, type PostgresServer } from "@/tests/support/postgres-server";
+import { createDatabase, postgresServer, type PostgresServer } from "@/tests/support/postgres-server";
 
 export const WATCH_DATABASES = ["sqlite", "postgres"] as const;
 export type WatchDatabaseKind = (typeof WATCH_DATABASES)[number];
@@ -16,17 +17,22 @@ export type WatchDatabaseKind = (typeof WATCH_DATABASES)[number];
 export const TEST_SECRET = "a-watch-secret-for-tests-32-chars!!";
 
 export interface WatchDatabases {
-  /** This file's PostgreSQL server, started on first use. */
-  postgres(): Promise<PostgresServer>;
-  /** A URL of a fresh database on it. */
+  /** A PostgreSQL server of this file's own, started on first use: for a test that stops it. */
+  ownPostgres(): Promise<PostgresServer>;
+  /** A URL of a fresh database on the run's server. */
   freshPostgresUrl(): Promise<string>;
   /** A fresh, migrated store context on `kind`. */
   fresh(kind: WatchDatabaseKind, options?: Partial<Omit<StoreOptions, "target">>): Promise<StoreContext>;
 }
 
-/** Call at the top of a test file: the server and every context opened are removed after the file. */
+/**
+ * Call at the top of a test file: every context opened (and the file's own server, if it started
+ * one) is closed after the file.
+ */
 export function watchDatabases(): WatchDatabases {
   let server: Promise<PostgresServer> | undefined;
+  // Files share the run's server: a prefix of this file's own keeps their databases apart.
+  const prefix = `watch_${randomBytes(4).toString("hex")}`;
   let count = 0;
   const opened: StoreContext[] = [];
   afterAll(async () => {
@@ -34,8 +40,8 @@ export function watchDatabases(): WatchDatabases {
     if (server) await (await server).remove();
   });
   const databases: WatchDatabases = {
-    postgres: () => (server ??= postgresServer()),
-    freshPostgresUrl: async () => (await databases.postgres()).createDatabase(`watch_${++count}`),
+    ownPostgres: () => (server ??= postgresServer()),
+    freshPostgresUrl: () => createDatabase(inject("postgresUrl"), `${prefix}_${++count}`),
     async fresh(kind, options = {}) {
       const target: StoreOptions["target"] =
         kind === "sqlite"

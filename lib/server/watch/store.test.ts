@@ -454,12 +454,12 @@ describe.each(WATCH_DATABASES)("the watch store on %s", (kind) => {
 
 describe("the store when PostgreSQL goes away", () => {
   it("answers store_unavailable, then works again when the database returns", async () => {
+    const server = await databases.ownPostgres();
     stubEnv({
       SESSION_SECRET: "a-session-secret-for-tests-32-chars!",
-      DATABASE_URL: await databases.freshPostgresUrl(),
+      DATABASE_URL: await server.createDatabase("outage"),
     });
     await closeSharedStore();
-    const server = await databases.postgres();
     const listed = () => withStore((ctx) => listWatches(ctx, [applicationId(KEY)]));
     await withStore((ctx) => addWatches(ctx, applicationId(KEY), KEY, [{ webhook: webhook() }]));
     await server.stop("kill");

@@ -2,8 +2,9 @@
  * Security in a real browser against the built console: the session cookie's attributes (and that
  * Chrome keeps a Secure `__Host-` cookie on http://127.0.0.1), sign-out, the security headers,
  * the nonce CSP (no violations while browsing; injected inline handlers blocked), framing, the
- * handle of a page that opened the console (COOP), CSRF from another origin on the same machine,
- * the sign-in rate limit, and the plain-http switch.
+ * handle of a page that opened the console (COOP), and CSRF from another origin on the same
+ * machine. (The sign-in rate limit and the plain-http cookie switch need no browser:
+ * app/api/session/sign-in.test.ts, lib/server/session/session.test.ts.)
  */
 import { createServer, type Server } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
@@ -11,7 +12,6 @@ import { sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } f
 import { WebhookPage } from "../fixtures/pages";
 
 const CONSOLE_PORT = 3161;
-const INSECURE_CONSOLE_PORT = 3164;
 const SANDBOX_PORT = 4161;
 const ATTACKER_PORT = 4171;
 
@@ -261,50 +261,4 @@ test("a page on another origin cannot make the signed-in browser send, sign out 
   expect(await deliveries()).toBe(before.deliveries);
   expect(await sessionCookie()).toBe(before.cookie); // not signed out, not signed in anew
   expect((await (await page.request.get(`${consoleServer.url}/api/session`)).json()).signedIn).toBe(true);
-});
-
-test("plain-http switch, sign-in rate limit: SESSION_COOKIE_INSECURE=1 uses a non-Secure hub_console cookie; the 11th sign-in in a minute is 429", async ({
-  browser,
-}) => {
-  const insecure = await startConsole(INSECURE_CONSOLE_PORT, {
-    HUB_BASE_URL: sandbox.url,
-    SESSION_COOKIE_INSECURE: "1",
-  });
-  try {
-    expect(insecure.output()).toMatch(
-      /SESSION_COOKIE_INSECURE=1: the session cookie is sent over plain http/,
-    );
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${insecure.url}/login`);
-    await page.getByRole("textbox", { name: "API key" }).fill(demo.apiKey);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL((url) => url.pathname !== "/login");
-    const cookies = await context.cookies(insecure.url);
-    expect(cookies.map((c) => c.name)).toContain("hub_console");
-    expect(cookies.find((c) => c.name === "hub_console")).toMatchObject({
-      secure: false,
-      httpOnly: true,
-      sameSite: "Lax",
-    });
-    await context.close();
-
-    const statuses: number[] = [];
-    let retryAfter: string | null = null;
-    for (let i = 0; i < 11; i++) {
-      const response = await fetch(`${insecure.url}/api/session`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: insecure.url },
-        body: JSON.stringify({ apiKey: demo.apiKey }),
-      });
-      statuses.push(response.status);
-      retryAfter = response.headers.get("retry-after");
-    }
-    // One sign-in above, ten more allowed in total, then 429.
-    expect(statuses.filter((s) => s === 200)).toHaveLength(9);
-    expect(statuses.slice(-2)).toEqual([429, 429]);
-    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
-  } finally {
-    await insecure.stop();
-  }
 });

@@ -1,7 +1,7 @@
 /**
  * The built console in front of its own sandbox, with the sandbox's fault injection at hand
  * (`/_sandbox/faults`, lib/sandbox/README.md "Fault injection"): for the specs that switch
- * upstream faults on and off while both run (faults-sandbox.spec.ts, ui-recovery.spec.ts).
+ * upstream faults on and off while both run (ui-recovery.spec.ts).
  */
 import type { FaultSettingsInput } from "../../../lib/sandbox/faults";
 import { DEMO_API_KEY, DEMO_WEBHOOKS } from "../../../lib/sandbox/seed";

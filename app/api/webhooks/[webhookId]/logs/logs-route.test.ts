@@ -1,4 +1,7 @@
-/** GET /api/webhooks/{id}/logs, called directly against a fake hub: what goes upstream, and the 400s that send nothing. */
+/**
+ * GET /api/webhooks/{id}/logs, called directly against a fake hub: what goes upstream, the 400s
+ * that send nothing, and identical reads from several sessions of one key sharing a hub call.
+ */
 import { describe, expect, it } from "vitest";
 import { fakeLogPage, sendJson } from "@/tests/support/fake-upstream";
 import {
@@ -64,5 +67,47 @@ describe("GET /api/webhooks/{id}/logs", () => {
     expect(response.status).toBe(400);
     expect((await errorOf(response)).fields?.[field]).toBeDefined();
     expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("identical reads from five sessions of one key", () => {
+  const PATH = `/api/webhooks/${WEBHOOK}/logs?limit=20&offset=1`;
+  /** The hub answers each call after `ms`, as a slow hub does while the reads pile up. */
+  const answersAfter = (ms: number) => (_req: unknown, res: Parameters<typeof sendJson>[0]) =>
+    void setTimeout(() => sendJson(res, 200, fakeLogPage()), ms);
+
+  async function sessions(): Promise<string[]> {
+    return Promise.all(Array.from({ length: 5 }, () => signedInCookie()));
+  }
+
+  function read(cookie: string): Promise<Response> {
+    return logsRoute.GET(request("GET", PATH, { cookie }), ctx({ webhookId: WEBHOOK }));
+  }
+
+  /** Every read answered 200 with the same page. */
+  async function expectOnePage(responses: Response[]): Promise<void> {
+    expect(responses.map((r) => r.status)).toEqual(Array(responses.length).fill(200));
+    const pages = await Promise.all(responses.map(async (r) => JSON.stringify(await r.json())));
+    expect(new Set(pages).size).toBe(1);
+  }
+
+  it("ten sent at once make one hub call, and all get its page", async () => {
+    upstream.handle = answersAfter(200);
+    const cookies = await sessions();
+    await expectOnePage(await Promise.all(Array.from({ length: 10 }, (_, i) => read(cookies[i % 5]!))));
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it("ten arriving in waves while the first call is out make at most two hub calls", async () => {
+    upstream.handle = answersAfter(250);
+    const cookies = await sessions();
+    const arrived = upstream.nextRequest();
+    const first = read(cookies[0]!);
+    await arrived;
+    const second = cookies.slice(1).map(read);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const third = cookies.map(read);
+    await expectOnePage(await Promise.all([first, ...second, ...third]));
+    expect(upstream.requests.length).toBeLessThanOrEqual(2);
   });
 });

@@ -3,38 +3,20 @@
  * however the request is marked (a link prefetch, Next's router prefetch, a plain navigation),
  * and the render never takes the page's address from a header the browser sent.
  */
-import { expect, test } from "@playwright/test";
-import { sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } from "./support";
+import { expect, test } from "./fixtures/test";
 
-const CONSOLE_PORT = 3168;
-const SANDBOX_PORT = 4168;
 const UNKNOWN_WEBHOOK = "00000000-0000-4000-8000-00000000beef";
 
-test.describe.configure({ mode: "serial", timeout: 120_000 });
-
-let sandbox: ServerProcess;
-let consoleServer: ServerProcess;
-let demo: { apiKey: string; webhooks: { id: string }[] };
-let cookie = "";
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  sandbox = await startSandboxProcess(SANDBOX_PORT);
-  demo = await sandboxAdmin(sandbox, "GET", "/_sandbox/demo");
-  consoleServer = await startConsole(CONSOLE_PORT, { HUB_BASE_URL: sandbox.url, HUB_SANDBOX: "1" });
-  const signedIn = await fetch(`${consoleServer.url}/api/session`, {
+/** The demo key's session cookie on the run's console, for plain HTTP requests. */
+async function signedIn(baseURL: string, apiKey: string): Promise<string> {
+  const response = await fetch(`${baseURL}/api/session`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: consoleServer.url },
-    body: JSON.stringify({ apiKey: demo.apiKey }),
+    headers: { "content-type": "application/json", origin: baseURL },
+    body: JSON.stringify({ apiKey }),
   });
-  expect(signedIn.status).toBe(200);
-  cookie = signedIn.headers.getSetCookie()[0]!.split(";")[0]!;
-});
-
-test.afterAll(async () => {
-  await consoleServer?.stop();
-  await sandbox?.stop();
-});
+  expect(response.status).toBe(200);
+  return response.headers.getSetCookie()[0]!.split(";")[0]!;
+}
 
 const MARKS: Record<string, Record<string, string>> = {
   "a navigation": {},
@@ -44,7 +26,12 @@ const MARKS: Record<string, Record<string, string>> = {
   "both prefetch marks": { purpose: "prefetch", "next-router-prefetch": "1" },
 };
 
-test("every HTML answer carries the CSP, its nonce on every script, prefetch or not", async () => {
+test("every HTML answer carries the CSP, its nonce on every script, prefetch or not", async ({
+  baseURL,
+  sandbox,
+}) => {
+  const demo = await sandbox.demo();
+  const cookie = await signedIn(baseURL!, demo.apiKey);
   const paths = [
     "/login",
     "/webhooks",
@@ -56,7 +43,7 @@ test("every HTML answer carries the CSP, its nonce on every script, prefetch or 
   let checked = 0;
   for (const path of paths) {
     for (const [mark, headers] of Object.entries(MARKS)) {
-      const response = await fetch(`${consoleServer.url}${path}`, {
+      const response = await fetch(`${baseURL}${path}`, {
         headers: { cookie, ...headers },
         redirect: "manual",
       });
@@ -76,9 +63,13 @@ test("every HTML answer carries the CSP, its nonce on every script, prefetch or 
   expect(checked).toBeGreaterThanOrEqual(paths.length * Object.keys(MARKS).length - 2);
 });
 
-test("a page address sent by the browser (x-console-page) is never trusted, prefetch or not", async () => {
+test("a page address sent by the browser (x-console-page) is never trusted, prefetch or not", async ({
+  baseURL,
+  sandbox,
+}) => {
+  const cookie = await signedIn(baseURL!, (await sandbox.demo()).apiKey);
   for (const [mark, headers] of Object.entries(MARKS)) {
-    const response = await fetch(`${consoleServer.url}/webhooks/${UNKNOWN_WEBHOOK}`, {
+    const response = await fetch(`${baseURL}/webhooks/${UNKNOWN_WEBHOOK}`, {
       headers: { cookie, ...headers, "x-console-page": `/webhooks/${UNKNOWN_WEBHOOK}?looked=none` },
     });
     const body = await response.text();
