@@ -58,12 +58,33 @@ const HYDRATION_WATCH = `(() => {
  */
 async function gotoHydrated(page: Page, url: string): Promise<number> {
   await page.goto(url, { waitUntil: "networkidle" });
-  const handle = await page.waitForFunction(
-    () => (window as unknown as { __benchHydratedAt?: number }).__benchHydratedAt,
-    null,
-    { timeout: ACTION_TIMEOUT_MS },
+  try {
+    const handle = await page.waitForFunction(
+      () => (window as unknown as { __benchHydratedAt?: number }).__benchHydratedAt,
+      null,
+      { timeout: ACTION_TIMEOUT_MS },
+    );
+    return (await handle.jsonValue()) as number;
+  } catch (error) {
+    throw new Error(`${url} was not hydrated; elements without React's mark: ${await unhydrated(page)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** The first few elements of the body React has not adopted, for the error that says so. */
+function unhydrated(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    [...document.body.querySelectorAll("*")]
+      .filter(
+        (el) =>
+          !el.closest("script, template, next-route-announcer") &&
+          !Object.keys(el).some((key) => key.startsWith("__reactFiber$")),
+      )
+      .slice(0, 5)
+      .map((el) => el.outerHTML.slice(0, 160))
+      .join(" | "),
   );
-  return (await handle.jsonValue()) as number;
 }
 
 /** Script URLs the first HTML names: `<script src>` and `<link rel=preload|modulepreload as=script>`. */
