@@ -8,13 +8,19 @@ import { join } from "node:path";
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { FailureIssue } from "@/lib/domain/watch/failure-issue";
 import { DestinationForm } from "@/components/alerts/destination-form";
 import { FindAcrossBox } from "@/components/find/find-across-box";
 import { IssueActions } from "@/components/issues/issue-actions";
 import { MaintenanceSection } from "@/components/maintenance/maintenance-section";
 import { WatchForm } from "@/components/watch/watch-form";
+
+// Rendered outside the App Router: a form that refreshes the page after it acts gets a router that does nothing.
+vi.mock("next/navigation", async (original) => ({
+  ...(await original<typeof import("next/navigation")>()),
+  useRouter: () => ({ refresh: () => {} }),
+}));
 
 const WEBHOOK = "0b7e5a4c-8f0e-4a5b-9c1d-2e3f4a5b6c7d";
 
