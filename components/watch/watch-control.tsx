@@ -35,6 +35,14 @@ export function WatchControl({ webhookId, watch }: { webhookId: string; watch: W
     focusOnClose.current = null;
   }, [confirming]);
 
+  // The refreshed page renders the unwatched layout, whose status line is a new element: focus moves to it.
+  const focusSaidWhenUnwatched = useRef(false);
+  useEffect(() => {
+    if (watch || !focusSaidWhenUnwatched.current) return;
+    focusSaidWhenUnwatched.current = false;
+    said.current?.focus();
+  }, [watch]);
+
   function closeQuestion(focus: HTMLElement | null) {
     focusOnClose.current = focus;
     setConfirming(false);
@@ -68,6 +76,7 @@ export function WatchControl({ webhookId, watch }: { webhookId: string; watch: W
       () => stopWatching(webhookId),
       "No longer watched: its stored history, failure issues and alert settings were deleted.",
     );
+    focusSaidWhenUnwatched.current = stopped;
     closeQuestion(stopped ? said.current : stopButton.current);
   }
 
