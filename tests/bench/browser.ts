@@ -35,7 +35,9 @@ export function compressedSizes(body: Buffer): { gzip: number; brotli: number } 
 /**
  * Set before the page's own scripts run: records (in the page's clock) when React has hydrated the
  * page, i.e. when every element of the body carries React's fiber key, the mark `hydrateRoot`
- * leaves on each server-rendered element it adopts. Checked once per frame.
+ * leaves on each server-rendered element it adopts. Checked once per frame. What React's streaming
+ * puts in the body outside its tree is not counted: resource hints (`<link rel="preload">`) and the
+ * hidden containers streamed content arrives in (`<div hidden>`, `<table hidden>` for rows).
  */
 const HYDRATION_WATCH = `(() => {
   const isHydrated = (el) => Object.keys(el).some((key) => key.startsWith("__reactFiber$"));
@@ -43,7 +45,7 @@ const HYDRATION_WATCH = `(() => {
     const body = document.body;
     if (body) {
       const pending = [...body.querySelectorAll("*")].some(
-        (el) => !el.closest("script, template, next-route-announcer") && !isHydrated(el),
+        (el) => !el.closest("script, template, link, [hidden], next-route-announcer") && !isHydrated(el),
       );
       if (!pending && body.children.length) return void (window.__benchHydratedAt = performance.now());
     }
@@ -78,7 +80,7 @@ function unhydrated(page: Page): Promise<string> {
     [...document.body.querySelectorAll("*")]
       .filter(
         (el) =>
-          !el.closest("script, template, next-route-announcer") &&
+          !el.closest("script, template, link, [hidden], next-route-announcer") &&
           !Object.keys(el).some((key) => key.startsWith("__reactFiber$")),
       )
       .slice(0, 5)
@@ -478,15 +480,15 @@ export async function measureInteraction(
 }
 
 /**
- * Puts a plain button beside "Next page" whose click swaps the table body for the next page's
+ * Puts a plain button beside the "Next page" link whose click swaps the table body for the next page's
  * rows with one `innerHTML` write: no React, no router, no request. Plain JavaScript, see ARM_IN_PAGE.
  */
 const ADD_SWAP_BUTTON = `((html) => {
   ${FIND_LOG_TABLE}
   const body = logTable()?.querySelector("tbody");
   if (!body) throw new Error("no log table body on the page");
-  const next = Array.from(document.querySelectorAll("button")).find((b) => (b.textContent || "").trim().startsWith("Next page"));
-  if (!next) throw new Error("no Next page button on the page");
+  const next = Array.from(document.querySelectorAll("a, button")).find((b) => (b.textContent || "").trim().startsWith("Next page"));
+  if (!next) throw new Error("no Next page link on the page");
   const swap = document.createElement("button");
   swap.type = "button";
   swap.id = "bench-swap";
