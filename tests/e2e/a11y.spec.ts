@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { seriousViolations } from "./fixtures/axe";
-import { expect, test } from "./fixtures/test";
+import { expect, test, webhooksWithOneOpened } from "./fixtures/test";
 
 /**
  * Every page (and the open dialog) with no serious or critical axe violation, in light and dark.
@@ -35,14 +35,7 @@ test.describe("accessibility (light and dark)", () => {
   });
 
   test("/webhooks", async ({ signInWithDemoKey, webhooksPage, webhookPage, sandbox, page }) => {
-    await signInWithDemoKey();
-    // Something in "Opened recently" too.
-    const opened = (await sandbox.demoWebhook("200")).id;
-    await webhookPage.goto(opened);
-    await webhookPage.remembered(opened);
-    await webhooksPage.goto();
-    await expect(webhooksPage.demo).toBeVisible();
-    await expect(webhooksPage.recent).toBeVisible();
+    await webhooksWithOneOpened({ signInWithDemoKey, sandbox, webhookPage, webhooksPage });
     await webhooksPage.openById("nope");
     await expectAccessibleInBothSchemes(page);
   });

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import type { WebhookPage } from "./fixtures/pages";
 import type { Sandbox } from "./fixtures/sandbox";
 import { seriousViolations } from "./fixtures/axe";
-import { expect, test } from "./fixtures/test";
+import { expect, test, webhooksWithOneOpened } from "./fixtures/test";
 import { WatchControl } from "./fixtures/watch-pages";
 
 /**
@@ -110,13 +110,7 @@ for (const viewport of [PHONE, NARROW]) {
     });
 
     test("the webhooks page", async ({ page, signInWithDemoKey, sandbox, webhookPage, webhooksPage }) => {
-      await signInWithDemoKey();
-      const opened = (await sandbox.demoWebhook("200")).id;
-      await webhookPage.goto(opened);
-      await webhookPage.remembered(opened);
-      await webhooksPage.goto();
-      await expect(webhooksPage.demo).toBeVisible();
-      await expect(webhooksPage.recent).toBeVisible();
+      await webhooksWithOneOpened({ signInWithDemoKey, sandbox, webhookPage, webhooksPage });
       await expectFitsThePhone(page);
       // The header: title and Sign out on one line.
       const title = await page.getByRole("link", { name: "Webhook Console" }).boundingBox();
