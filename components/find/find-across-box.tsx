@@ -1,7 +1,6 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useId, type FormEvent } from "react";
+import { useId, useState, useTransition, type FormEvent } from "react";
 import { apiRequest } from "@/lib/browser/api";
 import { capHint } from "@/lib/domain/inputs/field-message";
 import { FIND_INPUT_MAX } from "@/lib/domain/api-limits";
@@ -14,23 +13,30 @@ export const FIND_ACROSS_INPUT_ID = "find-across";
  * Find across everything, in the header: a message ID, a log ID or a console link, looked up in
  * every watched webhook of every application in the session, then opened under its own
  * application (a full page load: the header is the layout's, and may have to name another one).
+ * Plain React state: the header is on every page's first load, and needs no query cache.
  */
 export function FindAcrossBox() {
   const errorId = useId();
   const hintId = useId();
-  const find = useMutation({
-    mutationFn: (q: string) =>
-      apiRequest<FindAcrossAnswer>(`/api/watches/find?${new URLSearchParams({ q })}`),
-    onSuccess: (answer) => window.location.assign(answer.href),
-  });
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const q = new FormData(event.currentTarget).get("q");
-    find.mutate(typeof q === "string" ? q : "");
+    setError(null);
+    startTransition(async () => {
+      try {
+        const answer = await apiRequest<FindAcrossAnswer>(
+          `/api/watches/find?${new URLSearchParams({ q: typeof q === "string" ? q : "" })}`,
+        );
+        window.location.assign(answer.href);
+      } catch (failure) {
+        setError(failure instanceof Error ? failure.message : String(failure));
+      }
+    });
   }
 
-  const error = find.error?.message ?? null;
   return (
     <form
       role="search"
@@ -51,11 +57,11 @@ export function FindAcrossBox() {
         aria-keyshortcuts="/"
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${errorId} ${hintId}` : hintId}
-        onChange={() => find.reset()}
+        onChange={() => setError(null)}
         className="peer field-input h-8 w-60 py-1 font-mono text-xs max-sm:min-w-0 max-sm:flex-1"
       />
-      <button type="submit" className="btn btn-small" disabled={find.isPending} aria-busy={find.isPending}>
-        {find.isPending ? "Finding…" : "Find"}
+      <button type="submit" className="btn btn-small" disabled={pending} aria-busy={pending}>
+        {pending ? "Finding…" : "Find"}
       </button>
       {error ? (
         <p id={errorId} role="alert" className="field-error w-full max-w-xl">
