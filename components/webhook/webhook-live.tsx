@@ -8,26 +8,27 @@ import { SendMessagePart } from "@/components/send/send-message-part";
 import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { Highlighted } from "@/components/webhook/highlighted";
 
+/** The view's parameters that narrow the table from the newest deliveries of every status. */
+const NARROWING = ["status", "code", "since", "until", "contains", "issue"];
+
 /**
  * What the log table and the send form share on a webhook's page: the test message being
  * followed. Its deliveries are highlighted in the table (rendered on the server, as `children`),
  * and once they land the page asks the server for its answer again (the rows and the Errors count
- * now differ). Sending shows the newest deliveries of every status (`newestHref`), where they land.
+ * now differ). Sending shows the newest deliveries of every status (`newestHref`), where they
+ * land, unless the URL shows them already (this part is rendered once for every view of the table).
  */
 export function WebhookLive({
   webhookId,
   webhookActive,
   demoChannels,
   newestHref,
-  showingNewest,
   children,
 }: {
   webhookId: string;
   webhookActive: boolean;
   demoChannels: DemoChannelOption[];
   newestHref: string;
-  /** The page shows the first page of every status already. */
-  showingNewest: boolean;
   children: ReactNode;
 }) {
   const router = useRouter();
@@ -39,6 +40,7 @@ export function WebhookLive({
 
   function onSent(sent: FollowTarget) {
     setTarget(sent);
+    const showingNewest = (search.get("page") ?? "1") === "1" && !NARROWING.some((name) => search.has(name));
     if (!showingNewest) router.push(newestHref, { scroll: false });
   }
 
