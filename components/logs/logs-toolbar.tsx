@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type ReactNode } from "react";
 import { useAutoRefresh } from "@/lib/browser/use-auto-refresh";
 import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
+import { prefetchView } from "@/components/logs/prefetch-view";
 
 /** A choice of the view and the page it leads to. */
 export interface ViewChoice {
@@ -15,7 +16,8 @@ export interface ViewChoice {
 /**
  * The log table's heading, then Status, rows per page, Auto-refresh, Refresh and the page's keys,
  * in one row above the table. A choice navigates to its
- * view (the URL is the state); the rows come from the server. Auto-refresh asks the server for
+ * view (the URL is the state); the rows come from the server, prefetched once a person reaches
+ * for the control (pointer down or focus), so that the choice answers from the router's cache. Auto-refresh asks the server for
  * the page again every AUTO_REFRESH_MS while the tab is visible, through `refreshPage` (a Server
  * Action: the page rendered in its answer may share one hub read among its viewers).
  */
@@ -43,12 +45,29 @@ export function LogsToolbar({
   const [autoRefresh, setAutoRefresh] = useState(false);
   const failure = useAutoRefresh(autoRefresh, "page", () => refreshPage());
   const go = (href: string) => startTransition(() => router.push(href, { scroll: false }));
+  const prefetch = (choices: ViewChoice[], value: string) => {
+    for (const choice of choices) if (choice.value !== value) prefetchView(router, choice.href);
+  };
 
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm sm:gap-x-5">
       {heading}
-      <ViewSelect id={`${id}-status`} label="Status" value={status} choices={statuses} onPick={go} />
-      <ViewSelect id={`${id}-size`} label="Rows per page" value={limit} choices={limits} onPick={go} />
+      <ViewSelect
+        id={`${id}-status`}
+        label="Status"
+        value={status}
+        choices={statuses}
+        onIntent={() => prefetch(statuses, status)}
+        onPick={go}
+      />
+      <ViewSelect
+        id={`${id}-size`}
+        label="Rows per page"
+        value={limit}
+        choices={limits}
+        onIntent={() => prefetch(limits, limit)}
+        onPick={go}
+      />
       <div className="flex items-center gap-2">
         <input
           id={`${id}-auto`}
@@ -94,12 +113,15 @@ function ViewSelect({
   label,
   value,
   choices,
+  onIntent,
   onPick,
 }: {
   id: string;
   label: string;
   value: string;
   choices: ViewChoice[];
+  /** A person reaches for the control. */
+  onIntent: () => void;
   onPick: (href: string) => void;
 }) {
   return (
@@ -113,6 +135,8 @@ function ViewSelect({
         id={id}
         className="field-select"
         defaultValue={value}
+        onPointerDown={onIntent}
+        onFocus={onIntent}
         onChange={(event) => {
           const choice = choices.find((one) => one.value === event.target.value);
           if (choice) onPick(choice.href);

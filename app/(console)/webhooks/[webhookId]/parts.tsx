@@ -8,6 +8,7 @@ import { DeliveryHealth, type HealthFilter } from "@/components/health/delivery-
 import { HistoryCoverage } from "@/components/history/history-coverage";
 import { LogDialog } from "@/components/logs/log-dialog";
 import { LogsEmptyState } from "@/components/logs/logs-empty-state";
+import { PrefetchView } from "@/components/logs/prefetch-view";
 import { LogRows, LogTableMessage } from "@/components/logs/log-table";
 import { Pager } from "@/components/ui/pager";
 import { FailingSince } from "@/components/webhook/webhook-heading";
@@ -139,7 +140,7 @@ export async function RowsPart({
   );
 }
 
-/** The pager under the table, once the view's total is known. */
+/** The pager under the table, once the view's total is known; the next page is prefetched. */
 export async function PagerPart({
   call,
   search,
@@ -153,15 +154,19 @@ export async function PagerPart({
 }) {
   const read = await readTable(call.appId, call.apiKey, call.webhookId, search);
   if (read.kind !== "answer") return null;
+  const { total } = read.answer;
   return (
-    <Pager
-      label="Log pages"
-      page={view.page}
-      pageSize={view.limit}
-      total={read.answer.total}
-      noun="deliveries"
-      hrefFor={pageHref}
-    />
+    <>
+      <Pager
+        label="Log pages"
+        page={view.page}
+        pageSize={view.limit}
+        total={total}
+        noun="deliveries"
+        hrefFor={pageHref}
+      />
+      {view.page * view.limit < total ? <PrefetchView href={pageHref(view.page + 1)} /> : null}
+    </>
   );
 }
 
