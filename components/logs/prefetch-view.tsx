@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { PrefetchKind } from "next/dist/client/components/router-reducer/router-reducer-types";
 import { useEffect } from "react";
+import { useAfterLoad } from "@/lib/browser/use-after-load";
 
 type Router = ReturnType<typeof useRouter>;
 
@@ -17,13 +18,14 @@ export function prefetchView(router: Router, href: string): void {
 
 /**
  * Prefetches the view a person most likely opens next (the next page of the table) once this one
- * has shown. A `<Link prefetch>` does the same only once scrolled into view, and the pager is
- * below the rows.
+ * has loaded and the browser is idle, so that it takes nothing from the page's own first load. A
+ * `<Link prefetch>` does the same only once scrolled into view, and the pager is below the rows.
  */
 export function PrefetchView({ href }: { href: string }) {
   const router = useRouter();
+  const afterLoad = useAfterLoad();
   useEffect(() => {
-    prefetchView(router, href);
-  }, [href, router]);
+    if (afterLoad) prefetchView(router, href);
+  }, [afterLoad, href, router]);
   return null;
 }
