@@ -10,10 +10,6 @@ export const HEALTH_WINDOWS = { "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86
 export type HealthWindow = keyof typeof HEALTH_WINDOWS;
 export const DEFAULT_HEALTH_WINDOW: HealthWindow = "24h";
 
-export function isHealthWindow(value: string): value is HealthWindow {
-  return Object.hasOwn(HEALTH_WINDOWS, value);
-}
-
 /** Bucket sizes the chart may use; the smallest giving at most MAX_BUCKETS bars wins. */
 const BUCKET_SIZES = [60_000, 300_000, 900_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 86_400_000];
 const MAX_BUCKETS = 48;

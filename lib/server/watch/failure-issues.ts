@@ -206,15 +206,6 @@ async function successRunEnd(tx: StoreDb, webhookId: string, after: number, coun
   return at === null || at === undefined ? null : Number(at);
 }
 
-/**
- * Builds the issues from the logs already stored (the migration that adds issues runs it once),
- * each webhook's logs in the order they were sent, as the watcher would have recorded them.
- */
-export async function rebuildIssues(db: StoreDb, resolveAfter: number, now = Date.now()): Promise<void> {
-  const webhooks = await db.selectFrom("watch_logs").select("webhook_id").distinct().execute();
-  for (const { webhook_id } of webhooks) await rebuildIssuesOf(db, webhook_id, resolveAfter, now);
-}
-
 /** One webhook's issues from its stored logs, oldest first (a copy that is now watched). */
 export async function rebuildIssuesOf(
   db: StoreDb,
@@ -266,49 +257,14 @@ export async function pruneIssues(tx: StoreDb, cut: number): Promise<void> {
   await tx.deleteFrom("failure_issues").where("id", "in", old).execute();
 }
 
-const ISSUE_COLUMNS = [
-  "failure_issues.id",
-  "failure_issues.webhook_id",
-  "failure_issues.status_code",
-  "failure_issues.signature",
-  "failure_issues.signature_text",
-  "failure_issues.state",
-  "failure_issues.failures",
-  "failure_issues.first_failure_at",
-  "failure_issues.first_failure_id",
-  "failure_issues.last_failure_at",
-  "failure_issues.last_failure_id",
-  "failure_issues.resolved_at",
-  "failure_issues.resolved_by",
-  "failure_issues.reopened_at",
-  "failure_issues.actor",
-  "failure_issues.note",
-  "failure_issues.changed_at",
-  "watches.app_id",
-  "watches.name",
-  "watches.endpoint",
-] as const;
-
-type ListedRow = Pick<
-  IssueRow,
-  | "id"
-  | "webhook_id"
-  | "status_code"
-  | "signature"
-  | "signature_text"
-  | "state"
-  | "failures"
-  | "first_failure_at"
-  | "first_failure_id"
-  | "last_failure_at"
-  | "last_failure_id"
-  | "resolved_at"
-  | "resolved_by"
-  | "reopened_at"
-  | "actor"
-  | "note"
-  | "changed_at"
-> & { app_id: string; name: string; endpoint: string };
+/** Issues with the name and endpoint of their watch (an issue without a watch is never listed). */
+function issueRows(ctx: StoreContext) {
+  return ctx.db
+    .selectFrom("failure_issues")
+    .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
+    .selectAll("failure_issues")
+    .select(["watches.app_id", "watches.name", "watches.endpoint"]);
+}
 
 /** The issues of the watches of these applications (of one webhook, when given), worst first. */
 export async function listIssues(
@@ -318,10 +274,7 @@ export async function listIssues(
 ): Promise<FailureIssue[]> {
   if (appIds.length === 0) return [];
   const rank = sql<number>`case failure_issues.state when 'open' then 0 when 'acknowledged' then 1 when 'resolved' then 2 else 3 end`;
-  const rows = await ctx.db
-    .selectFrom("failure_issues")
-    .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
-    .select(ISSUE_COLUMNS)
+  const rows = await issueRows(ctx)
     .where("watches.app_id", "in", appIds)
     .$if(Boolean(filter.webhookId), (qb) => qb.where("failure_issues.webhook_id", "=", filter.webhookId!))
     .orderBy(rank)
@@ -332,16 +285,16 @@ export async function listIssues(
   return issuesOf(ctx, rows);
 }
 
-async function issuesOf(ctx: StoreContext, rows: readonly ListedRow[]): Promise<FailureIssue[]> {
+async function issuesOf(
+  ctx: StoreContext,
+  rows: ReadonlyArray<IssueRow & { app_id: string; name: string; endpoint: string }>,
+): Promise<FailureIssue[]> {
   if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
   const samples = await ctx.db
     .selectFrom("failure_issue_samples")
     .selectAll()
-    .where(
-      "issue_id",
-      "in",
-      rows.map((row) => row.id),
-    )
+    .where("issue_id", "in", ids)
     .orderBy("send_at", "desc")
     .orderBy("log_id", "desc")
     .execute();
@@ -426,12 +379,7 @@ export async function changeIssue(
     .returning("id")
     .executeTakeFirst();
   if (!updated) throw notFound();
-  const rows = await ctx.db
-    .selectFrom("failure_issues")
-    .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
-    .select(ISSUE_COLUMNS)
-    .where("failure_issues.id", "=", issueId)
-    .execute();
+  const rows = await issueRows(ctx).where("failure_issues.id", "=", issueId).execute();
   const [issue] = await issuesOf(ctx, rows);
   if (!issue) throw notFound();
   return issue;
