@@ -8,9 +8,9 @@ import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain
 import type { StoredLog } from "@/lib/domain/watch/stored-log";
 import { AppError } from "@/lib/server/app-error";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import { unavailable, sharedStoreContext } from "@/lib/server/store/context";
+import { unavailable, withStore } from "@/lib/server/store/context";
 import { issueScope } from "@/lib/server/watch/issue-logs";
-import { copyFor, type Copy, type HistoryCall, type Reach } from "@/lib/server/history/copy";
+import { copyFor, stored, type Copy, type HistoryCall, type Reach } from "@/lib/server/history/copy";
 import * as questions from "@/lib/server/history/questions";
 
 export type { HistoryCall } from "@/lib/server/history/copy";
@@ -27,20 +27,11 @@ function scopeOf(copy: Copy): questions.Scope {
   return { webhookId: copy.webhookId, from: copy.completeFrom, complete: copy.complete };
 }
 
-/** Database failures after the copy was made are the store's: `store_unavailable`. */
-async function asked<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw unavailable(error);
-  }
-}
-
 async function sourceOf(copy: Copy, cutBodies = 0): Promise<HistorySource> {
   return {
     asOf: new Date(copy.asOf).toISOString(),
     watched: copy.watched,
-    logs: await asked(() => questions.countScope(copy.ctx.db, scopeOf(copy), null)),
+    logs: await stored(questions.countScope(copy.ctx.db, scopeOf(copy), null)),
     complete: copy.complete,
     cutBodies,
   };
@@ -57,7 +48,7 @@ export async function narrowToIssue(
   issueId: string | undefined,
 ): Promise<HistoryQuestion> {
   if (!issueId) return question;
-  const scope = await asked(async () => issueScope(await sharedStoreContext(), appId, webhookId, issueId));
+  const scope = await withStore((ctx) => issueScope(ctx, appId, webhookId, issueId));
   const since = Math.max(question.since ?? scope.firstFailureAt, scope.firstFailureAt);
   return { ...question, since, issue: scope.filter };
 }
@@ -95,26 +86,18 @@ export async function beginAnswer(
     async run(onProgress) {
       let copy = await copyFor(call, webhookId, reach, { onProgress, asIs });
       if (options.followStreak && !asIs) {
-        const streak = await asked(() => questions.streak(copy.ctx.db, scopeOf(copy)));
+        const streak = await stored(questions.streak(copy.ctx.db, scopeOf(copy)));
         if (streak?.atLeast && !copy.partial)
           copy = await copyFor(
             call,
             webhookId,
             { since: null, cap: options.cap },
-            {
-              onProgress,
-              until: (log) => log.status === "Success",
-            },
+            { onProgress, until: (log) => log.status === "Success" },
           );
       }
       return resultOf(copy, question, options, now);
     },
   };
-}
-
-/** Delivery health's question: every delivery of the most recent `window`. */
-export function healthQuestion(window: HealthWindow, now: number): HistoryQuestion {
-  return { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[window] };
 }
 
 /**
@@ -131,7 +114,13 @@ export function beginHealth(
   asIs = false,
 ) {
   const options = { cap, offset: 0, limit: 5, followStreak: true, asIs };
-  return beginAnswer(call, webhookId, healthQuestion(window, now), options, now);
+  return beginAnswer(
+    call,
+    webhookId,
+    { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[window] },
+    options,
+    now,
+  );
 }
 
 async function resultOf(
@@ -142,7 +131,7 @@ async function resultOf(
 ): Promise<ScanResultLine> {
   const scope = scopeOf(copy);
   const db = copy.ctx.db;
-  const [page, summary, read, cut] = await asked(() =>
+  const [page, summary, read, cut] = await stored(
     Promise.all([
       questions.queryLogs(db, scope, question, { offset: options.offset, limit: options.limit }),
       questions.health(db, scope, question, now),
@@ -179,11 +168,11 @@ export async function findDelivery(
 ): Promise<FindAnswer> {
   const askedAt = Date.now();
   let copy = await copyFor(call, webhookId, { since: askedAt, cap });
-  let found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+  let found = await stored(questions.findLog(copy.ctx.db, scopeOf(copy), target));
   if (!found && copy.asOf < askedAt) {
     // It may be newer than the copy: a person found it in the live table.
     copy = await copyFor(call, webhookId, { since: askedAt, cap }, { refresh: true });
-    found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+    found = await stored(questions.findLog(copy.ctx.db, scopeOf(copy), target));
   }
   if (!found && !copy.complete) {
     copy = await copyFor(
@@ -192,7 +181,7 @@ export async function findDelivery(
       { since: null, cap },
       { until: (log) => matchesTarget(target, log) },
     );
-    found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+    found = await stored(questions.findLog(copy.ctx.db, scopeOf(copy), target));
   }
   const source = await sourceOf(copy);
   if (found) {
@@ -227,12 +216,12 @@ export async function openExport(
 ): Promise<MatchStream> {
   const copy = await copyFor(call, webhookId, { since: question.since, cap });
   const scope = scopeOf(copy);
-  const cut = await asked(() => questions.cutBodies(copy.ctx.db, scope, question));
+  const cut = await stored(questions.cutBodies(copy.ctx.db, scope, question));
   const batches = questions.streamLogs(copy.ctx.db, scope, question)[Symbol.asyncIterator]();
   return {
     source: await sourceOf(copy, cut),
     async next() {
-      const batch = await asked(() => batches.next());
+      const batch = await stored(batches.next());
       return batch.done ? null : batch.value;
     },
     close() {
@@ -243,12 +232,14 @@ export async function openExport(
 
 /** Hands the copy's logs to the visitor, newest first; true once it needs no more. */
 async function visitCopy(copy: Copy, visitor: LogVisitor): Promise<boolean> {
-  return asked(async () => {
+  try {
     for await (const batch of questions.streamLogs(copy.ctx.db, scopeOf(copy), EMPTY_QUESTION)) {
       if (batch.some((log) => !visitor.add(log))) return true;
     }
     return false;
-  });
+  } catch (error) {
+    throw unavailable(error);
+  }
 }
 
 /** Takes a webhook's logs one at a time, newest first; false once nothing older can change its answer. */

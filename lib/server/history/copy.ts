@@ -12,7 +12,8 @@ import { hubReader, olderPages, PAGE_SIZE, readNewest } from "@/lib/server/histo
 import { sleepUntil } from "@/lib/server/history/retry";
 import type { StoreContext } from "@/lib/server/store/context";
 import { writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
-import { sharedStoreContext, unavailable } from "@/lib/server/store/context";
+import { sharedStoreContext, unavailable, withStore } from "@/lib/server/store/context";
+import { countScope } from "@/lib/server/history/questions";
 
 /**
  * The console's copy of a webhook's history: the store answers every history question, and this
@@ -81,20 +82,15 @@ const STALE_AFTER_INTERVALS = 5;
 /** How long a question waits for another reading of the same webhook (a poll, another instance's question). */
 const LEASE_WAIT_MS = 60_000;
 
-interface CopyRow {
-  head_id: string | null;
-  complete_from: number | null;
-  history_complete: number;
-  copied_at: number | null;
-  copied_by: string | null;
-  hub_total: number | null;
-  lease_until: number;
-  watchedBy: string | null;
-  copiedBy: string | null;
+/** A database failure is `store_unavailable` (an AppError passes as it is). */
+export function stored<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw unavailable(error);
+  });
 }
 
-async function copyRow(ctx: StoreContext, webhookId: string): Promise<CopyRow | null> {
-  const row = await ctx.db
+function copyRow(ctx: StoreContext, webhookId: string) {
+  return ctx.db
     .selectFrom("watch_state")
     .leftJoin("watches", "watches.webhook_id", "watch_state.webhook_id")
     .leftJoin("log_copies", "log_copies.webhook_id", "watch_state.webhook_id")
@@ -111,26 +107,13 @@ async function copyRow(ctx: StoreContext, webhookId: string): Promise<CopyRow | 
     ])
     .where("watch_state.webhook_id", "=", webhookId)
     .executeTakeFirst();
-  return row ?? null;
 }
 
-/**
- * Logs copied from `completeFrom` on (the contiguous part, newest first, that answers questions),
- * or only those created after it (`"after"`).
- */
-async function countCopied(
-  ctx: StoreContext,
-  webhookId: string,
-  completeFrom: number | null,
-  which: "from" | "after" = "from",
-) {
-  const row = await ctx.db
-    .selectFrom("watch_logs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("webhook_id", "=", webhookId)
-    .$if(completeFrom !== null, (qb) => qb.where("created_at", which === "from" ? ">=" : ">", completeFrom!))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+type CopyRow = NonNullable<Awaited<ReturnType<typeof copyRow>>>;
+
+/** Logs copied from `from` on: the contiguous part, newest first, that answers questions. */
+function countCopied(ctx: StoreContext, webhookId: string, from: number | null) {
+  return countScope(ctx.db, { webhookId, from }, null);
 }
 
 /** Whether the copy holds what `reach` asks for. */
@@ -147,14 +130,11 @@ async function reaches(ctx: StoreContext, webhookId: string, row: CopyRow, reach
  * shows the reading's progress (with Cancel) when it does not.
  */
 export async function copyReaches(webhookId: WebhookId, reach: Reach): Promise<boolean> {
-  try {
-    const ctx = await sharedStoreContext();
-    const id = webhookId.toLowerCase();
+  const id = webhookId.toLowerCase();
+  return withStore(async (ctx) => {
     const row = await copyRow(ctx, id);
-    return row !== null && (await reaches(ctx, id, row, reach));
-  } catch (error) {
-    throw unavailable(error);
-  }
+    return row !== undefined && (await reaches(ctx, id, row, reach));
+  });
 }
 
 /**
@@ -169,7 +149,13 @@ function current(row: CopyRow, call: HistoryCall, now: number): boolean {
   return row.watchedBy === call.appId && now - row.copied_at <= STALE_AFTER_INTERVALS * interval;
 }
 
-function copyOf(ctx: StoreContext, webhookId: string, row: CopyRow, partial: ScanPartial, arrived = 0): Copy {
+function copyOf(
+  ctx: StoreContext,
+  webhookId: string,
+  row: CopyRow,
+  partial: ScanPartial,
+  arrived: number,
+): Copy {
   return {
     ctx,
     webhookId,
@@ -208,23 +194,16 @@ export async function copyFor(
   reach: Reach,
   options: CopyOptions = {},
 ): Promise<Copy> {
-  let ctx: StoreContext;
-  try {
-    ctx = await sharedStoreContext();
-  } catch (error) {
-    throw unavailable(error);
-  }
+  const ctx = await stored(sharedStoreContext());
   const id = webhookId.toLowerCase();
   await expireCopiesNow(ctx);
   const giveUpAt = Date.now() + LEASE_WAIT_MS;
   for (;;) {
-    const row = await copyRow(ctx, id).catch((error: unknown) => {
-      throw unavailable(error);
-    });
-    const fresh = options.asIs || (row !== null && current(row, call, Date.now()));
+    const row = await stored(copyRow(ctx, id));
+    const fresh = options.asIs || (row !== undefined && current(row, call, Date.now()));
     if (row && !options.until && !options.refresh && fresh && (await reaches(ctx, id, row, reach))) {
-      await touch(ctx, id, call.appId, row);
-      return copyOf(ctx, id, row, null);
+      await stored(touch(ctx, id, call.appId, row));
+      return copyOf(ctx, id, row, null, 0);
     }
     const running = readings.get(id);
     if (running) {
@@ -268,23 +247,23 @@ async function waitFor(reading: Promise<unknown>, signal: AbortSignal): Promise<
 async function takeLease(ctx: StoreContext, webhookId: string, owner: string): Promise<boolean> {
   const now = Date.now();
   const leaseMs = serverConfig().watch.leaseSeconds * 1000;
-  try {
-    await ctx.db
+  await stored(
+    ctx.db
       .insertInto("watch_state")
       .values({ webhook_id: webhookId, head_id: null, tail_offset: null, next_poll_at: 0 })
       .onConflict((oc) => oc.column("webhook_id").doNothing())
-      .execute();
-    const taken = await ctx.db
+      .execute(),
+  );
+  const taken = await stored(
+    ctx.db
       .updateTable("watch_state")
       .set({ lease_owner: owner, lease_until: now + leaseMs })
       .where("webhook_id", "=", webhookId)
       .where("lease_until", "<", now)
       .returning("webhook_id")
-      .executeTakeFirst();
-    return taken !== undefined;
-  } catch (error) {
-    throw unavailable(error);
-  }
+      .executeTakeFirst(),
+  );
+  return taken !== undefined;
 }
 
 async function releaseLease(ctx: StoreContext, webhookId: string, owner: string): Promise<void> {
@@ -301,10 +280,10 @@ async function touch(
   ctx: StoreContext,
   webhookId: string,
   appId: string,
-  row: CopyRow | null,
+  row: CopyRow,
   webhook?: WebhookLog["webhook"],
 ) {
-  if (row?.watchedBy) return;
+  if (row.watchedBy) return;
   const now = Date.now();
   const summary = webhook ? { endpoint: webhook.endpoint, event_type: webhook.eventType } : {};
   await ctx.db
@@ -319,10 +298,7 @@ async function touch(
       created_at: now,
     })
     .onConflict((oc) => oc.column("webhook_id").doUpdateSet({ app_id: appId, used_at: now, ...summary }))
-    .execute()
-    .catch((error: unknown) => {
-      throw unavailable(error);
-    });
+    .execute();
 }
 
 const created = (log: WebhookLog) => Date.parse(log.createdDate);
@@ -346,32 +322,20 @@ async function read(
     questionKeyBudgets(history.keyRequestsPerMinute),
     pLimit(history.concurrency),
   );
-  const stored = async <T>(work: () => Promise<T>) => {
-    try {
-      return await work();
-    } catch (error) {
-      if (isAppError(error)) throw error;
-      throw unavailable(error);
-    }
-  };
-  const before = (await stored(() => copyRow(ctx, webhookId)))!;
+  const before = (await stored(copyRow(ctx, webhookId)))!;
   const watched = before.watchedBy !== null;
   const { until } = options;
   let done = false;
-  // `until` sees the older logs as they are first copied, newest first, after those already copied.
-  const seen = (logs: readonly WebhookLog[], fresh: ReadonlySet<string>) => {
-    for (const log of logs) if (until && !done && fresh.has(log.id.toLowerCase())) done = until(log);
-  };
 
   const state = { ...before };
   const fresh = before.head_id === null;
   if (!fresh && !options.refresh && current(before, call, startedAt)) {
     // This key's question brought the copy up to date a moment ago.
-    await touch(ctx, webhookId, call.appId, before);
+    await stored(touch(ctx, webhookId, call.appId, before));
   } else {
     // The newest page first: it proves the key reads the webhook, and brings in what is new.
     const top = await readNewest(hub, before.head_id, fresh ? PAGE_SIZE : reach.cap, signal);
-    await touch(ctx, webhookId, call.appId, before, top.logs[0]?.webhook);
+    await stored(touch(ctx, webhookId, call.appId, before, top.logs[0]?.webhook));
     const cursor: CursorChange = { head_id: top.logs[0]?.id.toLowerCase() ?? before.head_id };
     if (fresh || top.gap) {
       const end = fresh && !top.gap;
@@ -380,34 +344,31 @@ async function read(
         complete_from: end || top.logs.length === 0 ? null : created(top.logs.at(-1)!),
       });
     }
-    await stored(() => writeLogs(ctx, owner, webhookId, top.logs, cursor, leaseMs, startedAt, { watched }));
+    await stored(writeLogs(ctx, owner, webhookId, top.logs, cursor, leaseMs, startedAt, { watched }));
     const read = { hub_total: top.total, copied_at: startedAt, copied_by: call.appId };
-    await stored(() =>
-      ctx.db.updateTable("watch_state").set(read).where("webhook_id", "=", webhookId).execute(),
-    );
+    await stored(ctx.db.updateTable("watch_state").set(read).where("webhook_id", "=", webhookId).execute());
     Object.assign(state, cursor, read);
   }
   const total = state.hub_total ?? 0;
 
-  let copied = await stored(() => countCopied(ctx, webhookId, state.complete_from));
+  let copied = await stored(countCopied(ctx, webhookId, state.complete_from));
   let partial: ScanPartial = null;
   let arrived = 0;
   const progress = () =>
     options.onProgress?.({ type: "progress", read: copied, total, cap: reach.cap, matches: 0 });
-  const wanted = () =>
+  const short = () =>
     state.history_complete !== 1 &&
-    copied < reach.cap &&
     !done &&
-    (until !== undefined ||
-      reach.since === null ||
-      state.complete_from === null ||
-      state.complete_from > reach.since);
+    (reach.since === null || state.complete_from === null || state.complete_from > reach.since);
+  const wanted = () =>
+    copied < reach.cap && (until !== undefined ? state.history_complete !== 1 && !done : short());
 
   if (wanted()) {
     progress();
     // From the first log created when the oldest copied one was: logs of one millisecond may
-    // straddle a page, and only some of them be copied.
-    const offset = await stored(() => countCopied(ctx, webhookId, state.complete_from, "after"));
+    // straddle a page, and only some of them be copied (creation times are whole milliseconds).
+    const after = state.complete_from === null ? null : state.complete_from + 1;
+    const offset = await stored(countCopied(ctx, webhookId, after));
     const maxPages = Math.ceil((reach.cap - offset) / PAGE_SIZE);
     try {
       for await (const pages of olderPages(
@@ -423,12 +384,13 @@ async function read(
         const step: CursorChange = end
           ? { history_complete: 1, complete_from: null }
           : { complete_from: Math.min(oldest ?? Infinity, state.complete_from ?? Infinity) };
-        const added = await stored(() =>
-          writeLogs(ctx, owner, webhookId, logs, step, leaseMs, Date.now(), { watched }),
+        const added = new Set(
+          await stored(writeLogs(ctx, owner, webhookId, logs, step, leaseMs, Date.now(), { watched })),
         );
-        seen(logs, new Set(added));
+        // `until` sees the older logs as they are first copied, newest first, after those already copied.
+        for (const log of logs) if (until && !done && added.has(log.id.toLowerCase())) done = until(log);
         Object.assign(state, step);
-        copied += added.length;
+        copied += added.size;
         progress();
         if (!wanted()) break;
       }
@@ -439,11 +401,7 @@ async function read(
     }
   }
   const copy = copyOf(ctx, webhookId, state, partial, Math.max(0, arrived));
-  const short =
-    !copy.complete &&
-    !done &&
-    (reach.since === null || copy.completeFrom === null || copy.completeFrom > reach.since);
-  return { ...copy, partial: partial ?? (short ? capPartial(copy, reach.cap, copied) : null) };
+  return { ...copy, partial: partial ?? (short() ? capPartial(copy, reach.cap, copied) : null) };
 }
 
 function failedPartial(copied: number, error: AppError): ScanPartial {

@@ -76,7 +76,7 @@ function bodyContains(text: string) {
 }
 
 /** The scope's logs: one webhook's, created from the scope's start on. */
-function inScope(scope: Scope) {
+function inScope(scope: Pick<Scope, "webhookId" | "from">) {
   return (eb: Logs) =>
     eb.and([
       eb("webhook_id", "=", scope.webhookId),
@@ -127,7 +127,11 @@ export async function cutBodies(db: StoreDb, scope: Scope, question: HistoryQues
 }
 
 /** Logs of the scope created at or after `since` (all when null): what a question over them reads. */
-export async function countScope(db: StoreDb, scope: Scope, since: number | null): Promise<number> {
+export async function countScope(
+  db: StoreDb,
+  scope: Pick<Scope, "webhookId" | "from">,
+  since: number | null,
+): Promise<number> {
   const row = await db
     .selectFrom("watch_logs")
     .select((eb) => eb.fn.countAll<number>().as("n"))

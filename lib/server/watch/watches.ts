@@ -163,14 +163,13 @@ async function adoptCopy(ctx: StoreContext, tx: StoreDb, webhookId: string, now:
     .select(["head_id", "complete_from", "history_complete"])
     .where("webhook_id", "=", webhookId)
     .executeTakeFirstOrThrow();
-  const complete = state.history_complete === 1;
-  const held = await countScope(tx, { webhookId, from: state.complete_from, complete }, null);
+  const held = await countScope(tx, { webhookId, from: state.complete_from }, null);
   await rebuildIssuesOf(tx, webhookId, ctx.issueResolveAfter, now);
   await tx
     .updateTable("watch_state")
     .set({
       ...(await summarise(tx, webhookId)),
-      tail_offset: state.head_id === null ? 0 : complete ? null : held,
+      tail_offset: state.head_id === null ? 0 : state.history_complete === 1 ? null : held,
       backfill_read: held,
       next_poll_at: now,
     })
