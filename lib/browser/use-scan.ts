@@ -4,10 +4,10 @@ import type { ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer"
 
 export type ScanState =
   | { status: "idle" }
-  | { status: "running"; progress: ScanProgressLine | null; previous: ScanResultLine | null }
+  | { status: "running"; progress: ScanProgressLine | null }
   | { status: "done"; result: ScanResultLine }
-  | { status: "cancelled"; previous: ScanResultLine | null }
-  | { status: "failed"; error: Error; previous: ScanResultLine | null };
+  | { status: "cancelled" }
+  | { status: "failed"; error: Error };
 
 /**
  * The scan `path` names (null: none), run when the path changes, with its progress. `cancel()`
@@ -18,36 +18,29 @@ export function useScan(path: string | null): ScanState & { cancel: () => void; 
   const [state, setState] = useState<ScanState>({ status: "idle" });
   const [round, setRound] = useState(0);
   const controller = useRef<AbortController | null>(null);
-  const last = useRef<ScanResultLine | null>(null);
 
   useEffect(() => {
     if (!path) return;
     const abort = new AbortController();
     controller.current = abort;
-    const previous = last.current;
-    setState({ status: "running", progress: null, previous });
+    setState({ status: "running", progress: null });
     // The stream reader is its own chunk: pages that never scan do not load it.
     import("@/lib/browser/scan-stream")
       .then(({ runScan }) =>
         runScan(path, {
           signal: abort.signal,
-          onProgress: (progress) => setState({ status: "running", progress, previous }),
+          onProgress: (progress) => setState({ status: "running", progress }),
         }),
       )
       .then(
         (result) => {
-          last.current = result;
           // A transition: what shows the result (a chart, many rows) renders in slices, not one long task.
           startTransition(() => setState({ status: "done", result }));
         },
         (error: unknown) => {
           if (abort.signal.aborted) return;
           onUnauthorized(error);
-          setState({
-            status: "failed",
-            error: error instanceof Error ? error : new Error(String(error)),
-            previous,
-          });
+          setState({ status: "failed", error: error instanceof Error ? error : new Error(String(error)) });
         },
       );
     return () => abort.abort();
@@ -55,9 +48,7 @@ export function useScan(path: string | null): ScanState & { cancel: () => void; 
 
   const cancel = useCallback(() => {
     controller.current?.abort();
-    setState((current) =>
-      current.status === "running" ? { status: "cancelled", previous: current.previous } : current,
-    );
+    setState((current) => (current.status === "running" ? { status: "cancelled" } : current));
   }, []);
   const rerun = useCallback(() => setRound((n) => n + 1), []);
 

@@ -56,11 +56,6 @@ export class KeyBudgets {
       return { key, calls: bucket.pausedUntil > now ? 0 : Math.floor(bucket.tokens) };
     });
   }
-
-  /** Epoch ms until which the key is paused (0 when it is not). */
-  pausedUntil(key: string): number {
-    return this.buckets.get(key)?.pausedUntil ?? 0;
-  }
 }
 
 const SHARED = Symbol.for("hub-console.question-key-budgets");

@@ -141,20 +141,12 @@ export async function countScope(
   return Number(row.n);
 }
 
-/** Listing order (newest first, as the hub lists): after `row` means older than it. */
-function olderThan(row: { created_at: number; id: string }) {
+/** In listing order (newest first, as the hub lists), the logs older (`<`) or newer (`>`) than `row`. */
+function beyond(side: "<" | ">", row: { created_at: number; id: string }) {
   return (eb: Logs) =>
     eb.or([
-      eb("created_at", "<", row.created_at),
-      eb.and([eb("created_at", "=", row.created_at), eb("id", "<", row.id)]),
-    ]);
-}
-
-function newerThan(row: { created_at: number; id: string }) {
-  return (eb: Logs) =>
-    eb.or([
-      eb("created_at", ">", row.created_at),
-      eb.and([eb("created_at", "=", row.created_at), eb("id", ">", row.id)]),
+      eb("created_at", side, row.created_at),
+      eb.and([eb("created_at", "=", row.created_at), eb("id", side, row.id)]),
     ]);
 }
 
@@ -278,7 +270,11 @@ export async function streak(db: StoreDb, scope: Scope): Promise<FailingStreak |
     .limit(1)
     .executeTakeFirst();
   const failures = (eb: Logs) =>
-    eb.and([inScope(scope)(eb), eb("status", "!=", "Success"), ...(success ? [newerThan(success)(eb)] : [])]);
+    eb.and([
+      inScope(scope)(eb),
+      eb("status", "!=", "Success"),
+      ...(success ? [beyond(">", success)(eb)] : []),
+    ]);
   const [oldest, codes] = await Promise.all([
     db
       .selectFrom("watch_logs")
@@ -345,7 +341,7 @@ export async function* streamLogs(
     const cursor: typeof after = after;
     const rows: LogRow[] = await listed(db, scope, question)
       .selectAll()
-      .$if(cursor !== null, (qb) => qb.where(olderThan(cursor!)))
+      .$if(cursor !== null, (qb) => qb.where(beyond("<", cursor!)))
       .limit(STREAM_BATCH)
       .execute();
     if (rows.length === 0) return;
@@ -387,7 +383,7 @@ export async function findLog(
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where(inScope(scope))
       .$if(status !== null, (qb) => qb.where("status", "=", status!))
-      .where(newerThan(row))
+      .where(beyond(">", row))
       .executeTakeFirstOrThrow(),
   ]);
   return { log: logOf(row, webhook), index: Number(before.n) };

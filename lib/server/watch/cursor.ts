@@ -104,27 +104,18 @@ export async function recordWebhook(
   await ctx.db.transaction().execute(async (tx) => {
     const state = await holdLease(tx, owner, webhook.id, leaseMs, now);
     const active = webhook.active ? 1 : 0;
-    const events: StoreDatabase["watch_timeline"][] = [];
-    if (state.active !== active) {
-      events.push({
-        webhook_id: webhook.id,
-        at: now,
-        kind: "active",
-        active,
-        number_of_errors: webhook.numberOfErrors,
-        previous: state.active,
-      });
-    }
-    if (state.number_of_errors !== webhook.numberOfErrors) {
-      events.push({
-        webhook_id: webhook.id,
-        at: now,
-        kind: "errors",
-        active,
-        number_of_errors: webhook.numberOfErrors,
-        previous: state.number_of_errors,
-      });
-    }
+    const event = (kind: "active" | "errors", previous: number | null) => ({
+      webhook_id: webhook.id,
+      at: now,
+      kind,
+      active,
+      number_of_errors: webhook.numberOfErrors,
+      previous,
+    });
+    const events = [
+      ...(state.active !== active ? [event("active", state.active)] : []),
+      ...(state.number_of_errors !== webhook.numberOfErrors ? [event("errors", state.number_of_errors)] : []),
+    ];
     if (events.length > 0) {
       await tx
         .insertInto("watch_timeline")
@@ -154,7 +145,7 @@ export function keptBody(body: string, capBytes: number): string {
 }
 
 /** The body as stored: its kept part, with its full size and hash. */
-export function compactBody(body: string, capBytes: number) {
+function compactBody(body: string, capBytes: number) {
   const size = Buffer.byteLength(body, "utf8");
   return {
     body: size <= capBytes ? body : keptBody(body, capBytes),
