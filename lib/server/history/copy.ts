@@ -16,15 +16,10 @@ import { sharedStoreContext, unavailable, withStore } from "@/lib/server/store/c
 import { countScope } from "@/lib/server/history/questions";
 
 /**
- * The console's copy of a webhook's history: the store answers every history question, and this
- * is how a question gets the copy it needs. A watched webhook's copy is kept current by the
- * watcher; any other webhook's is made by the questions asked of it, with the reader the watcher
- * uses, and expires unused (HISTORY_COPY_MINUTES). A question reads from the hub only what the
- * copy lacks: the logs newer than its newest, then older pages as far back as the question reaches.
- *
- * A copy belongs to the application whose key read it, as a watch does: only that application's
- * session reads it without asking the hub first, and any other key must read the hub's newest
- * page (which refuses a key that cannot read the webhook) before the copy answers it.
+ * How a question gets the copy of a webhook's history it needs (docs/history.md): it reads from
+ * the hub only what the copy lacks, newer logs first, then older pages as far back as it reaches.
+ * A copy belongs to the application whose key read it: any other key must read the hub's newest
+ * page first, so a key the hub refuses reads nothing from it.
  */
 
 export interface HistoryCall {
@@ -67,11 +62,7 @@ export interface CopyOptions {
   until?: (log: WebhookLog) => boolean;
   /** Read the hub's newest page even when the copy is current (it lacks a delivery a person saw). */
   refresh?: boolean;
-  /**
-   * Answer from the copy as it is when it reaches as far as asked, however old, with no hub call:
-   * for a caller that has just read the webhook with the same key (which proves the key reads
-   * it) and will not wait for the hub. The answer says as of when.
-   */
+  /** Answer from the copy as it is, however old, with no hub call: the caller's key has just read the webhook. */
   asIs?: boolean;
 }
 
@@ -93,7 +84,6 @@ function copyRow(ctx: StoreContext, webhookId: string) {
   return ctx.db
     .selectFrom("watch_state")
     .leftJoin("watches", "watches.webhook_id", "watch_state.webhook_id")
-    .leftJoin("log_copies", "log_copies.webhook_id", "watch_state.webhook_id")
     .select([
       "watch_state.head_id",
       "watch_state.complete_from",
@@ -101,9 +91,7 @@ function copyRow(ctx: StoreContext, webhookId: string) {
       "watch_state.copied_at",
       "watch_state.copied_by",
       "watch_state.hub_total",
-      "watch_state.lease_until",
       "watches.app_id as watchedBy",
-      "log_copies.app_id as copiedBy",
     ])
     .where("watch_state.webhook_id", "=", webhookId)
     .executeTakeFirst();
@@ -111,24 +99,15 @@ function copyRow(ctx: StoreContext, webhookId: string) {
 
 type CopyRow = NonNullable<Awaited<ReturnType<typeof copyRow>>>;
 
-/** Logs copied from `from` on: the contiguous part, newest first, that answers questions. */
-function countCopied(ctx: StoreContext, webhookId: string, from: number | null) {
-  return countScope(ctx.db, { webhookId, from }, null);
-}
-
 /** Whether the copy holds what `reach` asks for. */
 async function reaches(ctx: StoreContext, webhookId: string, row: CopyRow, reach: Reach): Promise<boolean> {
   if (row.history_complete === 1) return true;
   if (row.head_id === null || row.complete_from === null) return false;
   if (reach.since !== null && row.complete_from <= reach.since) return true;
-  return (await countCopied(ctx, webhookId, row.complete_from)) >= reach.cap;
+  return (await countScope(ctx.db, { webhookId, from: row.complete_from }, null)) >= reach.cap;
 }
 
-/**
- * Whether the copy of `webhookId` already reaches as far back as `reach` asks: a question then
- * reads at most the hub's pages newer than the copy. A page answers at once when it does, and
- * shows the reading's progress (with Cancel) when it does not.
- */
+/** Whether the copy already reaches as far back as `reach` asks: else a page shows the reading's progress. */
 export async function copyReaches(webhookId: WebhookId, reach: Reach): Promise<boolean> {
   const id = webhookId.toLowerCase();
   return withStore(async (ctx) => {
@@ -137,11 +116,7 @@ export async function copyReaches(webhookId: WebhookId, reach: Reach): Promise<b
   });
 }
 
-/**
- * Whether the copy may answer `call` as it is, without reading the hub's newest page first: it
- * is the application's watch and the watcher read it lately, or this application's key read it a
- * moment ago.
- */
+/** The copy may answer `call` without the hub's newest page: the watcher or this key read it lately. */
 function current(row: CopyRow, call: HistoryCall, now: number): boolean {
   if (row.copied_at === null) return false;
   if (row.copied_by === call.appId && now - row.copied_at <= JUST_READ_MS) return true;
@@ -149,13 +124,7 @@ function current(row: CopyRow, call: HistoryCall, now: number): boolean {
   return row.watchedBy === call.appId && now - row.copied_at <= STALE_AFTER_INTERVALS * interval;
 }
 
-function copyOf(
-  ctx: StoreContext,
-  webhookId: string,
-  row: CopyRow,
-  partial: ScanPartial,
-  arrived: number,
-): Copy {
+function copyOf(ctx: StoreContext, webhookId: string, row: CopyRow, partial: ScanPartial, arrived = 0): Copy {
   return {
     ctx,
     webhookId,
@@ -183,10 +152,8 @@ export function capPartial(copy: { total: number }, cap: number, copied: number)
 const readings = new Map<string, Promise<unknown>>();
 
 /**
- * The copy of `webhookId` brought up to date and reaching as far back as `reach` (and `until`)
- * asks, within the cap. Throws the hub's error when its newest page cannot be read (401, 404, 429,
- * …) and `store_unavailable` when the database does not answer; a hub failure after that leaves
- * the copy as far as it got, and says so in `partial`.
+ * The copy brought up to date and as far back as `reach` (and `until`) asks, within the cap.
+ * Throws when the hub's newest page cannot be read; a hub failure after that is said in `partial`.
  */
 export async function copyFor(
   call: HistoryCall,
@@ -203,7 +170,7 @@ export async function copyFor(
     const fresh = options.asIs || (row !== undefined && current(row, call, Date.now()));
     if (row && !options.until && !options.refresh && fresh && (await reaches(ctx, id, row, reach))) {
       await stored(touch(ctx, id, call.appId, row));
-      return copyOf(ctx, id, row, null, 0);
+      return copyOf(ctx, id, row, null);
     }
     const running = readings.get(id);
     if (running) {
@@ -351,32 +318,32 @@ async function read(
   }
   const total = state.hub_total ?? 0;
 
-  let copied = await stored(countCopied(ctx, webhookId, state.complete_from));
+  // The contiguous part, newest first, that answers questions.
+  let copied = await stored(countScope(ctx.db, { webhookId, from: state.complete_from }, null));
   let partial: ScanPartial = null;
   let arrived = 0;
   const progress = () =>
     options.onProgress?.({ type: "progress", read: copied, total, cap: reach.cap, matches: 0 });
+  // The copy lacks logs the question reaches back to, or `until` has not been met yet.
   const short = () =>
     state.history_complete !== 1 &&
     !done &&
-    (reach.since === null || state.complete_from === null || state.complete_from > reach.since);
-  const wanted = () =>
-    copied < reach.cap && (until !== undefined ? state.history_complete !== 1 && !done : short());
+    (until !== undefined ||
+      reach.since === null ||
+      state.complete_from === null ||
+      state.complete_from > reach.since);
+  const wanted = () => copied < reach.cap && short();
 
   if (wanted()) {
     progress();
     // From the first log created when the oldest copied one was: logs of one millisecond may
     // straddle a page, and only some of them be copied (creation times are whole milliseconds).
     const after = state.complete_from === null ? null : state.complete_from + 1;
-    const offset = await stored(countCopied(ctx, webhookId, after));
+    const offset = await stored(countScope(ctx.db, { webhookId, from: after }, null));
     const maxPages = Math.ceil((reach.cap - offset) / PAGE_SIZE);
+    const batches = olderPages(hub, offset, { parallel: history.concurrency, maxPages }, signal);
     try {
-      for await (const pages of olderPages(
-        hub,
-        offset,
-        { parallel: history.concurrency, maxPages },
-        signal,
-      )) {
+      for await (const pages of batches) {
         const logs = pages.flatMap((page) => page.data);
         arrived = Math.max(arrived, ...pages.map((page) => page.pagination.total - total));
         const end = pages.at(-1)!.data.length < PAGE_SIZE;
