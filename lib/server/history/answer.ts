@@ -16,10 +16,8 @@ import * as questions from "@/lib/server/history/questions";
 export type { HistoryCall } from "@/lib/server/history/copy";
 
 /**
- * Every history question of the console (Delivery health, the filtered table, Find and `?log=`,
- * exports, the comparison with the last success, support bundles), answered the one way: the
- * webhook's copy is brought as far as the question reaches (copy.ts), then SQL answers it
- * (questions.ts), and the answer says what the copy covers (`source`).
+ * Every history question of the console, answered the one way: the copy is brought as far as the
+ * question reaches (copy.ts), SQL answers it (questions.ts), and the answer says what the copy covers.
  */
 
 /** The part of the copy that answers: from where it holds every log. */
@@ -37,10 +35,7 @@ async function sourceOf(copy: Copy, cutBodies = 0): Promise<HistorySource> {
   };
 }
 
-/**
- * The question narrowed to one failure issue's deliveries (unchanged without `issueId`). The
- * question starts at the issue's first failure, so the copy need reach no further back.
- */
+/** The question narrowed to one failure issue's deliveries, from its first failure on (unchanged without `issueId`). */
 export async function narrowToIssue(
   appId: string,
   webhookId: WebhookId,
@@ -58,19 +53,15 @@ export interface AnswerOptions {
   /** Matched rows to skip and to return (paging over the matches). */
   offset: number;
   limit: number;
-  /**
-   * Reads on past the question's start (within the cap) until the webhook's current failing
-   * streak is known whole: where it began is a fact about the webhook, not about the range.
-   */
+  /** Reads on past the question's start (within the cap) until the failing streak is known whole. */
   followStreak?: boolean;
   /** Answer from the copy as it is, with no hub call, when it reaches the question (CopyOptions.asIs). */
   asIs?: boolean;
 }
 
 /**
- * Starts answering a question: the copy's newest page is read now (so a refused key or an unknown
- * webhook is thrown here, before any answer began); `run` copies what else it needs, with progress,
- * and answers.
+ * Starts answering a question: the hub's newest page is read now, so a refused key is thrown before
+ * any answer began; `run` copies what else it needs, with progress, and answers.
  */
 export async function beginAnswer(
   call: HistoryCall,
@@ -100,11 +91,7 @@ export async function beginAnswer(
   };
 }
 
-/**
- * Starts answering Delivery health of the most recent `window`: its summary, and the webhook's
- * failing streak read past the window to where it began (within `cap`); `rows` are the newest
- * attempts (at most 5).
- */
+/** Starts answering Delivery health of the most recent `window`, with the 5 newest attempts as its rows. */
 export function beginHealth(
   call: HistoryCall,
   webhookId: WebhookId,
@@ -113,14 +100,8 @@ export function beginHealth(
   now = Date.now(),
   asIs = false,
 ) {
-  const options = { cap, offset: 0, limit: 5, followStreak: true, asIs };
-  return beginAnswer(
-    call,
-    webhookId,
-    { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[window] },
-    options,
-    now,
-  );
+  const question = { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[window] };
+  return beginAnswer(call, webhookId, question, { cap, offset: 0, limit: 5, followStreak: true, asIs }, now);
 }
 
 async function resultOf(
@@ -204,10 +185,7 @@ export interface MatchStream {
   source: HistorySource;
 }
 
-/**
- * The matched logs one batch at a time, for an export. The copy is made first (so a refused key
- * or an unknown webhook is an ordinary error answer); nothing is kept beyond the batch being written.
- */
+/** The matched logs one batch at a time, for an export, once the copy is made (a refusal is an error answer). */
 export async function openExport(
   call: HistoryCall,
   webhookId: WebhookId,
@@ -257,10 +235,8 @@ export interface VisitedHistory<V> {
 }
 
 /**
- * Hands a webhook's logs, newest first, to a visitor until it has what it needs (the last success
- * before a failure, a support bundle's incident): the copy's first, then older ones as they are
- * copied (within `cap`). A hub failure midway is thrown: such an answer is not made from a history
- * that could not be read.
+ * Hands a webhook's logs, newest first, to a visitor until it has what it needs: the copy's, then
+ * older ones as they are copied (within `cap`). A hub failure midway is thrown, not answered around.
  */
 export async function visitHistory<V extends LogVisitor>(
   call: HistoryCall,
@@ -287,10 +263,8 @@ export async function visitHistory<V extends LogVisitor>(
     );
     if (copy.partial?.reason === "failed") throw new AppError(copy.partial.code, copy.partial.message);
   }
-  const cut = (visitor.shown() ?? []).filter(
-    (log) => (log as Partial<StoredLog>).responseBodyTruncated,
-  ).length;
-  const source = await sourceOf(copy, cut);
+  const cut = (visitor.shown() ?? []).filter((log) => (log as Partial<StoredLog>).responseBodyTruncated);
+  const source = await sourceOf(copy, cut.length);
   if (done) return { visitor, stop: { reason: "done" }, source };
   if (copy.complete) return { visitor, stop: { reason: "complete" }, source };
   return { visitor, stop: { reason: "cap", read: source.logs, total: copy.total }, source };
