@@ -70,27 +70,16 @@ export function csvHeader(): string {
 }
 
 export function csvRow(log: ExportableLog): string {
+  const { webhook, ...fields } = exportObject(log);
+  // exportObject's fields in EXPORT_FIELDS order, the webhook's last.
   return (
-    [
-      log.id,
-      log.webhookId,
-      log.statusCode,
-      log.responseBody,
-      log.status,
-      log.sendAt,
-      log.createdDate,
-      log.messageId ?? "",
-      log.webhook.id,
-      log.webhook.endpoint,
-      log.webhook.eventType,
-    ]
-      .map(csvCell)
-      .join(",") + "\r\n"
+    [...Object.values(fields), webhook.id, webhook.endpoint, webhook.eventType].map(csvCell).join(",") +
+    "\r\n"
   );
 }
 
 /** Only the spec's fields (fields the API adds beyond them are left out of a file for a customer). */
-export function exportObject(log: ExportableLog): Record<string, unknown> {
+export function exportObject(log: ExportableLog) {
   return {
     id: log.id,
     webhookId: log.webhookId,

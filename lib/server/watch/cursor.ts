@@ -13,15 +13,12 @@ import { inSpans } from "@/lib/domain/maintenance/windows";
 import { maintenanceSpansOf, pruneWindows } from "@/lib/server/maintenance/windows-store";
 
 /**
- * The watcher's writes: claiming due webhooks under a lease, writing a batch of logs together
- * with the cursor that follows it (one transaction, so a crash loses nothing and repeats
- * nothing), recording the webhook's fields and timeline, ending a poll, bounding retention.
+ * The watcher's writes under a lease: a batch of logs goes in one transaction with the cursor that
+ * follows it, so a crash loses nothing and repeats nothing.
  */
 
-export type WatchState = Selectable<StoreDatabase["watch_state"]>;
-
 export interface Claimed {
-  state: WatchState;
+  state: Selectable<StoreDatabase["watch_state"]>;
   appId: string;
 }
 
@@ -34,9 +31,8 @@ export class LeaseLost extends Error {
 }
 
 /**
- * Claims up to `limit` due webhooks whose lease is free and whose application key is not
- * rejected. PostgreSQL: the candidates are locked with FOR UPDATE SKIP LOCKED, so instances
- * claiming at once take different rows; SQLite runs one writer at a time, so the UPDATE alone is atomic.
+ * Claims up to `limit` due webhooks whose lease is free and whose key is not rejected. PostgreSQL
+ * locks the candidates (SKIP LOCKED) so instances take different rows; SQLite has one writer anyway.
  */
 export async function claimDue(
   ctx: StoreContext,
@@ -169,10 +165,8 @@ export type CursorChange = Pick<
 >;
 
 /**
- * Writes logs (ignoring ids already stored) and the cursor in one transaction, under our lease.
- * Returns the ids of the logs that were new. A watched webhook's failure issues and summary
- * (last success and failure, the failing streak) are kept up to date with them; a copy nobody
- * watches gets those when it is watched (rebuildWatched).
+ * Writes logs (ids already stored are skipped) and the cursor in one transaction; returns the new
+ * ids. A watched webhook's issues and summary follow them; a copy gets those once watched (adoptCopy).
  */
 export async function writeLogs(
   ctx: StoreContext,
@@ -245,10 +239,8 @@ async function addCodes(
 }
 
 /**
- * Adds logs to their webhook's attempts per hour and failures per hour and status code: the
- * overview and /metrics read these, not the logs. A watched webhook's failures sent inside one
- * of its maintenance windows are also counted apart (`watch_maintenance_codes`), as the windows
- * stand when the logs are written.
+ * Adds logs to the hourly counts the overview and /metrics read instead of the logs. A watched
+ * webhook's failures inside its maintenance windows (as they stand now) are also counted apart.
  */
 async function countHours(
   tx: StoreDb,
@@ -358,9 +350,8 @@ export async function finishPoll(
 }
 
 /**
- * Deletes what is older than the retention: logs (by creation time), hourly counts (the hub
- * calls' and those in maintenance too), timeline, one-off maintenance windows that ended.
- * A webhook that lost logs no longer holds its whole history: its store is complete from the cut.
+ * Deletes what is older than the retention. A webhook that lost logs no longer holds its whole
+ * history: its store is complete from the cut.
  */
 export async function prune(ctx: StoreContext, retentionDays: number, now = Date.now()): Promise<number> {
   const cut = now - retentionDays * 86_400_000;

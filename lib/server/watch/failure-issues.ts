@@ -14,9 +14,8 @@ import { isoOrNull, toIso, type StoreContext } from "@/lib/server/store/context"
 import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /**
- * Failure issues: each watched webhook's failures grouped by cause, kept up to date inside the
- * transaction that stores the logs (recordFailures), so a log is counted exactly when it is first
- * stored: re-storing it changes nothing, and a poll cut short loses or repeats nothing.
+ * Failure issues: a watched webhook's failures grouped by cause, counted in the transaction that
+ * first stores each log, so a poll cut short loses or repeats nothing.
  */
 
 type IssueRow = StoreDatabase["failure_issues"];
@@ -39,10 +38,8 @@ export interface FreshLog {
 }
 
 /**
- * Counts the newly stored logs of a webhook into its issues, then resolves the issues that the
- * webhook has since delivered `resolveAfter` times in a row after. Runs inside writeLogs's
- * transaction. A failure of an issue after its resolution opens it again; an ignored issue
- * stays ignored and counts.
+ * Counts newly stored logs into their issues, then resolves those the webhook has since delivered
+ * `resolveAfter` times in a row after. A failure after resolution reopens; an ignored issue stays so.
  */
 export async function recordFailures(
   tx: StoreDb,
@@ -184,11 +181,7 @@ async function keepSamples(tx: StoreDb, issueId: string, logs: readonly FreshLog
     .execute();
 }
 
-/**
- * When the webhook first completed `count` successful deliveries in a row after `after` (a send
- * time), over the stored logs; null when it has not. A run is the successes between two failures:
- * each failure starts a new one.
- */
+/** When the webhook first completed `count` successes in a row (each failure starts a new run) after `after`. */
 async function successRunEnd(tx: StoreDb, webhookId: string, after: number, count: number) {
   const { rows } = await sql<{ at: number | null }>`
     select min(send_at) as at from (
@@ -342,9 +335,8 @@ const STATE_OF: Record<IssueAction, IssueState> = {
 };
 
 /**
- * A person's change of an issue of one of these applications: the state the action names, with
- * the name they typed and their note (the route requires a note to acknowledge). Resolving marks
- * it resolved now, so only a later failure reopens it. `not_found` for another application's issue.
+ * A person's change of an issue, with the name they typed and their note. Resolving marks it
+ * resolved now, so only a later failure reopens it. `not_found` for another application's issue.
  */
 export async function changeIssue(
   ctx: StoreContext,
