@@ -61,14 +61,11 @@ export async function claimDue(
     .returningAll()
     .execute();
   if (states.length === 0) return [];
+  const ids = states.map((s) => s.webhook_id);
   const apps = await ctx.db
     .selectFrom("watches")
     .select(["webhook_id", "app_id"])
-    .where(
-      "webhook_id",
-      "in",
-      states.map((s) => s.webhook_id),
-    )
+    .where("webhook_id", "in", ids)
     .execute();
   const appOf = new Map(apps.map((row) => [row.webhook_id, row.app_id]));
   return states

@@ -18,11 +18,12 @@ export async function watchSandboxDemo(ctx: StoreContext): Promise<void> {
   for (const app of applications) {
     const ids = app.webhooks.map((webhook) => webhook.id);
     if (ids.length === 0) continue;
-    const watched = new Set(
-      (await ctx.db.selectFrom("watches").select("webhook_id").where("webhook_id", "in", ids).execute()).map(
-        (row) => row.webhook_id,
-      ),
-    );
+    const rows = await ctx.db
+      .selectFrom("watches")
+      .select("webhook_id")
+      .where("webhook_id", "in", ids)
+      .execute();
+    const watched = new Set(rows.map((row) => row.webhook_id));
     const chosen = watched.size > 0 ? app.webhooks.filter((w) => watched.has(w.id)) : app.webhooks;
     await addWatches(
       ctx,

@@ -34,24 +34,15 @@ export async function fillDerived(ctx: StoreContext): Promise<void> {
   const unbuilt = await ctx.db
     .selectFrom("watches")
     .select("watches.webhook_id")
+    .where("watches.webhook_id", "not in", (eb) => eb.selectFrom("failure_issues").select("webhook_id"))
     .where((eb) =>
-      eb.and([
-        eb.exists(
-          eb
-            .selectFrom("watch_logs")
-            .select("watch_logs.id")
-            .whereRef("watch_logs.webhook_id", "=", "watches.webhook_id")
-            .where("watch_logs.status", "!=", "Success"),
-        ),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom("failure_issues")
-              .select("failure_issues.id")
-              .whereRef("failure_issues.webhook_id", "=", "watches.webhook_id"),
-          ),
-        ),
-      ]),
+      eb.exists(
+        eb
+          .selectFrom("watch_logs")
+          .select("watch_logs.id")
+          .whereRef("watch_logs.webhook_id", "=", "watches.webhook_id")
+          .where("watch_logs.status", "!=", "Success"),
+      ),
     )
     .execute();
   for (const { webhook_id } of unbuilt) await rebuildIssuesOf(ctx.db, webhook_id, ctx.issueResolveAfter);

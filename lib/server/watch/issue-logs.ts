@@ -6,8 +6,7 @@ import { keptBody, storedSignature } from "@/lib/server/watch/cursor";
 
 /**
  * Which deliveries are a failure issue's: its status code, and the cause signature of the body as
- * the watch keeps it (storedSignature). The store filters by the signature it keeps per log; the
- * scan and support bundles test a log from the hub with `belongsToIssue`, so all three agree.
+ * the watch keeps it (storedSignature), so the store's filter and `belongsToIssue` agree.
  */
 
 /** Whether a log read from the hub is one of the issue's failures. */
@@ -18,22 +17,11 @@ export function belongsToIssue(issue: IssueFilter, log: MatchableLog, bodyCapByt
   );
 }
 
-/** An issue as a filter of the history, with its first failure's send time (epoch ms). */
-export interface IssueScope {
-  filter: IssueFilter;
-  firstFailureAt: number;
-}
-
 /**
- * The issue `issueId` of this webhook, watched by this application, as a filter; a `bad_request`
- * naming the field when there is none (another webhook's, or gone with its watch).
+ * The issue `issueId` of this webhook, watched by this application, as a filter with its first
+ * failure's send time; a `bad_request` naming the field when there is none.
  */
-export async function issueScope(
-  ctx: StoreContext,
-  appId: string,
-  webhookId: string,
-  issueId: string,
-): Promise<IssueScope> {
+export async function issueScope(ctx: StoreContext, appId: string, webhookId: string, issueId: string) {
   const row = await ctx.db
     .selectFrom("failure_issues")
     .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
