@@ -2,9 +2,8 @@ import "server-only";
 import { sleepUntil } from "@/lib/server/history/retry";
 
 /**
- * The watcher's hub calls per application key: a token bucket refilled at
- * WATCH_KEY_REQUESTS_PER_MINUTE (a burst of a tenth of a minute's worth), and a pause while the
- * hub's Retry-After runs. Per instance: several instances each keep their own.
+ * Hub calls per application key, in this instance: a token bucket (a burst of a tenth of a
+ * minute's worth), paused while the hub's Retry-After runs.
  */
 export class KeyBudgets {
   private readonly buckets = new Map<string, { tokens: number; at: number; pausedUntil: number }>();
@@ -60,10 +59,7 @@ export class KeyBudgets {
 
 const SHARED = Symbol.for("hub-console.question-key-budgets");
 
-/**
- * The budgets of the questions this process answers (HISTORY_KEY_REQUESTS_PER_MINUTE): a person
- * waits on them, so they allow more than the watcher's background polls, which keep their own.
- */
+/** The questions' budgets (HISTORY_KEY_REQUESTS_PER_MINUTE): a person waits on them, unlike the watcher's. */
 export function questionKeyBudgets(perMinute: number): KeyBudgets {
   const shared = globalThis as Record<symbol, KeyBudgets | undefined>;
   return (shared[SHARED] ??= new KeyBudgets(perMinute));
