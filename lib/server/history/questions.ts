@@ -176,10 +176,7 @@ function listed(db: StoreDb, scope: Scope, question: HistoryQuestion) {
     .orderBy("id", "desc");
 }
 
-/**
- * Delivery health of the logs matching a question: buckets over [since, until or now], counts,
- * the newest success and failure, failures by code, and the webhook's current failing streak.
- */
+/** Delivery health of the logs matching a question: buckets over [since, until or now], and the streak. */
 export async function health(
   db: StoreDb,
   scope: Scope,
@@ -251,10 +248,8 @@ export async function health(
 }
 
 /**
- * The webhook's current failing streak: the failures in a row since its newest success, when its
- * newest delivery failed. `atLeast` when no success ends it within the scope and the scope does
- * not reach the webhook's first delivery: it began earlier, and `length` is a lower bound. The one
- * place the streak is computed: Delivery health, the overview's row and the alert rules read it.
+ * The failures in a row since the newest success, when the newest delivery failed; `atLeast` when
+ * the scope holds no success and not the whole history. The one place the streak is computed.
  */
 export async function streak(db: StoreDb, scope: Scope): Promise<FailingStreak | null> {
   const success = await newest(db, scope, EMPTY_QUESTION, "Success");
@@ -336,11 +331,7 @@ export async function* streamLogs(
   }
 }
 
-/**
- * A log by its id or its message id (the newest when a message has several), and its place,
- * newest first, among the scope's logs that match `status` (null: all): what the log table needs
- * to open its page.
- */
+/** A log by its id or message id (the newest), and its place newest first among the logs of `status` (null: all). */
 export async function findLog(
   db: StoreDb,
   scope: Scope,

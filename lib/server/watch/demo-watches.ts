@@ -6,10 +6,9 @@ import type { StoreContext } from "@/lib/server/store/context";
 import { addWatches } from "@/lib/server/watch/watches";
 
 /**
- * In sandbox mode the demo applications' webhooks are watched out of the box, named by their
- * demo labels, so the first `npm start` shows the overview working. Once the store watches any
- * of an application's webhooks, only those are kept up (under the key's current application id:
- * without SESSION_SECRET it changes each start): a webhook a person stopped watching stays unwatched.
+ * In sandbox mode the demo's webhooks are watched out of the box, so the first `npm start` shows
+ * the overview working. Once any of an application's are watched, only those are kept up (under
+ * the key's current id): a webhook a person stopped watching stays unwatched.
  */
 export async function watchSandboxDemo(ctx: StoreContext): Promise<void> {
   if (!serverConfig().sandboxMode) return;

@@ -7,10 +7,8 @@ import { storedSignature } from "@/lib/server/watch/cursor";
 const SIGN_BATCH = 1000;
 
 /**
- * What the store derives from stored logs with live code, for logs stored before it did: each
- * failure's cause signature (migration 0008 added the column) and the failure issues of watched
- * webhooks (migration 0002 added their tables). Migrations only shape tables; the watcher runs
- * this when it starts. Idempotent: a store with nothing to fill costs two queries.
+ * What live code derives from logs stored before it did (migrations only shape tables): failures'
+ * cause signatures and watched webhooks' issues. The watcher runs it at start; idempotent.
  */
 export async function fillDerived(ctx: StoreContext): Promise<void> {
   for (;;) {

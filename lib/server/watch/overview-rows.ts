@@ -123,11 +123,7 @@ export async function overviewRows(
     .sort(compareOverviewRows);
 }
 
-/**
- * Each webhook's maintenance, for those with a window: until when it is in one, the next, and
- * the failures counted apart since the current one began (from the hourly counts, by the hour it
- * began in).
- */
+/** Each webhook's maintenance: the current window's end, the next, and failures counted apart since its hour. */
 async function maintenanceOf(
   ctx: StoreContext,
   appIds: readonly string[],

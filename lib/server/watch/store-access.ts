@@ -6,9 +6,8 @@ import type { Application } from "@/lib/server/session/session";
 
 /**
  * A session reads and changes what the console stores only for its applications whose key is not
- * known rejected (a 401 to this session, the cookie's mark, or to the watcher, `watch_keys.rejected_at`):
- * a rotated key loses its power over stored data as over the hub's. Routes (storeApp() in route.ts)
- * and pages reach the store through this module, so the rule is kept in one place.
+ * known rejected (by the hub, to this session or to the watcher): a rotated key loses its power
+ * over stored data as over the hub's. Routes and pages reach the store through this module.
  */
 
 export interface StoreAccess {
