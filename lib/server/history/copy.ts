@@ -84,15 +84,8 @@ function copyRow(ctx: StoreContext, webhookId: string) {
   return ctx.db
     .selectFrom("watch_state")
     .leftJoin("watches", "watches.webhook_id", "watch_state.webhook_id")
-    .select([
-      "watch_state.head_id",
-      "watch_state.complete_from",
-      "watch_state.history_complete",
-      "watch_state.copied_at",
-      "watch_state.copied_by",
-      "watch_state.hub_total",
-      "watches.app_id as watchedBy",
-    ])
+    .selectAll("watch_state")
+    .select("watches.app_id as watchedBy")
     .where("watch_state.webhook_id", "=", webhookId)
     .executeTakeFirst();
 }

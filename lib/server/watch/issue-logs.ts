@@ -25,12 +25,7 @@ export async function issueScope(ctx: StoreContext, appId: string, webhookId: st
   const row = await ctx.db
     .selectFrom("failure_issues")
     .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
-    .select([
-      "failure_issues.id",
-      "failure_issues.status_code",
-      "failure_issues.signature",
-      "failure_issues.first_failure_at",
-    ])
+    .selectAll("failure_issues")
     .where("failure_issues.id", "=", issueId)
     .where("failure_issues.webhook_id", "=", webhookId)
     .where("watches.app_id", "=", appId)

@@ -178,15 +178,8 @@ export async function watcherHealth(
           .selectFrom("watches")
           .innerJoin("watch_state", "watch_state.webhook_id", "watches.webhook_id")
           .leftJoin("watch_keys", "watch_keys.app_id", "watches.app_id")
-          .select([
-            "watches.app_id",
-            "watch_state.next_poll_at",
-            "watch_state.lease_until",
-            "watch_state.polled_at",
-            "watch_state.poll_error_code",
-            "watch_state.tail_offset",
-            "watch_keys.rejected_at",
-          ])
+          .selectAll("watch_state")
+          .select(["watches.app_id", "watch_keys.rejected_at"])
           .where("watches.app_id", "in", appIds)
           .execute();
   const health = { watched: rows.length, lagSeconds: 0, pollsFailing: 0, backfilling: 0 };
