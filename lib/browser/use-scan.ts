@@ -4,10 +4,10 @@ import type { ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer"
 
 export type ScanState =
   | { status: "idle" }
-  | { status: "running"; progress: ScanProgressLine | null }
+  | { status: "running"; progress: ScanProgressLine | null; previous: ScanResultLine | null }
   | { status: "done"; result: ScanResultLine }
-  | { status: "cancelled" }
-  | { status: "failed"; error: Error };
+  | { status: "cancelled"; previous: ScanResultLine | null }
+  | { status: "failed"; error: Error; previous: ScanResultLine | null };
 
 /**
  * The scan `path` names (null: none), run when the path changes, with its progress. `cancel()`
@@ -18,29 +18,36 @@ export function useScan(path: string | null): ScanState & { cancel: () => void; 
   const [state, setState] = useState<ScanState>({ status: "idle" });
   const [round, setRound] = useState(0);
   const controller = useRef<AbortController | null>(null);
+  const last = useRef<ScanResultLine | null>(null);
 
   useEffect(() => {
     if (!path) return;
     const abort = new AbortController();
     controller.current = abort;
-    setState({ status: "running", progress: null });
+    const previous = last.current;
+    setState({ status: "running", progress: null, previous });
     // The stream reader is its own chunk: pages that never scan do not load it.
     import("@/lib/browser/scan-stream")
       .then(({ runScan }) =>
         runScan(path, {
           signal: abort.signal,
-          onProgress: (progress) => setState({ status: "running", progress }),
+          onProgress: (progress) => setState({ status: "running", progress, previous }),
         }),
       )
       .then(
         (result) => {
+          last.current = result;
           // A transition: what shows the result (a chart, many rows) renders in slices, not one long task.
           startTransition(() => setState({ status: "done", result }));
         },
         (error: unknown) => {
           if (abort.signal.aborted) return;
           onUnauthorized(error);
-          setState({ status: "failed", error: error instanceof Error ? error : new Error(String(error)) });
+          setState({
+            status: "failed",
+            error: error instanceof Error ? error : new Error(String(error)),
+            previous,
+          });
         },
       );
     return () => abort.abort();
@@ -48,7 +55,9 @@ export function useScan(path: string | null): ScanState & { cancel: () => void; 
 
   const cancel = useCallback(() => {
     controller.current?.abort();
-    setState((current) => (current.status === "running" ? { status: "cancelled" } : current));
+    setState((current) =>
+      current.status === "running" ? { status: "cancelled", previous: current.previous } : current,
+    );
   }, []);
   const rerun = useCallback(() => setRound((n) => n + 1), []);
 
