@@ -38,11 +38,3 @@ export const EMPTY_QUESTION: HistoryQuestion = {
   contains: null,
   issue: null,
 };
-
-/** The fields of a log a failure issue's filter reads. */
-export interface MatchableLog {
-  status: string;
-  statusCode: number;
-  sendAt: string;
-  responseBody: string;
-}

@@ -28,14 +28,10 @@ const REBUILD_BATCH = 1000;
 const LIST_MAX = 200;
 
 /** A log as writeLogs has just inserted it. */
-export interface FreshLog {
-  id: string;
-  status: string;
-  status_code: number;
-  send_at: number;
-  body: string;
-  body_size: number;
-}
+export type FreshLog = Pick<
+  StoreDatabase["watch_logs"],
+  "id" | "status" | "status_code" | "send_at" | "body" | "body_size"
+>;
 
 /**
  * Counts newly stored logs into their issues, then resolves those the webhook has since delivered

@@ -1,5 +1,6 @@
 import "server-only";
-import type { IssueFilter, MatchableLog } from "@/lib/domain/history/question";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import type { IssueFilter } from "@/lib/domain/history/question";
 import { AppError } from "@/lib/server/app-error";
 import type { StoreContext } from "@/lib/server/store/context";
 import { keptBody, storedSignature } from "@/lib/server/watch/cursor";
@@ -10,7 +11,11 @@ import { keptBody, storedSignature } from "@/lib/server/watch/cursor";
  */
 
 /** Whether a log read from the hub is one of the issue's failures. */
-export function belongsToIssue(issue: IssueFilter, log: MatchableLog, bodyCapBytes: number): boolean {
+export function belongsToIssue(
+  issue: IssueFilter,
+  log: Pick<WebhookLog, "status" | "statusCode" | "responseBody">,
+  bodyCapBytes: number,
+): boolean {
   return (
     log.statusCode === issue.statusCode &&
     storedSignature(log.status, log.statusCode, keptBody(log.responseBody, bodyCapBytes)) === issue.signature
