@@ -154,7 +154,12 @@ export async function copyFor(
   reach: Reach,
   options: CopyOptions = {},
 ): Promise<Copy> {
-  const ctx = await stored(sharedStoreContext());
+  let ctx: StoreContext;
+  try {
+    ctx = await sharedStoreContext();
+  } catch (error) {
+    throw unavailable(error);
+  }
   const id = webhookId.toLowerCase();
   await expireCopiesNow(ctx);
   const giveUpAt = Date.now() + LEASE_WAIT_MS;
