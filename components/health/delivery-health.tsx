@@ -3,17 +3,13 @@ import type { ReactNode } from "react";
 import { FIRST_RENDER } from "@/lib/domain/format-time";
 import { chartSummary, streakCodesText } from "@/lib/domain/health-text";
 import type { HistorySource } from "@/lib/domain/history/answer-source";
-import {
-  HEALTH_WINDOWS,
-  type HealthBucket,
-  type HealthSummary,
-  type HealthWindow,
-} from "@/lib/domain/history/health";
+import { type HealthBucket, type HealthSummary, type HealthWindow } from "@/lib/domain/history/health";
 import type { ScanPartial } from "@/lib/domain/scan-answer";
 import { statusCodeLabel, statusMeaning } from "@/lib/domain/status-meaning";
 import { formatCount } from "@/lib/domain/format-count";
 import { AttemptsChart } from "@/components/health/attempts-chart";
 import { BucketTime } from "@/components/health/bucket-time";
+import { HealthWindowNav, WINDOW_LABELS } from "@/components/health/health-window-nav";
 import { HistorySourceLine } from "@/components/history/history-source";
 import { DescriptionItem } from "@/components/ui/description-item";
 import { LocalTime } from "@/components/ui/local-time";
@@ -21,8 +17,6 @@ import { Notice } from "@/components/ui/notice";
 
 /** Codes listed under "Failures by status code"; the rest are counted. */
 const TOP_CODES = 5;
-
-export const WINDOW_LABELS: Record<HealthWindow, string> = { "1h": "1 h", "24h": "24 h", "7d": "7 d" };
 
 /** What a link of the region asks the log table to show. */
 export interface HealthFilter {
@@ -35,36 +29,14 @@ export interface HealthFilter {
  * "Delivery health" at the top of the webhook page: the window's picks (links: the window is the
  * page's `?health=`) and, below, what answers it (the summary, or the reading's progress).
  */
-export function HealthRegion({
-  window,
-  windowHref,
-  children,
-}: {
-  window: HealthWindow;
-  windowHref: (window: HealthWindow) => string;
-  children: ReactNode;
-}) {
+export function HealthRegion({ window, children }: { window: HealthWindow; children: ReactNode }) {
   return (
     <section aria-labelledby="health-heading" className="card space-y-3 p-4">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <h2 id="health-heading" className="text-base font-semibold">
           Delivery health
         </h2>
-        <nav className="flex items-center gap-2 text-sm" aria-label="Health window">
-          <span className="font-medium">Last</span>
-          {(Object.keys(HEALTH_WINDOWS) as HealthWindow[]).map((pick) => (
-            <Link
-              key={pick}
-              href={windowHref(pick)}
-              prefetch={false}
-              scroll={false}
-              aria-current={pick === window ? "true" : undefined}
-              className="btn btn-small aria-[current=true]:border-blue-700 aria-[current=true]:bg-blue-700 aria-[current=true]:text-white dark:aria-[current=true]:border-blue-400 dark:aria-[current=true]:bg-blue-400 dark:aria-[current=true]:text-zinc-950"
-            >
-              {WINDOW_LABELS[pick]}
-            </Link>
-          ))}
-        </nav>
+        <HealthWindowNav window={window} />
       </div>
       {children}
     </section>

@@ -174,10 +174,7 @@ export default async function WebhookAnswerLayout({ params, children }: Props) {
           <WatchPart webhookId={webhookId} />
         </section>
       )}
-      <HealthRegion
-        window={health}
-        windowHref={(pick) => webhookViewHref(webhookId, { app: app.id, health: pick })}
-      >
+      <HealthRegion window={health}>
         <Suspense key={health} fallback={<HealthPending window={health} />}>
           <HealthPart call={call} window={health} filterHref={healthFilterHref(webhookId, app.id, health)} />
         </Suspense>
