@@ -22,20 +22,14 @@ export function CopyReading({ path, what }: { path: string; what: string }) {
     if (result && !failed) router.refresh();
   }, [result, failed, router]);
 
-  if (scan.status === "failed") {
+  const problem =
+    scan.status === "failed"
+      ? { tone: "error" as const, title: `${what} could not be read`, message: scan.error.message }
+      : failed && { tone: "warning" as const, title: "Partial result", message: failed.message };
+  if (problem) {
     return (
-      <Notice tone="error" role="alert" title={`${what} could not be read`}>
-        <p>{scan.error.message}</p>
-        <button type="button" className="btn btn-secondary" onClick={scan.rerun}>
-          Try again
-        </button>
-      </Notice>
-    );
-  }
-  if (failed) {
-    return (
-      <Notice tone="warning" role="alert" title="Partial result">
-        <p>{failed.message}</p>
+      <Notice tone={problem.tone} role="alert" title={problem.title}>
+        <p>{problem.message}</p>
         <button type="button" className="btn btn-secondary" onClick={scan.rerun}>
           Try again
         </button>

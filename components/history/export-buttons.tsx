@@ -25,10 +25,8 @@ interface Saved {
 }
 
 /**
- * Export CSV / Export JSON of the view's matches. The file is read by the page, then saved, so a
- * refusal (a session that ended, a rate limit, a hub that does not answer) or a scan that fails
- * midway is said here, by the button's name, instead of leaving a broken download behind. "For a
- * customer" asks for the file redacted, as a support bundle is.
+ * Export CSV / Export JSON of the view's matches, read by the page and then saved, so a refusal or
+ * a failure midway is said by the button's name instead of leaving a broken download behind.
  */
 export function ExportButtons({ webhookId, view }: { webhookId: string; view: LogViewState }) {
   const controller = useRef<AbortController | null>(null);

@@ -23,10 +23,7 @@ export function useFilterRefusal(): Refusal {
   return useContext(RefusalContext);
 }
 
-/**
- * Holds what the history filter form refused, for the filters the page shows (`filters`, the
- * view's filters as one text): once the page shows others, the refusal is gone with them.
- */
+/** Holds what the filter form refused, for the filters the page shows: once it shows others, it is gone. */
 export function FilterRefusal({ filters, children }: { filters: string; children: ReactNode }) {
   const [refusal, setRefusal] = useState<{ filters: string; refused: Refused } | null>(null);
   const refused = refusal?.filters === filters ? refusal.refused : null;
@@ -34,10 +31,7 @@ export function FilterRefusal({ filters, children }: { filters: string; children
   return <RefusalContext value={{ refused, refuse }}>{children}</RefusalContext>;
 }
 
-/**
- * The table's answer (`children`), unless the filters typed were refused: then no row is shown as
- * the answer to what was typed, and the table says what to fix.
- */
+/** The table's answer, unless the filters typed were refused: then no row answers them, and it says what to fix. */
 export function UnlessRefused({ children }: { children: ReactNode }) {
   const { refused } = useFilterRefusal();
   if (!refused) return children;

@@ -24,6 +24,11 @@ const QUICK_PICKS = [
   { label: "Last 7 days", ms: 7 * 86_400_000 },
 ] as const;
 
+const TIME_FIELDS = [
+  ["since", "Since"],
+  ["until", "Until"],
+] as const;
+
 /** `2026-01-02T03:04` in the viewer's time zone, for a datetime-local input; "" when unreadable. */
 function toLocalInput(iso: string | null): string {
   const time = iso ? Date.parse(iso) : NaN;
@@ -58,10 +63,7 @@ function typedFilters(form: HTMLFormElement): Record<HistoryFilter, string | nul
  */
 function halfTypedTimes(form: HTMLFormElement): FieldErrors | null {
   const errors: FieldErrors = {};
-  for (const [name, label] of [
-    ["since", "Since"],
-    ["until", "Until"],
-  ] as const) {
+  for (const [name, label] of TIME_FIELDS) {
     const input = form.elements.namedItem(name);
     if (input instanceof HTMLInputElement && input.validity.badInput)
       errors[name] = [fieldMessage(label, "finish the date and time, or clear the field.")];
@@ -70,11 +72,9 @@ function halfTypedTimes(form: HTMLFormElement): FieldErrors | null {
 }
 
 /**
- * Filters over the whole history (HTTP status, Since, Until, Response contains) and Export:
- * loaded when their section is first opened, in their own chunk. The filters live in the URL (the
- * form is filled from it, and mounted again when it changes); Apply checks them with the history
- * route's own parser, so what it refuses never leaves the browser: the refusal is said by field,
- * and the table shows no rows as the answer to it (filter-refusal.tsx).
+ * Filters over the whole history and Export, in their own chunk. The filters live in the URL; Apply
+ * checks them with the history route's own parser, so what it refuses never leaves the browser:
+ * the refusal is said by field, and the table shows no rows as its answer (filter-refusal.tsx).
  */
 export default function HistoryTools({ webhookId, view }: { webhookId: string; view: LogViewState }) {
   const router = useRouter();
@@ -138,28 +138,19 @@ export default function HistoryTools({ webhookId, view }: { webhookId: string; v
           />
         )}
       </Field>
-      <Field label="Since" error={error("since")}>
-        {(control) => (
-          <input
-            {...control}
-            name="since"
-            type="datetime-local"
-            defaultValue={toLocalInput(view.since)}
-            className="field-input"
-          />
-        )}
-      </Field>
-      <Field label="Until" error={error("until")}>
-        {(control) => (
-          <input
-            {...control}
-            name="until"
-            type="datetime-local"
-            defaultValue={toLocalInput(view.until)}
-            className="field-input"
-          />
-        )}
-      </Field>
+      {TIME_FIELDS.map(([name, label]) => (
+        <Field key={name} label={label} error={error(name)}>
+          {(control) => (
+            <input
+              {...control}
+              name={name}
+              type="datetime-local"
+              defaultValue={toLocalInput(view[name])}
+              className="field-input"
+            />
+          )}
+        </Field>
+      ))}
       <Field
         label="Response contains"
         hint={`Text in the response body, any case. ${capHint(CONTAINS_MAX)}`}

@@ -1,9 +1,4 @@
-/**
- * What a history answer (delivery health, the filtered table, Find, an export, a comparison, a
- * support bundle) covers: the console's copy of the webhook's logs, as of when it was last
- * brought up to date with the hub, and how much of the history it holds. Plain data, safe for
- * client components.
- */
+/** What a history answer covers: the console's copy of the webhook's logs, as of when, and how much. */
 import { formatAge } from "@/lib/domain/format-age";
 import { formatCount } from "@/lib/domain/format-count";
 
@@ -16,17 +11,11 @@ export interface HistorySource {
   logs: number;
   /** The copy holds every delivery back to the webhook's first (within the watch's retention). */
   complete: boolean;
-  /**
-   * Deliveries among those the answer read whose response is longer than the copy keeps
-   * (WATCH_BODY_CAP_BYTES), where that could change it: the answer is not exact when this is not 0.
-   */
+  /** Responses cut at WATCH_BODY_CAP_BYTES where that could change the answer: not 0, it is not exact. */
   cutBodies: number;
 }
 
-/**
- * The source as one line: "From the watch, as of 12 s ago; all 1,204 deliveries" or "From the
- * console's copy, as of 3 s ago; the 20,000 most recent deliveries".
- */
+/** The source as one line: "From the watch, as of 12 s ago; all 1,204 deliveries". */
 export function historySourceText(source: HistorySource, now: number): string {
   const from = source.watched ? "From the watch" : "From the console's copy";
   const deliveries = source.logs === 1 ? "delivery" : "deliveries";

@@ -1,7 +1,6 @@
 /**
- * The export of matched deliveries: the spec's log fields, as CSV (RFC 4180, UTF-8 with a byte
- * order mark, formula-safe) or as a JSON array written one row at a time, and the file's name.
- * An export for a customer goes through the one redaction (lib/domain/redact.ts) row by row.
+ * The export of matched deliveries: the spec's log fields as CSV (RFC 4180, UTF-8 with a byte order
+ * mark, formula-safe) or JSON, and the file's name; for a customer, each row redacted (redact.ts).
  */
 import type { Redactor } from "@/lib/domain/redact";
 
@@ -58,10 +57,7 @@ export function csvCell(value: string | number | null | undefined): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/**
- * The byte order mark that opens the file: Excel reads a CSV without one in the machine's legacy
- * code page, which garbles any non-ASCII response body.
- */
+/** Without a byte order mark, Excel reads a CSV in the machine's legacy code page, garbling non-ASCII bodies. */
 export const CSV_BOM = "\ufeff";
 
 /** The file's opening: the byte order mark and the header row. */
@@ -70,27 +66,16 @@ export function csvHeader(): string {
 }
 
 export function csvRow(log: ExportableLog): string {
+  const { webhook, ...fields } = exportObject(log);
+  // exportObject's fields in EXPORT_FIELDS order, the webhook's last.
   return (
-    [
-      log.id,
-      log.webhookId,
-      log.statusCode,
-      log.responseBody,
-      log.status,
-      log.sendAt,
-      log.createdDate,
-      log.messageId ?? "",
-      log.webhook.id,
-      log.webhook.endpoint,
-      log.webhook.eventType,
-    ]
-      .map(csvCell)
-      .join(",") + "\r\n"
+    [...Object.values(fields), webhook.id, webhook.endpoint, webhook.eventType].map(csvCell).join(",") +
+    "\r\n"
   );
 }
 
 /** Only the spec's fields (fields the API adds beyond them are left out of a file for a customer). */
-export function exportObject(log: ExportableLog): Record<string, unknown> {
+export function exportObject(log: ExportableLog) {
   return {
     id: log.id,
     webhookId: log.webhookId,

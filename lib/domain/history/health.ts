@@ -1,18 +1,12 @@
 /**
- * The shape of Delivery health: attempts per time bucket, success rate, last success and failure,
- * failures by code; and the webhook's current failing streak, which is a fact about the webhook,
- * not about the window: it is followed past the window's start until the success that ended it.
- * The store computes it (lib/server/history/questions.ts); this is what the browser reads.
+ * The shape of Delivery health, as the store computes it (lib/server/history/questions.ts). The
+ * failing streak is a fact about the webhook, not the window: it is followed past the window's start.
  */
 
 /** The quick picks of the "Delivery health" window. */
 export const HEALTH_WINDOWS = { "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 } as const;
 export type HealthWindow = keyof typeof HEALTH_WINDOWS;
 export const DEFAULT_HEALTH_WINDOW: HealthWindow = "24h";
-
-export function isHealthWindow(value: string): value is HealthWindow {
-  return Object.hasOwn(HEALTH_WINDOWS, value);
-}
 
 /** Bucket sizes the chart may use; the smallest giving at most MAX_BUCKETS bars wins. */
 const BUCKET_SIZES = [60_000, 300_000, 900_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 86_400_000];
@@ -58,10 +52,7 @@ export interface FailingStreak {
   /** When the oldest failure read of the streak was sent. */
   since: string;
   length: number;
-  /**
-   * The streak goes on past what was read (the scan's cap, or a read that failed): it began
-   * before `since`, and `length` is a lower bound.
-   */
+  /** The streak goes on past what the copy holds: it began before `since`, and `length` is a lower bound. */
   atLeast: boolean;
   /** The streak's failures by status code, most frequent first. */
   codes: CodeCount[];

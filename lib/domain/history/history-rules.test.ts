@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { serializeQuestion } from "@/lib/domain/history/question";
 import { historyQuestionSchema } from "@/lib/domain/inputs/history-question";
 import { findInput } from "@/lib/domain/inputs/find-delivery";
 import { fieldErrors } from "@/lib/domain/inputs/field-errors";
@@ -26,7 +25,7 @@ const parseFindInput = (input: string) => {
 };
 
 describe("question", () => {
-  it("reads every filter, and serializes back canonically", () => {
+  it("reads every filter", () => {
     const result = parse(
       "status=failed&code=5xx&since=2025-01-31T02:00:00Z&until=2025-01-31T03:00&contains=TimeOut",
     );
@@ -41,10 +40,6 @@ describe("question", () => {
         issue: null,
       },
     });
-    if (result.ok)
-      expect(serializeQuestion(result.value).toString()).toBe(
-        "status=Failed&code=5xx&since=2025-01-31T02%3A00%3A00.000Z&until=2025-01-31T03%3A00%3A00.000Z&contains=timeout",
-      );
     expect(parse("code=0")).toMatchObject({ ok: true, value: { code: { kind: "exact", code: 0 } } });
     expect(parse("code=No connection")).toMatchObject({
       ok: true,

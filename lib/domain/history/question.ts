@@ -38,33 +38,3 @@ export const EMPTY_QUESTION: HistoryQuestion = {
   contains: null,
   issue: null,
 };
-
-export function formatCodeFilter(filter: CodeFilter): string {
-  return filter.kind === "exact" ? String(filter.code) : `${filter.hundreds}xx`;
-}
-
-/** Canonical search params of a question (absent fields left out, fixed order). */
-export function serializeQuestion(question: HistoryQuestion): URLSearchParams {
-  const params = new URLSearchParams();
-  if (question.status) params.set("status", question.status);
-  if (question.code) params.set("code", formatCodeFilter(question.code));
-  if (question.since !== null) params.set("since", new Date(question.since).toISOString());
-  if (question.until !== null) params.set("until", new Date(question.until).toISOString());
-  if (question.contains) params.set("contains", question.contains);
-  if (question.issue) params.set("issue", question.issue.id);
-  return params;
-}
-
-/** The fields of a log a failure issue's filter reads. */
-export interface MatchableLog {
-  status: string;
-  statusCode: number;
-  sendAt: string;
-  responseBody: string;
-}
-
-export function matchesCode(filter: CodeFilter, statusCode: number): boolean {
-  return filter.kind === "exact"
-    ? statusCode === filter.code
-    : Math.floor(statusCode / 100) === filter.hundreds;
-}

@@ -8,18 +8,16 @@ import type { ScanPartial, ScanProgressLine, ScanResultLine } from "@/lib/domain
 import type { StoredLog } from "@/lib/domain/watch/stored-log";
 import { AppError } from "@/lib/server/app-error";
 import type { WebhookId } from "@/lib/server/hub/path-params";
-import { unavailable, sharedStoreContext } from "@/lib/server/store/context";
+import { unavailable, withStore } from "@/lib/server/store/context";
 import { issueScope } from "@/lib/server/watch/issue-logs";
-import { copyFor, type Copy, type HistoryCall, type Reach } from "@/lib/server/history/copy";
+import { copyFor, stored, type Copy, type HistoryCall, type Reach } from "@/lib/server/history/copy";
 import * as questions from "@/lib/server/history/questions";
 
 export type { HistoryCall } from "@/lib/server/history/copy";
 
 /**
- * Every history question of the console (Delivery health, the filtered table, Find and `?log=`,
- * exports, the comparison with the last success, support bundles), answered the one way: the
- * webhook's copy is brought as far as the question reaches (copy.ts), then SQL answers it
- * (questions.ts), and the answer says what the copy covers (`source`).
+ * Every history question of the console, answered the one way: the copy is brought as far as the
+ * question reaches (copy.ts), SQL answers it (questions.ts), and the answer says what the copy covers.
  */
 
 /** The part of the copy that answers: from where it holds every log. */
@@ -27,29 +25,17 @@ function scopeOf(copy: Copy): questions.Scope {
   return { webhookId: copy.webhookId, from: copy.completeFrom, complete: copy.complete };
 }
 
-/** Database failures after the copy was made are the store's: `store_unavailable`. */
-async function asked<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw unavailable(error);
-  }
-}
-
 async function sourceOf(copy: Copy, cutBodies = 0): Promise<HistorySource> {
   return {
     asOf: new Date(copy.asOf).toISOString(),
     watched: copy.watched,
-    logs: await asked(() => questions.countScope(copy.ctx.db, scopeOf(copy), null)),
+    logs: await stored(questions.countScope(copy.ctx.db, scopeOf(copy), null)),
     complete: copy.complete,
     cutBodies,
   };
 }
 
-/**
- * The question narrowed to one failure issue's deliveries (unchanged without `issueId`). The
- * question starts at the issue's first failure, so the copy need reach no further back.
- */
+/** The question narrowed to one failure issue's deliveries, from its first failure on (unchanged without `issueId`). */
 export async function narrowToIssue(
   appId: string,
   webhookId: WebhookId,
@@ -57,7 +43,7 @@ export async function narrowToIssue(
   issueId: string | undefined,
 ): Promise<HistoryQuestion> {
   if (!issueId) return question;
-  const scope = await asked(async () => issueScope(await sharedStoreContext(), appId, webhookId, issueId));
+  const scope = await withStore((ctx) => issueScope(ctx, appId, webhookId, issueId));
   const since = Math.max(question.since ?? scope.firstFailureAt, scope.firstFailureAt);
   return { ...question, since, issue: scope.filter };
 }
@@ -67,19 +53,15 @@ export interface AnswerOptions {
   /** Matched rows to skip and to return (paging over the matches). */
   offset: number;
   limit: number;
-  /**
-   * Reads on past the question's start (within the cap) until the webhook's current failing
-   * streak is known whole: where it began is a fact about the webhook, not about the range.
-   */
+  /** Reads on past the question's start (within the cap) until the failing streak is known whole. */
   followStreak?: boolean;
   /** Answer from the copy as it is, with no hub call, when it reaches the question (CopyOptions.asIs). */
   asIs?: boolean;
 }
 
 /**
- * Starts answering a question: the copy's newest page is read now (so a refused key or an unknown
- * webhook is thrown here, before any answer began); `run` copies what else it needs, with progress,
- * and answers.
+ * Starts answering a question: the hub's newest page is read now, so a refused key is thrown before
+ * any answer began; `run` copies what else it needs, with progress, and answers.
  */
 export async function beginAnswer(
   call: HistoryCall,
@@ -95,16 +77,13 @@ export async function beginAnswer(
     async run(onProgress) {
       let copy = await copyFor(call, webhookId, reach, { onProgress, asIs });
       if (options.followStreak && !asIs) {
-        const streak = await asked(() => questions.streak(copy.ctx.db, scopeOf(copy)));
+        const streak = await stored(questions.streak(copy.ctx.db, scopeOf(copy)));
         if (streak?.atLeast && !copy.partial)
           copy = await copyFor(
             call,
             webhookId,
             { since: null, cap: options.cap },
-            {
-              onProgress,
-              until: (log) => log.status === "Success",
-            },
+            { onProgress, until: (log) => log.status === "Success" },
           );
       }
       return resultOf(copy, question, options, now);
@@ -112,16 +91,7 @@ export async function beginAnswer(
   };
 }
 
-/** Delivery health's question: every delivery of the most recent `window`. */
-export function healthQuestion(window: HealthWindow, now: number): HistoryQuestion {
-  return { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[window] };
-}
-
-/**
- * Starts answering Delivery health of the most recent `window`: its summary, and the webhook's
- * failing streak read past the window to where it began (within `cap`); `rows` are the newest
- * attempts (at most 5).
- */
+/** Starts answering Delivery health of the most recent `window`, with the 5 newest attempts as its rows. */
 export function beginHealth(
   call: HistoryCall,
   webhookId: WebhookId,
@@ -130,8 +100,8 @@ export function beginHealth(
   now = Date.now(),
   asIs = false,
 ) {
-  const options = { cap, offset: 0, limit: 5, followStreak: true, asIs };
-  return beginAnswer(call, webhookId, healthQuestion(window, now), options, now);
+  const question = { ...EMPTY_QUESTION, since: now - HEALTH_WINDOWS[window] };
+  return beginAnswer(call, webhookId, question, { cap, offset: 0, limit: 5, followStreak: true, asIs }, now);
 }
 
 async function resultOf(
@@ -142,7 +112,7 @@ async function resultOf(
 ): Promise<ScanResultLine> {
   const scope = scopeOf(copy);
   const db = copy.ctx.db;
-  const [page, summary, read, cut] = await asked(() =>
+  const [page, summary, read, cut] = await stored(
     Promise.all([
       questions.queryLogs(db, scope, question, { offset: options.offset, limit: options.limit }),
       questions.health(db, scope, question, now),
@@ -179,11 +149,11 @@ export async function findDelivery(
 ): Promise<FindAnswer> {
   const askedAt = Date.now();
   let copy = await copyFor(call, webhookId, { since: askedAt, cap });
-  let found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+  let found = await stored(questions.findLog(copy.ctx.db, scopeOf(copy), target));
   if (!found && copy.asOf < askedAt) {
     // It may be newer than the copy: a person found it in the live table.
     copy = await copyFor(call, webhookId, { since: askedAt, cap }, { refresh: true });
-    found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+    found = await stored(questions.findLog(copy.ctx.db, scopeOf(copy), target));
   }
   if (!found && !copy.complete) {
     copy = await copyFor(
@@ -192,7 +162,7 @@ export async function findDelivery(
       { since: null, cap },
       { until: (log) => matchesTarget(target, log) },
     );
-    found = await asked(() => questions.findLog(copy.ctx.db, scopeOf(copy), target));
+    found = await stored(questions.findLog(copy.ctx.db, scopeOf(copy), target));
   }
   const source = await sourceOf(copy);
   if (found) {
@@ -215,10 +185,7 @@ export interface MatchStream {
   source: HistorySource;
 }
 
-/**
- * The matched logs one batch at a time, for an export. The copy is made first (so a refused key
- * or an unknown webhook is an ordinary error answer); nothing is kept beyond the batch being written.
- */
+/** The matched logs one batch at a time, for an export, once the copy is made (a refusal is an error answer). */
 export async function openExport(
   call: HistoryCall,
   webhookId: WebhookId,
@@ -227,12 +194,12 @@ export async function openExport(
 ): Promise<MatchStream> {
   const copy = await copyFor(call, webhookId, { since: question.since, cap });
   const scope = scopeOf(copy);
-  const cut = await asked(() => questions.cutBodies(copy.ctx.db, scope, question));
+  const cut = await stored(questions.cutBodies(copy.ctx.db, scope, question));
   const batches = questions.streamLogs(copy.ctx.db, scope, question)[Symbol.asyncIterator]();
   return {
     source: await sourceOf(copy, cut),
     async next() {
-      const batch = await asked(() => batches.next());
+      const batch = await stored(batches.next());
       return batch.done ? null : batch.value;
     },
     close() {
@@ -243,12 +210,14 @@ export async function openExport(
 
 /** Hands the copy's logs to the visitor, newest first; true once it needs no more. */
 async function visitCopy(copy: Copy, visitor: LogVisitor): Promise<boolean> {
-  return asked(async () => {
+  try {
     for await (const batch of questions.streamLogs(copy.ctx.db, scopeOf(copy), EMPTY_QUESTION)) {
       if (batch.some((log) => !visitor.add(log))) return true;
     }
     return false;
-  });
+  } catch (error) {
+    throw unavailable(error);
+  }
 }
 
 /** Takes a webhook's logs one at a time, newest first; false once nothing older can change its answer. */
@@ -266,10 +235,8 @@ export interface VisitedHistory<V> {
 }
 
 /**
- * Hands a webhook's logs, newest first, to a visitor until it has what it needs (the last success
- * before a failure, a support bundle's incident): the copy's first, then older ones as they are
- * copied (within `cap`). A hub failure midway is thrown: such an answer is not made from a history
- * that could not be read.
+ * Hands a webhook's logs, newest first, to a visitor until it has what it needs: the copy's, then
+ * older ones as they are copied (within `cap`). A hub failure midway is thrown, not answered around.
  */
 export async function visitHistory<V extends LogVisitor>(
   call: HistoryCall,
@@ -296,10 +263,8 @@ export async function visitHistory<V extends LogVisitor>(
     );
     if (copy.partial?.reason === "failed") throw new AppError(copy.partial.code, copy.partial.message);
   }
-  const cut = (visitor.shown() ?? []).filter(
-    (log) => (log as Partial<StoredLog>).responseBodyTruncated,
-  ).length;
-  const source = await sourceOf(copy, cut);
+  const cut = (visitor.shown() ?? []).filter((log) => (log as Partial<StoredLog>).responseBodyTruncated);
+  const source = await sourceOf(copy, cut.length);
   if (done) return { visitor, stop: { reason: "done" }, source };
   if (copy.complete) return { visitor, stop: { reason: "complete" }, source };
   return { visitor, stop: { reason: "cap", read: source.logs, total: copy.total }, source };

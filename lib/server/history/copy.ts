@@ -12,18 +12,14 @@ import { hubReader, olderPages, PAGE_SIZE, readNewest } from "@/lib/server/histo
 import { sleepUntil } from "@/lib/server/history/retry";
 import type { StoreContext } from "@/lib/server/store/context";
 import { writeLogs, type CursorChange } from "@/lib/server/watch/cursor";
-import { sharedStoreContext, unavailable } from "@/lib/server/store/context";
+import { sharedStoreContext, unavailable, withStore } from "@/lib/server/store/context";
+import { countScope } from "@/lib/server/history/questions";
 
 /**
- * The console's copy of a webhook's history: the store answers every history question, and this
- * is how a question gets the copy it needs. A watched webhook's copy is kept current by the
- * watcher; any other webhook's is made by the questions asked of it, with the reader the watcher
- * uses, and expires unused (HISTORY_COPY_MINUTES). A question reads from the hub only what the
- * copy lacks: the logs newer than its newest, then older pages as far back as the question reaches.
- *
- * A copy belongs to the application whose key read it, as a watch does: only that application's
- * session reads it without asking the hub first, and any other key must read the hub's newest
- * page (which refuses a key that cannot read the webhook) before the copy answers it.
+ * How a question gets the copy of a webhook's history it needs (docs/history.md): it reads from
+ * the hub only what the copy lacks, newer logs first, then older pages as far back as it reaches.
+ * A copy belongs to the application whose key read it: any other key must read the hub's newest
+ * page first, so a key the hub refuses reads nothing from it.
  */
 
 export interface HistoryCall {
@@ -66,11 +62,7 @@ export interface CopyOptions {
   until?: (log: WebhookLog) => boolean;
   /** Read the hub's newest page even when the copy is current (it lacks a delivery a person saw). */
   refresh?: boolean;
-  /**
-   * Answer from the copy as it is when it reaches as far as asked, however old, with no hub call:
-   * for a caller that has just read the webhook with the same key (which proves the key reads
-   * it) and will not wait for the hub. The answer says as of when.
-   */
+  /** Answer from the copy as it is, however old, with no hub call: the caller's key has just read the webhook. */
   asIs?: boolean;
 }
 
@@ -81,87 +73,43 @@ const STALE_AFTER_INTERVALS = 5;
 /** How long a question waits for another reading of the same webhook (a poll, another instance's question). */
 const LEASE_WAIT_MS = 60_000;
 
-interface CopyRow {
-  head_id: string | null;
-  complete_from: number | null;
-  history_complete: number;
-  copied_at: number | null;
-  copied_by: string | null;
-  hub_total: number | null;
-  lease_until: number;
-  watchedBy: string | null;
-  copiedBy: string | null;
+/** A database failure is `store_unavailable` (an AppError passes as it is). */
+export function stored<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw unavailable(error);
+  });
 }
 
-async function copyRow(ctx: StoreContext, webhookId: string): Promise<CopyRow | null> {
-  const row = await ctx.db
+function copyRow(ctx: StoreContext, webhookId: string) {
+  return ctx.db
     .selectFrom("watch_state")
     .leftJoin("watches", "watches.webhook_id", "watch_state.webhook_id")
-    .leftJoin("log_copies", "log_copies.webhook_id", "watch_state.webhook_id")
-    .select([
-      "watch_state.head_id",
-      "watch_state.complete_from",
-      "watch_state.history_complete",
-      "watch_state.copied_at",
-      "watch_state.copied_by",
-      "watch_state.hub_total",
-      "watch_state.lease_until",
-      "watches.app_id as watchedBy",
-      "log_copies.app_id as copiedBy",
-    ])
+    .selectAll("watch_state")
+    .select("watches.app_id as watchedBy")
     .where("watch_state.webhook_id", "=", webhookId)
     .executeTakeFirst();
-  return row ?? null;
 }
 
-/**
- * Logs copied from `completeFrom` on (the contiguous part, newest first, that answers questions),
- * or only those created after it (`"after"`).
- */
-async function countCopied(
-  ctx: StoreContext,
-  webhookId: string,
-  completeFrom: number | null,
-  which: "from" | "after" = "from",
-) {
-  const row = await ctx.db
-    .selectFrom("watch_logs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("webhook_id", "=", webhookId)
-    .$if(completeFrom !== null, (qb) => qb.where("created_at", which === "from" ? ">=" : ">", completeFrom!))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+type CopyRow = NonNullable<Awaited<ReturnType<typeof copyRow>>>;
 
 /** Whether the copy holds what `reach` asks for. */
 async function reaches(ctx: StoreContext, webhookId: string, row: CopyRow, reach: Reach): Promise<boolean> {
   if (row.history_complete === 1) return true;
   if (row.head_id === null || row.complete_from === null) return false;
   if (reach.since !== null && row.complete_from <= reach.since) return true;
-  return (await countCopied(ctx, webhookId, row.complete_from)) >= reach.cap;
+  return (await countScope(ctx.db, { webhookId, from: row.complete_from }, null)) >= reach.cap;
 }
 
-/**
- * Whether the copy of `webhookId` already reaches as far back as `reach` asks: a question then
- * reads at most the hub's pages newer than the copy. A page answers at once when it does, and
- * shows the reading's progress (with Cancel) when it does not.
- */
+/** Whether the copy already reaches as far back as `reach` asks: else a page shows the reading's progress. */
 export async function copyReaches(webhookId: WebhookId, reach: Reach): Promise<boolean> {
-  try {
-    const ctx = await sharedStoreContext();
-    const id = webhookId.toLowerCase();
+  const id = webhookId.toLowerCase();
+  return withStore(async (ctx) => {
     const row = await copyRow(ctx, id);
-    return row !== null && (await reaches(ctx, id, row, reach));
-  } catch (error) {
-    throw unavailable(error);
-  }
+    return row !== undefined && (await reaches(ctx, id, row, reach));
+  });
 }
 
-/**
- * Whether the copy may answer `call` as it is, without reading the hub's newest page first: it
- * is the application's watch and the watcher read it lately, or this application's key read it a
- * moment ago.
- */
+/** The copy may answer `call` without the hub's newest page: the watcher or this key read it lately. */
 function current(row: CopyRow, call: HistoryCall, now: number): boolean {
   if (row.copied_at === null) return false;
   if (row.copied_by === call.appId && now - row.copied_at <= JUST_READ_MS) return true;
@@ -197,10 +145,8 @@ export function capPartial(copy: { total: number }, cap: number, copied: number)
 const readings = new Map<string, Promise<unknown>>();
 
 /**
- * The copy of `webhookId` brought up to date and reaching as far back as `reach` (and `until`)
- * asks, within the cap. Throws the hub's error when its newest page cannot be read (401, 404, 429,
- * …) and `store_unavailable` when the database does not answer; a hub failure after that leaves
- * the copy as far as it got, and says so in `partial`.
+ * The copy brought up to date and as far back as `reach` (and `until`) asks, within the cap.
+ * Throws when the hub's newest page cannot be read; a hub failure after that is said in `partial`.
  */
 export async function copyFor(
   call: HistoryCall,
@@ -218,12 +164,10 @@ export async function copyFor(
   await expireCopiesNow(ctx);
   const giveUpAt = Date.now() + LEASE_WAIT_MS;
   for (;;) {
-    const row = await copyRow(ctx, id).catch((error: unknown) => {
-      throw unavailable(error);
-    });
-    const fresh = options.asIs || (row !== null && current(row, call, Date.now()));
+    const row = await stored(copyRow(ctx, id));
+    const fresh = options.asIs || (row !== undefined && current(row, call, Date.now()));
     if (row && !options.until && !options.refresh && fresh && (await reaches(ctx, id, row, reach))) {
-      await touch(ctx, id, call.appId, row);
+      await stored(touch(ctx, id, call.appId, row));
       return copyOf(ctx, id, row, null);
     }
     const running = readings.get(id);
@@ -268,23 +212,23 @@ async function waitFor(reading: Promise<unknown>, signal: AbortSignal): Promise<
 async function takeLease(ctx: StoreContext, webhookId: string, owner: string): Promise<boolean> {
   const now = Date.now();
   const leaseMs = serverConfig().watch.leaseSeconds * 1000;
-  try {
-    await ctx.db
+  await stored(
+    ctx.db
       .insertInto("watch_state")
       .values({ webhook_id: webhookId, head_id: null, tail_offset: null, next_poll_at: 0 })
       .onConflict((oc) => oc.column("webhook_id").doNothing())
-      .execute();
-    const taken = await ctx.db
+      .execute(),
+  );
+  const taken = await stored(
+    ctx.db
       .updateTable("watch_state")
       .set({ lease_owner: owner, lease_until: now + leaseMs })
       .where("webhook_id", "=", webhookId)
       .where("lease_until", "<", now)
       .returning("webhook_id")
-      .executeTakeFirst();
-    return taken !== undefined;
-  } catch (error) {
-    throw unavailable(error);
-  }
+      .executeTakeFirst(),
+  );
+  return taken !== undefined;
 }
 
 async function releaseLease(ctx: StoreContext, webhookId: string, owner: string): Promise<void> {
@@ -301,10 +245,10 @@ async function touch(
   ctx: StoreContext,
   webhookId: string,
   appId: string,
-  row: CopyRow | null,
+  row: CopyRow,
   webhook?: WebhookLog["webhook"],
 ) {
-  if (row?.watchedBy) return;
+  if (row.watchedBy) return;
   const now = Date.now();
   const summary = webhook ? { endpoint: webhook.endpoint, event_type: webhook.eventType } : {};
   await ctx.db
@@ -319,10 +263,7 @@ async function touch(
       created_at: now,
     })
     .onConflict((oc) => oc.column("webhook_id").doUpdateSet({ app_id: appId, used_at: now, ...summary }))
-    .execute()
-    .catch((error: unknown) => {
-      throw unavailable(error);
-    });
+    .execute();
 }
 
 const created = (log: WebhookLog) => Date.parse(log.createdDate);
@@ -346,32 +287,20 @@ async function read(
     questionKeyBudgets(history.keyRequestsPerMinute),
     pLimit(history.concurrency),
   );
-  const stored = async <T>(work: () => Promise<T>) => {
-    try {
-      return await work();
-    } catch (error) {
-      if (isAppError(error)) throw error;
-      throw unavailable(error);
-    }
-  };
-  const before = (await stored(() => copyRow(ctx, webhookId)))!;
+  const before = (await stored(copyRow(ctx, webhookId)))!;
   const watched = before.watchedBy !== null;
   const { until } = options;
   let done = false;
-  // `until` sees the older logs as they are first copied, newest first, after those already copied.
-  const seen = (logs: readonly WebhookLog[], fresh: ReadonlySet<string>) => {
-    for (const log of logs) if (until && !done && fresh.has(log.id.toLowerCase())) done = until(log);
-  };
 
   const state = { ...before };
   const fresh = before.head_id === null;
   if (!fresh && !options.refresh && current(before, call, startedAt)) {
     // This key's question brought the copy up to date a moment ago.
-    await touch(ctx, webhookId, call.appId, before);
+    await stored(touch(ctx, webhookId, call.appId, before));
   } else {
     // The newest page first: it proves the key reads the webhook, and brings in what is new.
     const top = await readNewest(hub, before.head_id, fresh ? PAGE_SIZE : reach.cap, signal);
-    await touch(ctx, webhookId, call.appId, before, top.logs[0]?.webhook);
+    await stored(touch(ctx, webhookId, call.appId, before, top.logs[0]?.webhook));
     const cursor: CursorChange = { head_id: top.logs[0]?.id.toLowerCase() ?? before.head_id };
     if (fresh || top.gap) {
       const end = fresh && !top.gap;
@@ -380,42 +309,39 @@ async function read(
         complete_from: end || top.logs.length === 0 ? null : created(top.logs.at(-1)!),
       });
     }
-    await stored(() => writeLogs(ctx, owner, webhookId, top.logs, cursor, leaseMs, startedAt, { watched }));
+    await stored(writeLogs(ctx, owner, webhookId, top.logs, cursor, leaseMs, startedAt, { watched }));
     const read = { hub_total: top.total, copied_at: startedAt, copied_by: call.appId };
-    await stored(() =>
-      ctx.db.updateTable("watch_state").set(read).where("webhook_id", "=", webhookId).execute(),
-    );
+    await stored(ctx.db.updateTable("watch_state").set(read).where("webhook_id", "=", webhookId).execute());
     Object.assign(state, cursor, read);
   }
   const total = state.hub_total ?? 0;
 
-  let copied = await stored(() => countCopied(ctx, webhookId, state.complete_from));
+  // The contiguous part, newest first, that answers questions.
+  let copied = await stored(countScope(ctx.db, { webhookId, from: state.complete_from }, null));
   let partial: ScanPartial = null;
   let arrived = 0;
   const progress = () =>
     options.onProgress?.({ type: "progress", read: copied, total, cap: reach.cap, matches: 0 });
-  const wanted = () =>
+  // The copy lacks logs the question reaches back to, or `until` has not been met yet.
+  const short = () =>
     state.history_complete !== 1 &&
-    copied < reach.cap &&
     !done &&
     (until !== undefined ||
       reach.since === null ||
       state.complete_from === null ||
       state.complete_from > reach.since);
+  const wanted = () => copied < reach.cap && short();
 
   if (wanted()) {
     progress();
     // From the first log created when the oldest copied one was: logs of one millisecond may
-    // straddle a page, and only some of them be copied.
-    const offset = await stored(() => countCopied(ctx, webhookId, state.complete_from, "after"));
+    // straddle a page, and only some of them be copied (creation times are whole milliseconds).
+    const after = state.complete_from === null ? null : state.complete_from + 1;
+    const offset = await stored(countScope(ctx.db, { webhookId, from: after }, null));
     const maxPages = Math.ceil((reach.cap - offset) / PAGE_SIZE);
+    const batches = olderPages(hub, offset, { parallel: history.concurrency, maxPages }, signal);
     try {
-      for await (const pages of olderPages(
-        hub,
-        offset,
-        { parallel: history.concurrency, maxPages },
-        signal,
-      )) {
+      for await (const pages of batches) {
         const logs = pages.flatMap((page) => page.data);
         arrived = Math.max(arrived, ...pages.map((page) => page.pagination.total - total));
         const end = pages.at(-1)!.data.length < PAGE_SIZE;
@@ -423,12 +349,13 @@ async function read(
         const step: CursorChange = end
           ? { history_complete: 1, complete_from: null }
           : { complete_from: Math.min(oldest ?? Infinity, state.complete_from ?? Infinity) };
-        const added = await stored(() =>
-          writeLogs(ctx, owner, webhookId, logs, step, leaseMs, Date.now(), { watched }),
+        const added = new Set(
+          await stored(writeLogs(ctx, owner, webhookId, logs, step, leaseMs, Date.now(), { watched })),
         );
-        seen(logs, new Set(added));
+        // `until` sees the older logs as they are first copied, newest first, after those already copied.
+        for (const log of logs) if (until && !done && added.has(log.id.toLowerCase())) done = until(log);
         Object.assign(state, step);
-        copied += added.length;
+        copied += added.size;
         progress();
         if (!wanted()) break;
       }
@@ -439,11 +366,7 @@ async function read(
     }
   }
   const copy = copyOf(ctx, webhookId, state, partial, Math.max(0, arrived));
-  const short =
-    !copy.complete &&
-    !done &&
-    (reach.since === null || copy.completeFrom === null || copy.completeFrom > reach.since);
-  return { ...copy, partial: partial ?? (short ? capPartial(copy, reach.cap, copied) : null) };
+  return { ...copy, partial: partial ?? (short() ? capPartial(copy, reach.cap, copied) : null) };
 }
 
 function failedPartial(copied: number, error: AppError): ScanPartial {

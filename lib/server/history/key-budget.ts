@@ -2,9 +2,8 @@ import "server-only";
 import { sleepUntil } from "@/lib/server/history/retry";
 
 /**
- * The watcher's hub calls per application key: a token bucket refilled at
- * WATCH_KEY_REQUESTS_PER_MINUTE (a burst of a tenth of a minute's worth), and a pause while the
- * hub's Retry-After runs. Per instance: several instances each keep their own.
+ * Hub calls per application key, in this instance: a token bucket (a burst of a tenth of a
+ * minute's worth), paused while the hub's Retry-After runs.
  */
 export class KeyBudgets {
   private readonly buckets = new Map<string, { tokens: number; at: number; pausedUntil: number }>();
@@ -56,19 +55,11 @@ export class KeyBudgets {
       return { key, calls: bucket.pausedUntil > now ? 0 : Math.floor(bucket.tokens) };
     });
   }
-
-  /** Epoch ms until which the key is paused (0 when it is not). */
-  pausedUntil(key: string): number {
-    return this.buckets.get(key)?.pausedUntil ?? 0;
-  }
 }
 
 const SHARED = Symbol.for("hub-console.question-key-budgets");
 
-/**
- * The budgets of the questions this process answers (HISTORY_KEY_REQUESTS_PER_MINUTE): a person
- * waits on them, so they allow more than the watcher's background polls, which keep their own.
- */
+/** The questions' budgets (HISTORY_KEY_REQUESTS_PER_MINUTE): a person waits on them, unlike the watcher's. */
 export function questionKeyBudgets(perMinute: number): KeyBudgets {
   const shared = globalThis as Record<symbol, KeyBudgets | undefined>;
   return (shared[SHARED] ??= new KeyBudgets(perMinute));

@@ -2,9 +2,8 @@ import "server-only";
 import { isAppError } from "@/lib/server/app-error";
 
 /**
- * A streamed answer of one JSON object per line (`application/x-ndjson`): progress lines while
- * `work` runs, then its result line, or `{"type":"error","error":{code,message}}` when it fails
- * after the answer began. Progress is sent at most every PROGRESS_EVERY_MS.
+ * A streamed answer of one JSON object per line: progress lines (at most every PROGRESS_EVERY_MS)
+ * while `work` runs, then its result, or an `error` line when it fails after the answer began.
  */
 const PROGRESS_EVERY_MS = 200;
 

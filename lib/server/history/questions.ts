@@ -1,5 +1,5 @@
 import "server-only";
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
 import type { FindTarget } from "@/lib/domain/history/find-input";
 import {
   bucketSizeFor,
@@ -7,16 +7,14 @@ import {
   type HealthBucket,
   type HealthSummary,
 } from "@/lib/domain/history/health";
-import type { HistoryQuestion } from "@/lib/domain/history/question";
+import { EMPTY_QUESTION, type HistoryQuestion } from "@/lib/domain/history/question";
 import type { StoredLog, TimelineEvent, TimelineRange } from "@/lib/domain/watch/stored-log";
 import { toIso } from "@/lib/server/store/context";
 import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /**
- * The history questions, answered in SQL over the console's copy of a webhook's logs (newest
- * first, as the hub lists them: by creation time, then id). Every question is asked of a scope:
- * the part of the copy that holds every log (from `from` on, or all of it), so an answer never
- * mixes in logs below a gap.
+ * The history questions in SQL over the copy of a webhook's logs, newest first as the hub lists
+ * them (creation time, then id). Each is asked of a scope, the part of the copy without a gap.
  */
 
 type LogRow = StoreDatabase["watch_logs"];
@@ -32,6 +30,11 @@ export interface Scope {
 }
 
 const STREAM_BATCH = 500;
+
+async function count(query: SelectQueryBuilder<StoreDatabase, "watch_logs", object>): Promise<number> {
+  const row = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 async function summaryOf(db: StoreDb, webhookId: string): Promise<StoredLog["webhook"]> {
   const row = await db
@@ -76,7 +79,7 @@ function bodyContains(text: string) {
 }
 
 /** The scope's logs: one webhook's, created from the scope's start on. */
-function inScope(scope: Scope) {
+function inScope(scope: Pick<Scope, "webhookId" | "from">) {
   return (eb: Logs) =>
     eb.and([
       eb("webhook_id", "=", scope.webhookId),
@@ -111,46 +114,39 @@ function matching(scope: Scope, question: HistoryQuestion) {
 }
 
 /**
- * How many logs answering the question have a body cut at the copy's cap (WATCH_BODY_CAP_BYTES)
- * where that matters: with `contains`, those whose kept part lacks the text (it may lie past the
- * cut); without, all of them (an export writes them cut).
+ * Logs answering the question whose body is cut at WATCH_BODY_CAP_BYTES where that matters: with
+ * `contains`, those whose kept part lacks the text (it may lie past the cut); else all (an export writes them cut).
  */
-export async function cutBodies(db: StoreDb, scope: Scope, question: HistoryQuestion): Promise<number> {
-  const row = await db
-    .selectFrom("watch_logs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where(matching(scope, { ...question, contains: null }))
-    .where(sql<SqlBool>`body_size > octet_length(body)`)
-    .$if(question.contains !== null, (qb) => qb.where((eb) => eb.not(bodyContains(question.contains!))))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function cutBodies(db: StoreDb, scope: Scope, question: HistoryQuestion): Promise<number> {
+  return count(
+    db
+      .selectFrom("watch_logs")
+      .where(matching(scope, { ...question, contains: null }))
+      .where(sql<SqlBool>`body_size > octet_length(body)`)
+      .$if(question.contains !== null, (qb) => qb.where((eb) => eb.not(bodyContains(question.contains!)))),
+  );
 }
 
 /** Logs of the scope created at or after `since` (all when null): what a question over them reads. */
-export async function countScope(db: StoreDb, scope: Scope, since: number | null): Promise<number> {
-  const row = await db
-    .selectFrom("watch_logs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where(inScope(scope))
-    .$if(since !== null, (qb) => qb.where("created_at", ">=", since!))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countScope(
+  db: StoreDb,
+  scope: Pick<Scope, "webhookId" | "from">,
+  since: number | null,
+): Promise<number> {
+  return count(
+    db
+      .selectFrom("watch_logs")
+      .where(inScope(scope))
+      .$if(since !== null, (qb) => qb.where("created_at", ">=", since!)),
+  );
 }
 
-/** Listing order (newest first, as the hub lists): after `row` means older than it. */
-function olderThan(row: { created_at: number; id: string }) {
+/** In listing order (newest first, as the hub lists), the logs older (`<`) or newer (`>`) than `row`. */
+function beyond(side: "<" | ">", row: { created_at: number; id: string }) {
   return (eb: Logs) =>
     eb.or([
-      eb("created_at", "<", row.created_at),
-      eb.and([eb("created_at", "=", row.created_at), eb("id", "<", row.id)]),
-    ]);
-}
-
-function newerThan(row: { created_at: number; id: string }) {
-  return (eb: Logs) =>
-    eb.or([
-      eb("created_at", ">", row.created_at),
-      eb.and([eb("created_at", "=", row.created_at), eb("id", ">", row.id)]),
+      eb("created_at", side, row.created_at),
+      eb.and([eb("created_at", "=", row.created_at), eb("id", side, row.id)]),
     ]);
 }
 
@@ -180,10 +176,7 @@ function listed(db: StoreDb, scope: Scope, question: HistoryQuestion) {
     .orderBy("id", "desc");
 }
 
-/**
- * Delivery health of the logs matching a question: buckets over [since, until or now], counts,
- * the newest success and failure, failures by code, and the webhook's current failing streak.
- */
+/** Delivery health of the logs matching a question: buckets over [since, until or now], and the streak. */
 export async function health(
   db: StoreDb,
   scope: Scope,
@@ -226,18 +219,15 @@ export async function health(
     success: 0,
     failed: 0,
   }));
-  let success = 0;
-  let failed = 0;
+  const totals = { success: 0, failed: 0 };
   for (const row of counts) {
-    const ok = row.status === "Success";
-    const n = Number(row.n);
-    if (ok) success += n;
-    else failed += n;
-    const bucket = Number(row.slot) >= 0 ? buckets[Number(row.slot)] : undefined;
-    if (!bucket) continue;
-    if (ok) bucket.success += n;
-    else bucket.failed += n;
+    const outcome = row.status === "Success" ? "success" : "failed";
+    totals[outcome] += Number(row.n);
+    // A log sent after `to` (a clock ahead of ours) has no bucket: it counts in the totals only.
+    const bucket = buckets[Number(row.slot)];
+    if (bucket) bucket[outcome] += Number(row.n);
   }
+  const { success, failed } = totals;
   const attempts = success + failed;
   return {
     from: from === null ? null : toIso(from),
@@ -258,23 +248,17 @@ export async function health(
 }
 
 /**
- * The webhook's current failing streak: the failures in a row since its newest success, when its
- * newest delivery failed. `atLeast` when no success ends it within the scope and the scope does
- * not reach the webhook's first delivery: it began earlier, and `length` is a lower bound. The one
- * place the streak is computed: Delivery health, the overview's row and the alert rules read it.
+ * The failures in a row since the newest success, when the newest delivery failed; `atLeast` when
+ * the scope holds no success and not the whole history. The one place the streak is computed.
  */
 export async function streak(db: StoreDb, scope: Scope): Promise<FailingStreak | null> {
-  const success = await db
-    .selectFrom("watch_logs")
-    .select(["created_at", "id"])
-    .where(inScope(scope))
-    .where("status", "=", "Success")
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const success = await newest(db, scope, EMPTY_QUESTION, "Success");
   const failures = (eb: Logs) =>
-    eb.and([inScope(scope)(eb), eb("status", "!=", "Success"), ...(success ? [newerThan(success)(eb)] : [])]);
+    eb.and([
+      inScope(scope)(eb),
+      eb("status", "!=", "Success"),
+      ...(success ? [beyond(">", success)(eb)] : []),
+    ]);
   const [oldest, codes] = await Promise.all([
     db
       .selectFrom("watch_logs")
@@ -304,7 +288,7 @@ export async function streak(db: StoreDb, scope: Scope): Promise<FailingStreak |
 /** The newest success, or the newest failure, among the logs answering the question. */
 export function newest(db: StoreDb, scope: Scope, question: HistoryQuestion, status: "Success" | "Failed") {
   return listed(db, scope, question)
-    .select(["id", "send_at", "status_code"])
+    .select(["id", "send_at", "created_at", "status_code"])
     .where("status", status === "Success" ? "=" : "!=", "Success")
     .limit(1)
     .executeTakeFirst();
@@ -320,13 +304,9 @@ export async function queryLogs(
   const [webhook, rows, total] = await Promise.all([
     summaryOf(db, scope.webhookId),
     listed(db, scope, question).selectAll().limit(page.limit).offset(page.offset).execute(),
-    db
-      .selectFrom("watch_logs")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where(matching(scope, question))
-      .executeTakeFirstOrThrow(),
+    count(db.selectFrom("watch_logs").where(matching(scope, question))),
   ]);
-  return { rows: rows.map((row) => logOf(row, webhook)), total: Number(total.n) };
+  return { rows: rows.map((row) => logOf(row, webhook)), total };
 }
 
 /** Every log matching a question, newest first, in batches by keyset, so a long export never re-reads. */
@@ -341,7 +321,7 @@ export async function* streamLogs(
     const cursor: typeof after = after;
     const rows: LogRow[] = await listed(db, scope, question)
       .selectAll()
-      .$if(cursor !== null, (qb) => qb.where(olderThan(cursor!)))
+      .$if(cursor !== null, (qb) => qb.where(beyond("<", cursor!)))
       .limit(STREAM_BATCH)
       .execute();
     if (rows.length === 0) return;
@@ -351,11 +331,7 @@ export async function* streamLogs(
   }
 }
 
-/**
- * A log by its id or its message id (the newest when a message has several), and its place,
- * newest first, among the scope's logs that match `status` (null: all): what the log table needs
- * to open its page.
- */
+/** A log by its id or message id (the newest), and its place newest first among the logs of `status` (null: all). */
 export async function findLog(
   db: StoreDb,
   scope: Scope,
@@ -376,17 +352,17 @@ export async function findLog(
     .limit(1)
     .executeTakeFirst();
   if (!row) return null;
-  const [webhook, before] = await Promise.all([
+  const [webhook, index] = await Promise.all([
     summaryOf(db, scope.webhookId),
-    db
-      .selectFrom("watch_logs")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where(inScope(scope))
-      .$if(status !== null, (qb) => qb.where("status", "=", status!))
-      .where(newerThan(row))
-      .executeTakeFirstOrThrow(),
+    count(
+      db
+        .selectFrom("watch_logs")
+        .where(inScope(scope))
+        .$if(status !== null, (qb) => qb.where("status", "=", status!))
+        .where(beyond(">", row)),
+    ),
   ]);
-  return { log: logOf(row, webhook), index: Number(before.n) };
+  return { log: logOf(row, webhook), index };
 }
 
 /** Changes of `active` and jumps of `numberOfErrors` a watch saw, newest first (within `range`). */

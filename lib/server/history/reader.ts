@@ -7,10 +7,9 @@ import { sleepSeconds, withRetry } from "@/lib/server/history/retry";
 import type { KeyBudgets } from "@/lib/server/history/key-budget";
 
 /**
- * The one reader of a webhook's history on the hub, for the watcher's polls and for the copies
- * questions make: every call under the application key's budget and the retry policy, pages of
- * 50 newest first. The hub only adds logs at the top, so offsets only shift forward: a page read
- * late holds logs already seen (dropped by id), never skips one.
+ * The one reader of a webhook's history on the hub, for the watcher and the copies: every call
+ * under the key's budget and the retry policy. The hub only adds logs at the top, so offsets only
+ * shift forward: a page read late holds logs already seen (dropped by id), never skips one.
  */
 
 /** Logs per call: the most the API hands out. */
@@ -95,10 +94,9 @@ export async function readNewest(
 }
 
 /**
- * Pages from `offset` on, `parallel` in flight, at most `maxPages`, handed over in offset order:
- * each time, every page that has arrived in order so far. A page that arrives before the ones
- * above it waits for them. The reading ends after a short page (the end of the list) or when the
- * caller stops iterating, which aborts the calls still in flight.
+ * Pages from `offset` on, `parallel` in flight, at most `maxPages`, handed over in offset order,
+ * as many at a time as have arrived in order. Ends after a short page, or when the caller stops
+ * iterating, which aborts the calls in flight.
  */
 export async function* olderPages(
   hub: HubReader,

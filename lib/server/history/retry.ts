@@ -4,10 +4,8 @@ import { isAppError, type AppError } from "@/lib/server/app-error";
 import { cancelledByClient } from "@/lib/server/hub/shared-reads";
 
 /**
- * The one retry policy for reading the hub's history. A 429 waits its Retry-After, up to
- * RATE_LIMIT_STRIKES times in a row and never longer than RETRY_AFTER_MAX_SECONDS; a 5xx, a
- * timeout or an unreachable hub backs off exponentially (with jitter), RETRIES times; anything
- * else (401, 404, a cancelled request) is thrown at once.
+ * The one retry policy for reading the hub's history: a 429 waits its Retry-After (within the
+ * limits below), a 5xx, timeout or unreachable hub backs off exponentially; anything else is thrown.
  */
 
 /** Attempts after the first for a 5xx, a timeout or an unreachable hub. */
@@ -20,7 +18,7 @@ export const RETRY_AFTER_MAX_SECONDS = 30;
 /** What a 429 without a Retry-After is taken to ask for. */
 const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
-export function isTransient(error: AppError): boolean {
+function isTransient(error: AppError): boolean {
   return (
     error.code === "upstream_error" ||
     error.code === "upstream_timeout" ||
@@ -31,10 +29,7 @@ export function isTransient(error: AppError): boolean {
 export interface RetryOptions {
   /** Aborting it stops the retries: the call rejects with the "cancelled by the client" AppError. */
   signal: AbortSignal;
-  /**
-   * Waits out a 429 that asks for `seconds`. Default: this call sleeps alone. The history's page
-   * driver passes its own, which pauses every call it makes and lowers its concurrency.
-   */
+  /** Waits out a 429 that asks for `seconds` (the reader pauses the key's every call); default: a sleep. */
   waitOut?: (seconds: number, signal: AbortSignal) => Promise<void>;
 }
 

@@ -13,15 +13,12 @@ import { inSpans } from "@/lib/domain/maintenance/windows";
 import { maintenanceSpansOf, pruneWindows } from "@/lib/server/maintenance/windows-store";
 
 /**
- * The watcher's writes: claiming due webhooks under a lease, writing a batch of logs together
- * with the cursor that follows it (one transaction, so a crash loses nothing and repeats
- * nothing), recording the webhook's fields and timeline, ending a poll, bounding retention.
+ * The watcher's writes under a lease: a batch of logs goes in one transaction with the cursor that
+ * follows it, so a crash loses nothing and repeats nothing.
  */
 
-export type WatchState = Selectable<StoreDatabase["watch_state"]>;
-
 export interface Claimed {
-  state: WatchState;
+  state: Selectable<StoreDatabase["watch_state"]>;
   appId: string;
 }
 
@@ -34,9 +31,8 @@ export class LeaseLost extends Error {
 }
 
 /**
- * Claims up to `limit` due webhooks whose lease is free and whose application key is not
- * rejected. PostgreSQL: the candidates are locked with FOR UPDATE SKIP LOCKED, so instances
- * claiming at once take different rows; SQLite runs one writer at a time, so the UPDATE alone is atomic.
+ * Claims up to `limit` due webhooks whose lease is free and whose key is not rejected. PostgreSQL
+ * locks the candidates (SKIP LOCKED) so instances take different rows; SQLite has one writer anyway.
  */
 export async function claimDue(
   ctx: StoreContext,
@@ -65,14 +61,11 @@ export async function claimDue(
     .returningAll()
     .execute();
   if (states.length === 0) return [];
+  const ids = states.map((s) => s.webhook_id);
   const apps = await ctx.db
     .selectFrom("watches")
     .select(["webhook_id", "app_id"])
-    .where(
-      "webhook_id",
-      "in",
-      states.map((s) => s.webhook_id),
-    )
+    .where("webhook_id", "in", ids)
     .execute();
   const appOf = new Map(apps.map((row) => [row.webhook_id, row.app_id]));
   return states
@@ -104,27 +97,18 @@ export async function recordWebhook(
   await ctx.db.transaction().execute(async (tx) => {
     const state = await holdLease(tx, owner, webhook.id, leaseMs, now);
     const active = webhook.active ? 1 : 0;
-    const events: StoreDatabase["watch_timeline"][] = [];
-    if (state.active !== active) {
-      events.push({
-        webhook_id: webhook.id,
-        at: now,
-        kind: "active",
-        active,
-        number_of_errors: webhook.numberOfErrors,
-        previous: state.active,
-      });
-    }
-    if (state.number_of_errors !== webhook.numberOfErrors) {
-      events.push({
-        webhook_id: webhook.id,
-        at: now,
-        kind: "errors",
-        active,
-        number_of_errors: webhook.numberOfErrors,
-        previous: state.number_of_errors,
-      });
-    }
+    const event = (kind: "active" | "errors", previous: number | null) => ({
+      webhook_id: webhook.id,
+      at: now,
+      kind,
+      active,
+      number_of_errors: webhook.numberOfErrors,
+      previous,
+    });
+    const events = [
+      ...(state.active !== active ? [event("active", state.active)] : []),
+      ...(state.number_of_errors !== webhook.numberOfErrors ? [event("errors", state.number_of_errors)] : []),
+    ];
     if (events.length > 0) {
       await tx
         .insertInto("watch_timeline")
@@ -154,7 +138,7 @@ export function keptBody(body: string, capBytes: number): string {
 }
 
 /** The body as stored: its kept part, with its full size and hash. */
-export function compactBody(body: string, capBytes: number) {
+function compactBody(body: string, capBytes: number) {
   const size = Buffer.byteLength(body, "utf8");
   return {
     body: size <= capBytes ? body : keptBody(body, capBytes),
@@ -178,10 +162,8 @@ export type CursorChange = Pick<
 >;
 
 /**
- * Writes logs (ignoring ids already stored) and the cursor in one transaction, under our lease.
- * Returns the ids of the logs that were new. A watched webhook's failure issues and summary
- * (last success and failure, the failing streak) are kept up to date with them; a copy nobody
- * watches gets those when it is watched (rebuildWatched).
+ * Writes logs (ids already stored are skipped) and the cursor in one transaction; returns the new
+ * ids. A watched webhook's issues and summary follow them; a copy gets those once watched (adoptCopy).
  */
 export async function writeLogs(
   ctx: StoreContext,
@@ -254,10 +236,8 @@ async function addCodes(
 }
 
 /**
- * Adds logs to their webhook's attempts per hour and failures per hour and status code: the
- * overview and /metrics read these, not the logs. A watched webhook's failures sent inside one
- * of its maintenance windows are also counted apart (`watch_maintenance_codes`), as the windows
- * stand when the logs are written.
+ * Adds logs to the hourly counts the overview and /metrics read instead of the logs. A watched
+ * webhook's failures inside its maintenance windows (as they stand now) are also counted apart.
  */
 async function countHours(
   tx: StoreDb,
@@ -367,9 +347,8 @@ export async function finishPoll(
 }
 
 /**
- * Deletes what is older than the retention: logs (by creation time), hourly counts (the hub
- * calls' and those in maintenance too), timeline, one-off maintenance windows that ended.
- * A webhook that lost logs no longer holds its whole history: its store is complete from the cut.
+ * Deletes what is older than the retention. A webhook that lost logs no longer holds its whole
+ * history: its store is complete from the cut.
  */
 export async function prune(ctx: StoreContext, retentionDays: number, now = Date.now()): Promise<number> {
   const cut = now - retentionDays * 86_400_000;

@@ -6,10 +6,9 @@ import type { StoreContext } from "@/lib/server/store/context";
 import { addWatches } from "@/lib/server/watch/watches";
 
 /**
- * In sandbox mode the demo applications' webhooks are watched out of the box, named by their
- * demo labels, so the first `npm start` shows the overview working. Once the store watches any
- * of an application's webhooks, only those are kept up (under the key's current application id:
- * without SESSION_SECRET it changes each start): a webhook a person stopped watching stays unwatched.
+ * In sandbox mode the demo's webhooks are watched out of the box, so the first `npm start` shows
+ * the overview working. Once any of an application's are watched, only those are kept up (under
+ * the key's current id): a webhook a person stopped watching stays unwatched.
  */
 export async function watchSandboxDemo(ctx: StoreContext): Promise<void> {
   if (!serverConfig().sandboxMode) return;
@@ -18,11 +17,12 @@ export async function watchSandboxDemo(ctx: StoreContext): Promise<void> {
   for (const app of applications) {
     const ids = app.webhooks.map((webhook) => webhook.id);
     if (ids.length === 0) continue;
-    const watched = new Set(
-      (await ctx.db.selectFrom("watches").select("webhook_id").where("webhook_id", "in", ids).execute()).map(
-        (row) => row.webhook_id,
-      ),
-    );
+    const rows = await ctx.db
+      .selectFrom("watches")
+      .select("webhook_id")
+      .where("webhook_id", "in", ids)
+      .execute();
+    const watched = new Set(rows.map((row) => row.webhook_id));
     const chosen = watched.size > 0 ? app.webhooks.filter((w) => watched.has(w.id)) : app.webhooks;
     await addWatches(
       ctx,

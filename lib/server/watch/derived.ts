@@ -7,10 +7,8 @@ import { storedSignature } from "@/lib/server/watch/cursor";
 const SIGN_BATCH = 1000;
 
 /**
- * What the store derives from stored logs with live code, for logs stored before it did: each
- * failure's cause signature (migration 0008 added the column) and the failure issues of watched
- * webhooks (migration 0002 added their tables). Migrations only shape tables; the watcher runs
- * this when it starts. Idempotent: a store with nothing to fill costs two queries.
+ * What live code derives from logs stored before it did (migrations only shape tables): failures'
+ * cause signatures and watched webhooks' issues. The watcher runs it at start; idempotent.
  */
 export async function fillDerived(ctx: StoreContext): Promise<void> {
   for (;;) {
@@ -34,24 +32,15 @@ export async function fillDerived(ctx: StoreContext): Promise<void> {
   const unbuilt = await ctx.db
     .selectFrom("watches")
     .select("watches.webhook_id")
+    .where("watches.webhook_id", "not in", (eb) => eb.selectFrom("failure_issues").select("webhook_id"))
     .where((eb) =>
-      eb.and([
-        eb.exists(
-          eb
-            .selectFrom("watch_logs")
-            .select("watch_logs.id")
-            .whereRef("watch_logs.webhook_id", "=", "watches.webhook_id")
-            .where("watch_logs.status", "!=", "Success"),
-        ),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom("failure_issues")
-              .select("failure_issues.id")
-              .whereRef("failure_issues.webhook_id", "=", "watches.webhook_id"),
-          ),
-        ),
-      ]),
+      eb.exists(
+        eb
+          .selectFrom("watch_logs")
+          .select("watch_logs.id")
+          .whereRef("watch_logs.webhook_id", "=", "watches.webhook_id")
+          .where("watch_logs.status", "!=", "Success"),
+      ),
     )
     .execute();
   for (const { webhook_id } of unbuilt) await rebuildIssuesOf(ctx.db, webhook_id, ctx.issueResolveAfter);

@@ -14,9 +14,8 @@ import { isoOrNull, toIso, type StoreContext } from "@/lib/server/store/context"
 import type { StoreDatabase, StoreDb } from "@/lib/server/store/schema";
 
 /**
- * Failure issues: each watched webhook's failures grouped by cause, kept up to date inside the
- * transaction that stores the logs (recordFailures), so a log is counted exactly when it is first
- * stored: re-storing it changes nothing, and a poll cut short loses or repeats nothing.
+ * Failure issues: a watched webhook's failures grouped by cause, counted in the transaction that
+ * first stores each log, so a poll cut short loses or repeats nothing.
  */
 
 type IssueRow = StoreDatabase["failure_issues"];
@@ -29,20 +28,14 @@ const REBUILD_BATCH = 1000;
 const LIST_MAX = 200;
 
 /** A log as writeLogs has just inserted it. */
-export interface FreshLog {
-  id: string;
-  status: string;
-  status_code: number;
-  send_at: number;
-  body: string;
-  body_size: number;
-}
+export type FreshLog = Pick<
+  StoreDatabase["watch_logs"],
+  "id" | "status" | "status_code" | "send_at" | "body" | "body_size"
+>;
 
 /**
- * Counts the newly stored logs of a webhook into its issues, then resolves the issues that the
- * webhook has since delivered `resolveAfter` times in a row after. Runs inside writeLogs's
- * transaction. A failure of an issue after its resolution opens it again; an ignored issue
- * stays ignored and counts.
+ * Counts newly stored logs into their issues, then resolves those the webhook has since delivered
+ * `resolveAfter` times in a row after. A failure after resolution reopens; an ignored issue stays so.
  */
 export async function recordFailures(
   tx: StoreDb,
@@ -184,11 +177,7 @@ async function keepSamples(tx: StoreDb, issueId: string, logs: readonly FreshLog
     .execute();
 }
 
-/**
- * When the webhook first completed `count` successful deliveries in a row after `after` (a send
- * time), over the stored logs; null when it has not. A run is the successes between two failures:
- * each failure starts a new one.
- */
+/** When the webhook first completed `count` successes in a row (each failure starts a new run) after `after`. */
 async function successRunEnd(tx: StoreDb, webhookId: string, after: number, count: number) {
   const { rows } = await sql<{ at: number | null }>`
     select min(send_at) as at from (
@@ -204,15 +193,6 @@ async function successRunEnd(tx: StoreDb, webhookId: string, after: number, coun
     where status = 'Success' and successes >= ${count}`.execute(tx);
   const at = rows[0]?.at;
   return at === null || at === undefined ? null : Number(at);
-}
-
-/**
- * Builds the issues from the logs already stored (the migration that adds issues runs it once),
- * each webhook's logs in the order they were sent, as the watcher would have recorded them.
- */
-export async function rebuildIssues(db: StoreDb, resolveAfter: number, now = Date.now()): Promise<void> {
-  const webhooks = await db.selectFrom("watch_logs").select("webhook_id").distinct().execute();
-  for (const { webhook_id } of webhooks) await rebuildIssuesOf(db, webhook_id, resolveAfter, now);
 }
 
 /** One webhook's issues from its stored logs, oldest first (a copy that is now watched). */
@@ -266,49 +246,14 @@ export async function pruneIssues(tx: StoreDb, cut: number): Promise<void> {
   await tx.deleteFrom("failure_issues").where("id", "in", old).execute();
 }
 
-const ISSUE_COLUMNS = [
-  "failure_issues.id",
-  "failure_issues.webhook_id",
-  "failure_issues.status_code",
-  "failure_issues.signature",
-  "failure_issues.signature_text",
-  "failure_issues.state",
-  "failure_issues.failures",
-  "failure_issues.first_failure_at",
-  "failure_issues.first_failure_id",
-  "failure_issues.last_failure_at",
-  "failure_issues.last_failure_id",
-  "failure_issues.resolved_at",
-  "failure_issues.resolved_by",
-  "failure_issues.reopened_at",
-  "failure_issues.actor",
-  "failure_issues.note",
-  "failure_issues.changed_at",
-  "watches.app_id",
-  "watches.name",
-  "watches.endpoint",
-] as const;
-
-type ListedRow = Pick<
-  IssueRow,
-  | "id"
-  | "webhook_id"
-  | "status_code"
-  | "signature"
-  | "signature_text"
-  | "state"
-  | "failures"
-  | "first_failure_at"
-  | "first_failure_id"
-  | "last_failure_at"
-  | "last_failure_id"
-  | "resolved_at"
-  | "resolved_by"
-  | "reopened_at"
-  | "actor"
-  | "note"
-  | "changed_at"
-> & { app_id: string; name: string; endpoint: string };
+/** Issues with the name and endpoint of their watch (an issue without a watch is never listed). */
+function issueRows(ctx: StoreContext) {
+  return ctx.db
+    .selectFrom("failure_issues")
+    .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
+    .selectAll("failure_issues")
+    .select(["watches.app_id", "watches.name", "watches.endpoint"]);
+}
 
 /** The issues of the watches of these applications (of one webhook, when given), worst first. */
 export async function listIssues(
@@ -318,10 +263,7 @@ export async function listIssues(
 ): Promise<FailureIssue[]> {
   if (appIds.length === 0) return [];
   const rank = sql<number>`case failure_issues.state when 'open' then 0 when 'acknowledged' then 1 when 'resolved' then 2 else 3 end`;
-  const rows = await ctx.db
-    .selectFrom("failure_issues")
-    .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
-    .select(ISSUE_COLUMNS)
+  const rows = await issueRows(ctx)
     .where("watches.app_id", "in", appIds)
     .$if(Boolean(filter.webhookId), (qb) => qb.where("failure_issues.webhook_id", "=", filter.webhookId!))
     .orderBy(rank)
@@ -332,16 +274,16 @@ export async function listIssues(
   return issuesOf(ctx, rows);
 }
 
-async function issuesOf(ctx: StoreContext, rows: readonly ListedRow[]): Promise<FailureIssue[]> {
+async function issuesOf(
+  ctx: StoreContext,
+  rows: ReadonlyArray<IssueRow & { app_id: string; name: string; endpoint: string }>,
+): Promise<FailureIssue[]> {
   if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
   const samples = await ctx.db
     .selectFrom("failure_issue_samples")
     .selectAll()
-    .where(
-      "issue_id",
-      "in",
-      rows.map((row) => row.id),
-    )
+    .where("issue_id", "in", ids)
     .orderBy("send_at", "desc")
     .orderBy("log_id", "desc")
     .execute();
@@ -389,9 +331,8 @@ const STATE_OF: Record<IssueAction, IssueState> = {
 };
 
 /**
- * A person's change of an issue of one of these applications: the state the action names, with
- * the name they typed and their note (the route requires a note to acknowledge). Resolving marks
- * it resolved now, so only a later failure reopens it. `not_found` for another application's issue.
+ * A person's change of an issue, with the name they typed and their note. Resolving marks it
+ * resolved now, so only a later failure reopens it. `not_found` for another application's issue.
  */
 export async function changeIssue(
   ctx: StoreContext,
@@ -426,12 +367,7 @@ export async function changeIssue(
     .returning("id")
     .executeTakeFirst();
   if (!updated) throw notFound();
-  const rows = await ctx.db
-    .selectFrom("failure_issues")
-    .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
-    .select(ISSUE_COLUMNS)
-    .where("failure_issues.id", "=", issueId)
-    .execute();
+  const rows = await issueRows(ctx).where("failure_issues.id", "=", issueId).execute();
   const [issue] = await issuesOf(ctx, rows);
   if (!issue) throw notFound();
   return issue;

@@ -8,11 +8,9 @@ import type { StoreDatabase } from "@/lib/server/store/schema";
 import { watchOf } from "@/lib/server/watch/watches";
 
 /**
- * The newest stored delivery answering the target among every watched webhook of these
- * applications: by log id, or by log or message id for a bare UUID; a console link looks only at
- * the webhook it names. A log id is looked up through the primary key (webhook id, log id) in each
- * of those watched webhooks, a message id through its index across webhooks (migration 0007); the
- * newer of the two answers wins.
+ * The newest stored delivery answering the target among the watched webhooks of these applications
+ * (a console link: only the one it names), by log id through the primary key or by message id
+ * through its index (migration 0007); the newer of the two wins.
  */
 export async function findAcross(
   ctx: StoreContext,

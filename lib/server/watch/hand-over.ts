@@ -18,10 +18,8 @@ import { applicationId } from "@/lib/server/session/key-hash";
 const CARRY_OVER_MAX = 10;
 
 /**
- * Handing what the console keeps for an application over to a new key (lib/domain/watch/
- * hand-over.ts): the new key must read every webhook the application watches (the proof that it
- * is the same application's), the plan lists everything that would move, and only the person's
- * choice of destinations moves with the rest (`replaceKey` in watches.ts).
+ * Handing an application's watches and alerts over to a new key (lib/domain/watch/hand-over.ts):
+ * the key must read every watched webhook, the proof it is the same application's.
  */
 
 /** What the console keeps for `from`: what a hand-over would carry. */
@@ -72,11 +70,7 @@ function unread(miss: { watch: Watch; code: "not_found" | "unauthorized" }): App
   return new AppError("bad_request", message, { fields: { apiKey: [message] } });
 }
 
-/**
- * What handing `from` over to `newApiKey` would carry, once the hub says the key reads every
- * webhook `from` watches (else `bad_request` on `apiKey`, naming the first it cannot read).
- * Nothing changes.
- */
+/** What handing `from` over to `newApiKey` would carry; `bad_request` naming a webhook the key cannot read. */
 export async function handOverPlan(from: string, newApiKey: string): Promise<HandOverPlan> {
   const miss = await firstUnread(newApiKey, await withStore((ctx) => listWatches(ctx, [from])));
   if (miss) throw unread(miss);
@@ -84,10 +78,8 @@ export async function handOverPlan(from: string, newApiKey: string): Promise<Han
 }
 
 /**
- * Hands `from` over to `newApiKey` (checked as for `handOverPlan`): everything the plan lists
- * moves, but the destinations not in `keepDestinations`, which are removed. An id that is not one
- * of `from`'s destinations is refused on its field (the plan changed meanwhile), and nothing moves.
- * Returns the plan as carried.
+ * Hands `from` over to `newApiKey` (checked as `handOverPlan`): all the plan lists moves, but the
+ * destinations not in `keepDestinations`, which go. Returns the plan as carried.
  */
 export async function handOverKey(
   from: string,
@@ -117,11 +109,9 @@ async function carry(
 }
 
 /**
- * What a key entering a session (sign-in, another application) may take over: the applications
- * whose stored key no longer serves (the hub rejects it, or no configured secret opens it) and
- * whose every watched webhook the key reads: the same key after SESSION_SECRET changed, or the
- * application's new key after a rotation. Nothing moves until the person chooses
- * (`carryOver`). A store or hub that fails offers nothing and does not stop the sign-in.
+ * What a key entering a session may take over (`takeable`): the same key after SESSION_SECRET
+ * changed, or an application's new key after a rotation. Nothing moves until the person chooses
+ * (`carryOver`); a store or hub that fails offers nothing and does not stop the sign-in.
  */
 export async function handOverOffers(apiKey: string): Promise<HandOverPlan[]> {
   try {
@@ -153,12 +143,7 @@ async function takeable(apiKey: string, only?: readonly string[]): Promise<strin
   return found;
 }
 
-/**
- * The person's choice on an offer: hands `from` over to `apiKey`, the key of the session's
- * application, as `handOverKey` does. `not_found` unless `from` is still one this key may take
- * over (see `takeable`: carried over already, its key serves again, or this key does not read its
- * webhooks).
- */
+/** The person's choice on an offer: hands `from` over to the session's key, if it may still take it over. */
 export async function carryOver(
   from: string,
   apiKey: string,

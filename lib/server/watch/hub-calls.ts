@@ -4,12 +4,9 @@ import { isAppError } from "@/lib/server/app-error";
 import type { StoreContext } from "@/lib/server/store/context";
 
 /**
- * The watcher's hub calls by outcome: `ok`, or the AppError code the call failed with
- * (`rate_limited`, `upstream_timeout`, …; `internal` for anything else). Counted in memory as each
- * call ends and added to the store's hourly counts (`watch_hub_calls`) once per tick, so the calls
- * of every instance add up in one place for /metrics at the cost of one small write a second. A
- * process that dies loses the calls of its last tick; a call cut short by the watcher stopping is
- * not counted.
+ * The watcher's hub calls by outcome (`ok`, or the AppError code), counted in memory and added to
+ * the store's hourly counts once per tick, so every instance's calls add up in one place for
+ * /metrics. A process that dies loses its last tick's calls.
  */
 export class HubCallCounts {
   private counts = new Map<string, number>();

@@ -1,48 +1,36 @@
 import "server-only";
-import type { IssueFilter, MatchableLog } from "@/lib/domain/history/question";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import type { IssueFilter } from "@/lib/domain/history/question";
 import { AppError } from "@/lib/server/app-error";
 import type { StoreContext } from "@/lib/server/store/context";
 import { keptBody, storedSignature } from "@/lib/server/watch/cursor";
 
 /**
  * Which deliveries are a failure issue's: its status code, and the cause signature of the body as
- * the watch keeps it (storedSignature). The store filters by the signature it keeps per log; the
- * scan and support bundles test a log from the hub with `belongsToIssue`, so all three agree.
+ * the watch keeps it (storedSignature), so the store's filter and `belongsToIssue` agree.
  */
 
 /** Whether a log read from the hub is one of the issue's failures. */
-export function belongsToIssue(issue: IssueFilter, log: MatchableLog, bodyCapBytes: number): boolean {
+export function belongsToIssue(
+  issue: IssueFilter,
+  log: Pick<WebhookLog, "status" | "statusCode" | "responseBody">,
+  bodyCapBytes: number,
+): boolean {
   return (
     log.statusCode === issue.statusCode &&
     storedSignature(log.status, log.statusCode, keptBody(log.responseBody, bodyCapBytes)) === issue.signature
   );
 }
 
-/** An issue as a filter of the history, with its first failure's send time (epoch ms). */
-export interface IssueScope {
-  filter: IssueFilter;
-  firstFailureAt: number;
-}
-
 /**
- * The issue `issueId` of this webhook, watched by this application, as a filter; a `bad_request`
- * naming the field when there is none (another webhook's, or gone with its watch).
+ * The issue `issueId` of this webhook, watched by this application, as a filter with its first
+ * failure's send time; a `bad_request` naming the field when there is none.
  */
-export async function issueScope(
-  ctx: StoreContext,
-  appId: string,
-  webhookId: string,
-  issueId: string,
-): Promise<IssueScope> {
+export async function issueScope(ctx: StoreContext, appId: string, webhookId: string, issueId: string) {
   const row = await ctx.db
     .selectFrom("failure_issues")
     .innerJoin("watches", "watches.webhook_id", "failure_issues.webhook_id")
-    .select([
-      "failure_issues.id",
-      "failure_issues.status_code",
-      "failure_issues.signature",
-      "failure_issues.first_failure_at",
-    ])
+    .selectAll("failure_issues")
     .where("failure_issues.id", "=", issueId)
     .where("failure_issues.webhook_id", "=", webhookId)
     .where("watches.app_id", "=", appId)

@@ -1,9 +1,6 @@
 /**
- * The watcher alone, for operators who run it apart from the console:
- * `tsx --conditions=react-server lib/server/watch/main.ts` (`npm run watcher`), with the same
- * environment as the console (DATABASE_URL, HUB_BASE_URL, WATCH_SECRET or SESSION_SECRET, ...).
- * Start the consoles with WATCH_IN_CONSOLE=0 then; several watchers may run, they share the
- * work through leases.
+ * The watcher alone (`npm run watcher`), with the console's environment; the consoles then run
+ * with WATCH_IN_CONSOLE=0. Several watchers share the work through leases.
  */
 import { validateServerConfig } from "@/lib/server/config";
 import { startWatcher } from "@/lib/server/watch/watcher";

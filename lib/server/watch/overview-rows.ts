@@ -123,11 +123,7 @@ export async function overviewRows(
     .sort(compareOverviewRows);
 }
 
-/**
- * Each webhook's maintenance, for those with a window: until when it is in one, the next, and
- * the failures counted apart since the current one began (from the hourly counts, by the hour it
- * began in).
- */
+/** Each webhook's maintenance: the current window's end, the next, and failures counted apart since its hour. */
 async function maintenanceOf(
   ctx: StoreContext,
   appIds: readonly string[],
@@ -175,31 +171,18 @@ export async function watcherHealth(
   appIds: readonly string[],
   now = Date.now(),
 ): Promise<WatcherHealth> {
-  const empty: WatcherHealth = {
-    watched: 0,
-    lagSeconds: 0,
-    oldestDataSeconds: null,
-    keysRejected: [],
-    pollsFailing: 0,
-    backfilling: 0,
-  };
-  if (appIds.length === 0) return empty;
-  const rows = await ctx.db
-    .selectFrom("watches")
-    .innerJoin("watch_state", "watch_state.webhook_id", "watches.webhook_id")
-    .leftJoin("watch_keys", "watch_keys.app_id", "watches.app_id")
-    .select([
-      "watches.app_id",
-      "watch_state.next_poll_at",
-      "watch_state.lease_until",
-      "watch_state.polled_at",
-      "watch_state.poll_error_code",
-      "watch_state.tail_offset",
-      "watch_keys.rejected_at",
-    ])
-    .where("watches.app_id", "in", appIds)
-    .execute();
-  const health = { ...empty, watched: rows.length };
+  const rows =
+    appIds.length === 0
+      ? []
+      : await ctx.db
+          .selectFrom("watches")
+          .innerJoin("watch_state", "watch_state.webhook_id", "watches.webhook_id")
+          .leftJoin("watch_keys", "watch_keys.app_id", "watches.app_id")
+          .selectAll("watch_state")
+          .select(["watches.app_id", "watch_keys.rejected_at"])
+          .where("watches.app_id", "in", appIds)
+          .execute();
+  const health = { watched: rows.length, lagSeconds: 0, pollsFailing: 0, backfilling: 0 };
   const rejected = new Set<string>();
   let oldest: number | null = null;
   for (const row of rows) {

@@ -5,12 +5,9 @@ import type { StoreContext } from "@/lib/server/store/context";
 import { recordWebhook, writeLogs, type Claimed, type CursorChange } from "@/lib/server/watch/cursor";
 
 /**
- * One poll of one watched webhook: the webhook itself (active, numberOfErrors), then its newest
- * logs page by page until the newest stored log (incremental), then, while the history is still
- * filling, older pages up to the backfill horizon. Backfill pages are read a few at once and
- * written in offset order, each batch together with the cursor that follows it, so a poll cut
- * short anywhere is taken up again by the next without a gap or a duplicate. The hub lists newest
- * first and only adds logs, so offsets only shift forward (history/reader.ts).
+ * One poll of one watched webhook: the webhook itself, its newest logs down to the newest stored,
+ * then, while the history is filling, older pages up to the backfill horizon, each batch written
+ * with the cursor after it, so a poll cut short is taken up by the next without a gap or a duplicate.
  */
 
 /** Backfill pages one poll reads, per page in flight, before it lets other webhooks have a turn. */
@@ -70,11 +67,16 @@ export async function pollWebhook(
   }
 
   if (state.tail_offset !== null) {
-    await backfill(settings, state, hub, signal, async (step) => {
+    const oldestKept = Date.now() - settings.backfillAgeMs;
+    const parallel = settings.parallelPages;
+    const maxPages = BACKFILL_PAGES_PER_POLL * parallel;
+    for await (const pages of olderPages(hub, state.tail_offset, { parallel, maxPages }, signal)) {
+      const step = takePages(settings, state, pages, oldestKept);
       newLogs += (await writeLogs(ctx, owner, webhookId, step.logs, step.cursor, leaseMs)).length;
       newest ??= state.head_id === null ? step.logs[0] : undefined;
       Object.assign(state, step.cursor);
-    });
+      if (state.tail_offset === null) break;
+    }
   }
 
   return {
@@ -84,40 +86,13 @@ export async function pollWebhook(
   };
 }
 
-type BackfillStep = { logs: WebhookLog[]; cursor: CursorChange };
-
-/**
- * Reads backfill pages from `state.tail_offset` on and hands them to `write` in offset order, each
- * batch as one step. `write` must move `state` to the step's cursor; the reading stops when it
- * reaches the horizon or the poll's share of pages.
- */
-async function backfill(
-  settings: PollSettings,
-  state: Claimed["state"],
-  hub: HubReader,
-  signal: AbortSignal,
-  write: (step: BackfillStep) => Promise<void>,
-): Promise<void> {
-  const oldestKept = Date.now() - settings.backfillAgeMs;
-  const pages = olderPages(
-    hub,
-    state.tail_offset!,
-    { parallel: settings.parallelPages, maxPages: BACKFILL_PAGES_PER_POLL * settings.parallelPages },
-    signal,
-  );
-  for await (const batch of pages) {
-    await write(takePages(settings, state, batch, oldestKept));
-    if (state.tail_offset === null) break;
-  }
-}
-
 /** Consecutive backfill pages from `state.tail_offset`: the logs within the horizon, and the cursor after them. */
 function takePages(
   settings: PollSettings,
   state: Claimed["state"],
   pages: readonly WebhookLogPage[],
   oldestKept: number,
-): BackfillStep {
+) {
   const tail = state.tail_offset!;
   const logs: WebhookLog[] = [];
   const seen = new Set<string>();

@@ -5,15 +5,9 @@ import { AppError } from "@/lib/server/app-error";
 import type { Application } from "@/lib/server/session/session";
 
 /**
- * What a session may read and change of what the console stores (watches, their logs, issues and
- * timeline, alert rules, snoozes, quiet hours, destinations, deliveries, incidents): only what
- * belongs to its applications whose key is not known to be rejected. A key is known rejected when
- * the hub answered 401 to it in this session (the cookie's mark) or to the watcher (the store's
- * `watch_keys.rejected_at`). A rotated key thereby loses its power over the stored data when the
- * hub stops accepting it, as it loses its power over the hub's.
- *
- * Every route reaches the store through RouteSession.storeApp()/storeApps() (route.ts), and the
- * pages through this module, so the rule is kept in one place.
+ * A session reads and changes what the console stores only for its applications whose key is not
+ * known rejected (by the hub, to this session or to the watcher): a rotated key loses its power
+ * over stored data as over the hub's. Routes and pages reach the store through this module.
  */
 
 export interface StoreAccess {
@@ -30,12 +24,8 @@ export interface StoreAccess {
 export async function storeAccess(applications: readonly Application[]): Promise<StoreAccess> {
   const rejected = new Set(applications.filter((app) => app.rejected).map((app) => app.id));
   try {
-    const states = await withStore((ctx) =>
-      keyStates(
-        ctx,
-        applications.map((app) => app.id),
-      ),
-    );
+    const ids = applications.map((app) => app.id);
+    const states = await withStore((ctx) => keyStates(ctx, ids));
     for (const state of states) if (state.rejected) rejected.add(state.appId);
   } catch {
     // store_unavailable: the read that follows fails the same way, or answers from the hub.

@@ -1,7 +1,6 @@
 import "server-only";
 import type { Webhook } from "@/lib/domain/hub-schemas";
-import { toIso, type StoreContext } from "@/lib/server/store/context";
-import { sharedStoreContext } from "@/lib/server/store/context";
+import { sharedStoreContext, toIso, type StoreContext } from "@/lib/server/store/context";
 
 /** How long the page waits for the store while the hub is down, before it shows the hub's error alone. */
 const LOOKUP_TIMEOUT_MS = 2000;
@@ -21,7 +20,7 @@ export async function storedWebhook(appId: string, webhookId: string): Promise<S
   const timeout = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS);
   });
-  const work = sharedStoreContext().then((ctx) => storedWebhookIn(ctx, appId, webhookId));
+  const work = sharedStoreContext().then((ctx) => readStored(ctx, appId, webhookId));
   try {
     return await Promise.race([work, timeout]);
   } catch {
@@ -32,8 +31,7 @@ export async function storedWebhook(appId: string, webhookId: string): Promise<S
   }
 }
 
-/** `storedWebhook` over a given store (tests give theirs). */
-export async function storedWebhookIn(
+async function readStored(
   ctx: StoreContext,
   appId: string,
   webhookId: string,

@@ -311,7 +311,7 @@ describe("several watchers on one PostgreSQL", () => {
     // In steady state two watchers poll each webhook no more often than one would.
     const before = webhooks.map((w) => calls(webhookPath(w)));
     const started = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     const seconds = (Date.now() - started) / 1000;
     webhooks.forEach((w, i) => {
       expect(calls(webhookPath(w)) - before[i]!).toBeLessThanOrEqual(

@@ -20,10 +20,9 @@ import { withDispatcher } from "@/lib/server/alerts/dispatch";
 import { markKeyRejected, openKey, refreshKeys } from "@/lib/server/watch/watches";
 
 /**
- * The watcher: claims due webhooks under a lease, polls each (at most WATCH_CONCURRENCY at once,
- * hub calls under each key's budget and the retry policy), plans its next poll, and keeps going
- * when a webhook, a key or the database fails. It runs in the console process by default, or
- * alone (`tsx lib/server/watch/main.ts`).
+ * The watcher: claims due webhooks under a lease, polls each (WATCH_CONCURRENCY at once), plans the
+ * next poll, and keeps going when a webhook, a key or the database fails. It runs in the console
+ * process, or alone (main.ts).
  */
 export interface Watcher {
   /** This instance's name in the leases it holds. */
@@ -70,6 +69,8 @@ export function retryDelayMs(
 function log(line: string): void {
   console.warn(`[watcher] ${line}`);
 }
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Starts a watcher over `ctx` (tests give theirs; the console's comes from the configuration). */
 export function createWatcher(
@@ -125,12 +126,10 @@ export function createWatcher(
       }
       if (isAppError(error) && error.code === "rate_limited")
         budgets.pause(claimed.appId, error.retryAfter ?? 5);
-      const code = isAppError(error) ? error.code : "internal";
-      const message = isAppError(error)
-        ? error.message
-        : "The poll failed unexpectedly; see the console's log.";
-      if (!isAppError(error))
-        log(`poll of ${webhookId} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!isAppError(error)) log(`poll of ${webhookId} failed: ${reason(error)}`);
+      const { code, message } = isAppError(error)
+        ? error
+        : { code: "internal", message: "The poll failed unexpectedly; see the console's log." };
       outcome = {
         nextPollAt: Date.now() + retryDelayMs(settings, error, claimed.state.poll_failures),
         error: { code, message },
@@ -165,9 +164,7 @@ export function createWatcher(
       await alerts.pass();
     } catch (error) {
       if (!storeDown) {
-        log(
-          `the database does not answer (${error instanceof Error ? error.message : String(error)}); retrying.`,
-        );
+        log(`the database does not answer (${reason(error)}); retrying.`);
       }
       storeDown = true;
     }
@@ -207,9 +204,7 @@ async function watchDemoSoon(ctx: StoreContext): Promise<void> {
       return await watchSandboxDemo(ctx);
     } catch (error) {
       if (attempt === 5) {
-        log(
-          `the sandbox's demo webhooks could not be watched: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        log(`the sandbox's demo webhooks could not be watched: ${reason(error)}`);
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 2000 * attempt));

@@ -89,12 +89,10 @@ async function dropUnusedKeys(db: StoreDb, appIds: readonly string[]): Promise<v
 }
 
 /**
- * Watches webhooks of one application, storing its key sealed (replacing the sealed key it
- * had, which clears "key rejected"). The caller has already read each webhook with `apiKey`
- * from the hub (that check is the proof the key reads it). A webhook already watched keeps its
- * history; under another application it moves to this one (the hub just vouched for this
- * key). `name` blank or absent: the watch keeps its name, or is named by the endpoint.
- * All or nothing. Returns the watches as stored.
+ * Watches webhooks of one application, all or nothing, its key stored sealed (clearing "key
+ * rejected"). The caller has read each webhook with `apiKey`: the proof the key reads it, so a
+ * webhook another application watched moves to this one, with its history. A blank `name` keeps
+ * the watch's name, or names it by the endpoint.
  */
 export async function addWatches(
   ctx: StoreContext,
@@ -146,11 +144,7 @@ export async function addWatches(
   });
 }
 
-/**
- * A webhook whose history questions had copied is now watched: the copy stays, and the watcher
- * goes on from it (its backfill continues below what is copied) rather than reading it again;
- * its issues and summary are built from what is copied.
- */
+/** A copied webhook is now watched: the watcher backfills below the copy, and its issues are built from it. */
 async function adoptCopy(ctx: StoreContext, tx: StoreDb, webhookId: string, now: number): Promise<void> {
   const copied = await tx
     .deleteFrom("log_copies")
@@ -163,14 +157,13 @@ async function adoptCopy(ctx: StoreContext, tx: StoreDb, webhookId: string, now:
     .select(["head_id", "complete_from", "history_complete"])
     .where("webhook_id", "=", webhookId)
     .executeTakeFirstOrThrow();
-  const complete = state.history_complete === 1;
-  const held = await countScope(tx, { webhookId, from: state.complete_from, complete }, null);
+  const held = await countScope(tx, { webhookId, from: state.complete_from }, null);
   await rebuildIssuesOf(tx, webhookId, ctx.issueResolveAfter, now);
   await tx
     .updateTable("watch_state")
     .set({
       ...(await summarise(tx, webhookId)),
-      tail_offset: state.head_id === null ? 0 : complete ? null : held,
+      tail_offset: state.head_id === null ? 0 : state.history_complete === 1 ? null : held,
       backfill_read: held,
       next_poll_at: now,
     })
@@ -198,10 +191,7 @@ export async function renameWatch(
   return watchOf(row);
 }
 
-/**
- * Stops watching: the watch, its stored logs, timeline and state go; when it was the
- * application's last watch, its sealed key goes too.
- */
+/** Stops watching: what is stored of the webhook goes, and the sealed key with the application's last watch. */
 export async function removeWatch(
   ctx: StoreContext,
   appIds: readonly string[],
@@ -261,10 +251,7 @@ export async function getWatch(
   return row ? watchOf(row) : null;
 }
 
-/**
- * Moves an application's watches and alerts (rules, snoozes, quiet hours, destinations but those
- * in `dropDestinations`) to another id (its key changed) and seals the new key there.
- */
+/** Moves an application's watches and alerts (but `dropDestinations`) to its new key's id, sealed there. */
 export async function replaceKey(
   ctx: StoreContext,
   oldAppId: string,
@@ -275,13 +262,21 @@ export async function replaceKey(
   const appId = applicationId(newApiKey);
   await ctx.db.transaction().execute(async (tx) => {
     await putKey(ctx, tx, appId, newApiKey, now);
-    if (oldAppId !== appId) {
-      await tx.updateTable("watches").set({ app_id: appId }).where("app_id", "=", oldAppId).execute();
-      await moveAlertsTo(tx, oldAppId, appId, dropDestinations);
-      await tx.deleteFrom("watch_keys").where("app_id", "=", oldAppId).execute();
-    }
+    if (oldAppId !== appId) await moveApplication(tx, oldAppId, appId, dropDestinations);
   });
   return { appId };
+}
+
+/** The application's watches and alerts go to another id, and its old key goes. */
+async function moveApplication(
+  tx: StoreDb,
+  from: string,
+  to: string,
+  dropDestinations: readonly string[] = [],
+) {
+  await tx.updateTable("watches").set({ app_id: to }).where("app_id", "=", from).execute();
+  await moveAlertsTo(tx, from, to, dropDestinations);
+  await tx.deleteFrom("watch_keys").where("app_id", "=", from).execute();
 }
 
 /** The application's key, opened, for the watcher's polls; null when none is stored or it cannot be opened. */
@@ -343,9 +338,8 @@ export async function rejectedApplications(ctx: StoreContext): Promise<string[]>
 }
 
 /**
- * At start: seals again under the newest secret every key a previous secret sealed, moves an
- * application whose id changed (SESSION_SECRET rotated) to its new id, and marks "rejected" a key
- * no configured secret opens (a new key must be handed over). Returns how many no secret opens.
+ * At start: seals again under the newest secret every key an older one sealed, moves an application
+ * whose id changed (SESSION_SECRET rotated), and marks "rejected" a key no secret opens; counts those.
  */
 export async function refreshKeys(ctx: StoreContext, now = Date.now()): Promise<{ unopened: number }> {
   const rows = await ctx.db.selectFrom("watch_keys").selectAll().execute();
@@ -366,18 +360,13 @@ export async function refreshKeys(ctx: StoreContext, now = Date.now()): Promise<
     if (opened.stale || applicationId(opened.plain) !== row.app_id) {
       await ctx.db.transaction().execute(async (tx) => {
         const appId = applicationId(opened.plain);
+        const sealed = ctx.sealer.seal(opened.plain);
         await tx
           .insertInto("watch_keys")
-          .values({ ...row, app_id: appId, sealed: ctx.sealer.seal(opened.plain), updated_at: now })
-          .onConflict((oc) =>
-            oc.column("app_id").doUpdateSet({ sealed: ctx.sealer.seal(opened.plain), updated_at: now }),
-          )
+          .values({ ...row, app_id: appId, sealed, updated_at: now })
+          .onConflict((oc) => oc.column("app_id").doUpdateSet({ sealed, updated_at: now }))
           .execute();
-        if (appId !== row.app_id) {
-          await tx.updateTable("watches").set({ app_id: appId }).where("app_id", "=", row.app_id).execute();
-          await moveAlertsTo(tx, row.app_id, appId);
-          await tx.deleteFrom("watch_keys").where("app_id", "=", row.app_id).execute();
-        }
+        if (appId !== row.app_id) await moveApplication(tx, row.app_id, appId);
       });
     }
   }
