@@ -36,7 +36,7 @@ function setUp() {
   };
   const send = () => user.click(within(form).getByRole("button", { name: "Send test message" }));
   const sends = () => calls.filter((call) => call.path.startsWith("/api/messages/"));
-  return { form, field, fill, send, sends };
+  return { form, field, fill, send, sends, user };
 }
 
 describe("SendMessageForm", () => {
@@ -78,5 +78,24 @@ describe("SendMessageForm", () => {
     expect(within(form).getByText("Enter the recipient.", { exact: false })).toBeTruthy();
     expect(status.textContent).not.toContain("Not sent");
     expect(sends()).toHaveLength(1);
+  });
+
+  it("keeps text over 4,096 characters as typed, refuses it with the cap by its label, and sends nothing", async () => {
+    const { field, fill, send, sends, user } = setUp();
+    const text = field("Text");
+    expect(text).toHaveAccessibleDescription(/Up to 4,096 characters\./);
+    await fill("Channel kind", "whatsapp");
+    await fill("From (channel ID)", CHANNEL);
+    await fill("To", "5511999990003");
+    // Pasted, as a text this long would be.
+    await user.clear(text);
+    await user.paste("x".repeat(4097));
+    expect(text).toHaveValue("x".repeat(4097));
+    await send();
+    expect(text).toHaveAccessibleDescription(
+      /^Text: shorten it to 4,096 characters or fewer \(it has 4,097\)\./,
+    );
+    expect(document.activeElement).toBe(text);
+    expect(sends()).toEqual([]);
   });
 });

@@ -1,29 +1,9 @@
-import type { Page } from "@playwright/test";
-import { seriousViolations } from "./fixtures/axe";
+import { expectAccessibleInBothSchemes } from "./fixtures/axe";
 import { expect, test, webhooksWithOneOpened } from "./fixtures/test";
 
 /**
  * Every page (and the open dialog) with no serious or critical axe violation, in light and dark.
- * The console's dark theme follows prefers-color-scheme (Tailwind's `media`), so one page state is
- * checked in both schemes, switched in place.
  */
-async function expectAccessibleInBothSchemes(page: Page): Promise<void> {
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    // Buttons fade to the scheme's colours (transition-colors): axe reads them once they are there.
-    // (Transitions only: a spinner's animation never finishes.)
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation instanceof CSSTransition)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
-    );
-    expect(await seriousViolations(page), colorScheme).toEqual([]);
-  }
-}
-
 test.describe("accessibility (light and dark)", () => {
   // Sign-in, a page or two, then axe twice over a whole page: slow on a busy machine.
   test.describe.configure({ timeout: 60_000 });

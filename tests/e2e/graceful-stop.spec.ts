@@ -10,7 +10,6 @@ import { fakeWebhook, sendJson, startFakeUpstream, type FakeUpstream } from "../
 import { signIn } from "../support/hub";
 import { startConsole, type ServerProcess } from "./security/support";
 
-const PORT = Number(process.env.E2E_PORT ?? 3100) + 80;
 const HUB_TIMEOUT_MS = 4000;
 const SLOW_HUB_MS = 1500;
 const KEY = "graceful-stop-key-0123456789abcdef";
@@ -34,12 +33,14 @@ test.afterAll(async () => {
 
 async function start(): Promise<{ server: ServerProcess; cookie: string }> {
   upstream.handle = (_req, res) => sendJson(res, 200, fakeWebhook());
-  consoleServer = await startConsole(PORT, {
+  consoleServer = await startConsole({
     HUB_BASE_URL: upstream.url,
     HUB_TIMEOUT_MS: String(HUB_TIMEOUT_MS),
   });
   return { server: consoleServer, cookie: await signIn(consoleServer.url, KEY) };
 }
+
+const portOf = (server: ServerProcess) => Number(new URL(server.url).port);
 
 /** Whether a fresh TCP connection to the port is accepted. */
 function accepts(port: number): Promise<boolean> {
@@ -63,7 +64,7 @@ test("SIGTERM during a slow hub call: the request is answered, new connections a
   let exitedAt: number | undefined;
   void server.exited.then(() => (exitedAt = Date.now()));
   server.kill("SIGTERM");
-  await expect.poll(() => accepts(PORT), { timeout: 2000 }).toBe(false);
+  await expect.poll(() => accepts(portOf(server)), { timeout: 2000 }).toBe(false);
 
   // Answered whole: the process was still there to send it. (Whether this test sees the answer or
   // the exit first is up to its own event loop, so the order is not what it checks.)
@@ -82,10 +83,10 @@ test("SIGTERM during a slow hub call: the request is answered, new connections a
 test("a request that never completes holds the exit back at most HUB_TIMEOUT_MS + 1 s", async () => {
   const { server, cookie } = await start();
   // A POST whose body never comes: Next waits for it; only the console's own bound ends the wait.
-  const stalled = net.connect({ port: PORT, host: "127.0.0.1" });
+  const stalled = net.connect({ port: portOf(server), host: "127.0.0.1" });
   await new Promise<void>((resolve) => stalled.once("connect", () => resolve()));
   stalled.write(
-    `POST /api/messages/sms HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nOrigin: ${server.url}\r\nCookie: ${cookie}\r\n` +
+    `POST /api/messages/sms HTTP/1.1\r\nHost: 127.0.0.1:${portOf(server)}\r\nOrigin: ${server.url}\r\nCookie: ${cookie}\r\n` +
       "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
   );
   await new Promise((resolve) => setTimeout(resolve, 300));

@@ -11,15 +11,15 @@ import { BUSY_LABEL, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
 import { LoginPage, WebhookPage } from "./fixtures/pages";
 import { startFaultStack, type FaultStack } from "./security/fault-stack";
 
-const CONSOLE_PORT = 3167;
-const SANDBOX_PORT = 4167;
 const BUSY = DEMO_WEBHOOKS.find((webhook) => webhook.label === BUSY_LABEL)!.id;
 const LOGS_PATH = `/v1/organization/webhook/${BUSY}/webhook-log`;
 /** No response body in the demo holds this: the scan reads the whole history. */
 const NOWHERE = "text-that-no-response-holds";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
-test.use({ baseURL: `http://127.0.0.1:${CONSOLE_PORT}` });
+// The console of this spec's own stack, on the free port it took in beforeAll (the hook itself
+// runs before there is one).
+test.use({ baseURL: async ({}, provide) => provide(stack?.console.url) });
 
 let stack: FaultStack;
 let session: Awaited<ReturnType<BrowserContext["cookies"]>>;
@@ -28,8 +28,6 @@ test.beforeAll(async ({ browser }) => {
   // The console's copy of the busy webhook lasts the whole run: each test below asks for more of
   // its history than the one before (`cap`), so each meets the hub for pages not copied yet.
   stack = await startFaultStack({
-    consolePort: CONSOLE_PORT,
-    sandboxPort: SANDBOX_PORT,
     hubTimeoutMs: 2000,
     env: { HISTORY_SCAN_CAP: "500" },
   });

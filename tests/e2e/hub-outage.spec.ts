@@ -8,20 +8,18 @@ import { DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
 import { LoginPage } from "./fixtures/pages";
 import { startFaultStack, type FaultStack } from "./security/fault-stack";
 
-const CONSOLE_PORT = 3171;
-const SANDBOX_PORT = 4172;
 /** The demo's webhook answering 200, watched out of the box with a short history. */
 const WATCHED = DEMO_WEBHOOKS[0]!;
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
-test.use({ baseURL: `http://127.0.0.1:${CONSOLE_PORT}` });
+// The console of this spec's own stack, on the free port it took in beforeAll (the hook itself
+// runs before there is one).
+test.use({ baseURL: async ({}, provide) => provide(stack?.console.url) });
 
 let stack: FaultStack;
 
 test.beforeAll(async () => {
   stack = await startFaultStack({
-    consolePort: CONSOLE_PORT,
-    sandboxPort: SANDBOX_PORT,
     hubTimeoutMs: 2000,
     env: { WATCH_IN_CONSOLE: "1", WATCH_INTERVAL_SECONDS: "5" },
   });

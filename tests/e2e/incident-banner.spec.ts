@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { incidentRow, type IncidentInput, type IncidentRow } from "../support/alert-incidents";
 import { seriousViolations } from "./fixtures/axe";
 import { expect, test } from "./fixtures/test";
@@ -14,10 +14,8 @@ import { startConsole, type ServerProcess } from "./security/support";
  * The in-console alerts: a console this spec starts on a file store, whose incident rows the test
  * writes itself (the engine is not running), seen through the banner on every signed-in page (it
  * counts failing webhooks, one each whatever holds on them), the Alerts page's Incidents, the live
- * region and browser notifications. Port: E2E_PORT + 40.
+ * region and browser notifications. On a free port.
  */
-
-const PORT = Number(process.env.E2E_PORT ?? 3100) + 40;
 
 type IncidentDb = Kysely<{ alert_incidents: IncidentRow }>;
 
@@ -32,7 +30,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   folder = mkdtempSync(path.join(tmpdir(), "incident-banner-"));
   const file = path.join(folder, "watch.sqlite");
-  server = await startConsole(PORT, { HUB_BASE_URL: SANDBOX_URL, WATCH_DB: file, WATCH_IN_CONSOLE: "0" });
+  server = await startConsole({ HUB_BASE_URL: SANDBOX_URL, WATCH_DB: file, WATCH_IN_CONSOLE: "0" });
   const database = new Database(file);
   database.pragma("busy_timeout = 5000");
   db = new Kysely({ dialect: new SqliteDialect({ database }) });
@@ -103,15 +101,24 @@ async function signedInWatching(page: Page, sandbox: Sandbox) {
 }
 
 /**
- * Lets the page's incidents query refresh (its interval is 15 s) and waits for its answer: a tick
- * that meets a read still in flight joins it, and would show what that read saw.
+ * Lets the page's incidents query refresh (its interval is 15 s) and waits for the answer of a
+ * read it starts. The previous answer may have reached the browser while the page still handles
+ * it: the query is still fetching then, so a tick joins that read and asks nothing (and restarts
+ * its interval when the read settles). Time moves on until a tick sends a request of its own.
  */
 async function nextRefresh(page: Page) {
-  const answered = page.waitForResponse(
-    (response) => new URL(response.url()).pathname === "/api/alerts/incidents",
-  );
-  await page.clock.fastForward("00:16");
-  await answered;
+  let sent: Request | undefined;
+  await expect(async () => {
+    const asked = page.waitForRequest(
+      (request) => new URL(request.url()).pathname === "/api/alerts/incidents",
+      {
+        timeout: 2000,
+      },
+    );
+    await page.clock.fastForward("00:16");
+    sent = await asked;
+  }).toPass({ timeout: 15_000 });
+  expect((await sent!.response())?.ok()).toBe(true);
 }
 
 test("the banner counts failing webhooks and the Incidents list each with what holds on it, axe-clean in light and dark, covering nothing on a phone", async ({

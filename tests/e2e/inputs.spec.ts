@@ -1,7 +1,8 @@
 /**
  * What people type: webhook and log IDs in any case and with spaces, and caps stated in the hint
- * and refused whole (never cut). How the sign-in and Add destination forms word their refusals
- * is their component tests' (components/login, components/alerts); the API's, its route tests'.
+ * and refused whole (never cut). How the sign-in, Add destination and send forms word their
+ * refusals is their component tests' (components/login, components/alerts, components/send); the
+ * API's, its route tests'.
  */
 import { expect, test } from "./fixtures/test";
 import { webhookHeading } from "./fixtures/pages";
@@ -41,34 +42,6 @@ test.describe("IDs are accepted in any case, with spaces around them", () => {
 });
 
 test.describe("caps are stated and refused, never cut", () => {
-  test("message text over 4,096 characters is kept as typed and refused with the cap", async ({
-    page,
-    sandbox,
-    signInWithKey,
-    webhookPage,
-  }) => {
-    const { application, channel, webhook } = await sandbox.isolatedSetup("caps");
-    await signInWithKey(application.apiKey);
-    await webhookPage.goto(webhook.id);
-    const sent: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().includes("/api/messages/")) sent.push(request.url());
-    });
-    const text = webhookPage.field("Text");
-    await expect(text).toHaveAccessibleDescription(/Up to 4,096 characters\./);
-    await webhookPage.field("Channel kind").fill("whatsapp");
-    await webhookPage.field("From (channel ID)").fill(channel.id);
-    await webhookPage.field("To").fill("5511999990003");
-    await text.fill("x".repeat(4097));
-    await expect(text).toHaveValue("x".repeat(4097));
-    await webhookPage.sendButton.click();
-    await expect(text).toHaveAccessibleDescription(
-      /^Text: shorten it to 4,096 characters or fewer \(it has 4,097\)\./,
-    );
-    await expect(text).toBeFocused();
-    expect(sent).toEqual([]);
-  });
-
   test("Response contains over 200 and Find over 2,048 characters are refused with the cap", async ({
     page,
     signInWithDemoKey,

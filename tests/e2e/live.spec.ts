@@ -47,24 +47,30 @@ test("Auto-refresh pauses while the tab is hidden and resumes when it is shown",
   signInWithKey,
   webhookPage,
 }) => {
-  test.setTimeout(60_000);
   const { application, webhook } = await sandbox.isolatedSetup("hidden-tab", "ok");
   await signInWithKey(application.apiKey);
+  // The page's clock is ours: the refresh intervals pass on it without being waited out.
+  await page.clock.install();
   await webhookPage.goto(webhook.id);
   const logRequests: string[] = [];
   page.on("request", (request) => {
     if (isAutoRefresh(request, webhook.id)) logRequests.push(request.url());
   });
   await webhookPage.autoRefresh.check();
-  await expect.poll(() => logRequests.length, { timeout: 12_000 }).toBeGreaterThan(0);
+  await page.clock.runFor("00:06");
+  await expect.poll(() => logRequests.length).toBeGreaterThan(0);
 
   await setTabVisibility(page, "hidden");
+  // A refresh still on its way ends first: a tick meeting it asks nothing, hidden or not.
+  await page.waitForTimeout(1000);
   const whenHidden = logRequests.length;
-  await page.waitForTimeout(11_000); // more than two refresh intervals (5 s)
+  await page.clock.runFor("00:11"); // more than two refresh intervals (5 s)
+  await page.waitForTimeout(1000); // a request those ticks made would have left by now
   expect(logRequests.length, "no refresh while the tab is hidden").toBe(whenHidden);
 
   await setTabVisibility(page, "visible");
-  await expect.poll(() => logRequests.length, { timeout: 8_000 }).toBeGreaterThan(whenHidden);
+  await page.clock.runFor("00:06");
+  await expect.poll(() => logRequests.length).toBeGreaterThan(whenHidden);
 });
 
 test("Auto-refresh asks through the page's Server Action (read as a poll), and a Refresh click does not", async ({

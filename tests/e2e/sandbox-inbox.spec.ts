@@ -1,29 +1,38 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { answers, ROOT, spawnServer, waitUntilReady, type ServerProcess } from "../support/server-process";
+import {
+  answers,
+  freePort,
+  ROOT,
+  spawnServer,
+  waitUntilReady,
+  type ServerProcess,
+} from "../support/server-process";
 
 /**
  * Alerts right after `npm start`: the launcher starts the sandbox and the console, with no
  * ALERTS_ALLOW_PRIVATE, and the Alerts page adds the sandbox's inbox in one click; Send test
  * alert arrives there, signed. A neighbouring port of the sandbox stays refused: only the inbox's
- * exact origin is allowed. Ports: E2E_PORT + 50 and E2E_SANDBOX_PORT + 50.
+ * exact origin is allowed. Both on free ports.
  */
 
-const PORT = Number(process.env.E2E_PORT ?? 3100) + 50;
-const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4100) + 50;
-const CONSOLE_URL = `http://127.0.0.1:${PORT}`;
-const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
-
 let launcher: ServerProcess;
+let sandboxPort = 0;
+let consoleUrl = "";
+let sandboxUrl = "";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
+  const port = await freePort();
+  sandboxPort = await freePort();
+  consoleUrl = `http://127.0.0.1:${port}`;
+  sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   launcher = spawnServer("npm start", ["--import", "tsx", path.join(ROOT, "lib/launch/main.ts"), "start"], {
     HOST: "127.0.0.1",
-    PORT: String(PORT),
-    SANDBOX_PORT: String(SANDBOX_PORT),
+    PORT: String(port),
+    SANDBOX_PORT: String(sandboxPort),
     SANDBOX_DB: ":memory:",
     SANDBOX_SEED: "demo",
     SESSION_SECRET: "sandbox-inbox-e2e-session-secret-0123456789",
@@ -31,7 +40,7 @@ test.beforeAll(async () => {
     HUB_BASE_URL: "",
     ALERTS_ALLOW_PRIVATE: "0",
   });
-  await waitUntilReady(launcher, answers(`${CONSOLE_URL}/login`), 120_000);
+  await waitUntilReady(launcher, answers(`${consoleUrl}/login`), 120_000);
 });
 
 test.afterAll(async () => {
@@ -42,10 +51,10 @@ test("after npm start, the sandbox inbox is added in one click and a test alert 
   page,
   request,
 }) => {
-  await page.goto(`${CONSOLE_URL}/login`);
+  await page.goto(`${consoleUrl}/login`);
   await page.getByRole("button", { name: "Use sandbox demo key" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-  await page.goto(`${CONSOLE_URL}/alerts`);
+  await page.goto(`${consoleUrl}/alerts`);
   const form = page.getByRole("form", { name: "Add destination" });
 
   // Only the inbox's exact origin is allowed: the sandbox's neighbouring port is not.
@@ -53,7 +62,7 @@ test("after npm start, the sandbox inbox is added in one click and a test alert 
   await form.getByLabel("Name", { exact: true }).fill("Next door");
   await form
     .getByLabel("Webhook URL", { exact: true })
-    .fill(`http://127.0.0.1:${SANDBOX_PORT + 1}/_sandbox/inbox/webhook`);
+    .fill(`http://127.0.0.1:${sandboxPort + 1}/_sandbox/inbox/webhook`);
   await form.getByRole("button", { name: "Add destination" }).click();
   await expect(form.getByText(/^Webhook URL: only https:\/\/ addresses are called/)).toBeVisible();
 
@@ -68,7 +77,7 @@ test("after npm start, the sandbox inbox is added in one click and a test alert 
     'Test alert to "Sandbox inbox": Delivered (answered 204) after 1 attempt.',
   );
 
-  const arrived = await request.get(`${SANDBOX_URL}/_sandbox/inbox`);
+  const arrived = await request.get(`${sandboxUrl}/_sandbox/inbox`);
   expect(arrived.ok()).toBe(true);
   const { items } = (await arrived.json()) as {
     items: Array<{ channel: string; verified: boolean | null; body: string }>;

@@ -2,7 +2,7 @@
  * Two consoles (`next start` of the build, each running its watcher) sharing one PostgreSQL on the
  * run's sandbox: both show the same overview; one is killed (SIGKILL, mid-whatever it was doing)
  * and the other keeps polling, so a delivery made after the kill appears on its overview within
- * two lease periods. Ports: E2E_PORT + 10 and + 20.
+ * two lease periods. Each console on a free port.
  */
 import type { Page } from "@playwright/test";
 import { postgresServer, type PostgresServer } from "../support/postgres-server";
@@ -11,7 +11,6 @@ import { SANDBOX_URL } from "./fixtures/sandbox";
 import { OverviewPage } from "./fixtures/watch-pages";
 import { startConsole, type ServerProcess } from "./security/support";
 
-const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
 const LEASE_SECONDS = 8;
 const INTERVAL_SECONDS = 2;
 
@@ -24,9 +23,9 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   postgres = await postgresServer();
   const databaseUrl = await postgres.createDatabase("watch_instances");
-  for (const port of [BASE_PORT + 10, BASE_PORT + 20]) {
+  for (let i = 0; i < 2; i++) {
     consoles.push(
-      await startConsole(port, {
+      await startConsole({
         HUB_BASE_URL: SANDBOX_URL,
         DATABASE_URL: databaseUrl,
         WATCH_IN_CONSOLE: "1",

@@ -7,7 +7,7 @@
  * `npm run watcher` is killed mid-send, another instance sends it again with the same `webhook-id`.
  */
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { testAlert, type AlertMessage } from "@/lib/domain/alerts/message";
 import { addDestination } from "@/lib/server/alerts/destinations";
@@ -42,6 +42,7 @@ interface Receiver extends TestReceiver {
 const receivers: Receiver[] = [];
 const processes: ServerProcess[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(processes.splice(0).map((p) => p.stop()));
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
@@ -334,6 +335,14 @@ describe("two instances on one PostgreSQL", () => {
     watcher.kill("SIGKILL");
     await watcher.exited;
 
+    // The killed instance's lease (ALERTS_TIMEOUT_MS + its margin) still holds: nobody sends it yet.
+    expect(await claimDue(ctx, { owner: "too early", until: Date.now() + 1000 }, CLAIM)).toEqual([]);
+    const { lease_until: leaseUntil } = await ctx.db
+      .selectFrom("alert_deliveries")
+      .select("lease_until")
+      .executeTakeFirstOrThrow();
+    // The clock of the instance left moves past the lease instead of the test waiting it out.
+    vi.useFakeTimers({ toFake: ["Date"], now: leaseUntil + 1, shouldAdvanceTime: true });
     const [delivery] = await dispatchUntilSettled(ctx);
     expect(delivery).toMatchObject({ state: "delivered", attempts: 2, statusCode: 204 });
     expect(webhookIds(target)).toEqual([alert.idempotencyKey, alert.idempotencyKey]);

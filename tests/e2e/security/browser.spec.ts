@@ -8,12 +8,14 @@
  */
 import { createServer, type Server } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
-import { sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } from "./support";
+import {
+  listenOnFreePort,
+  sandboxAdmin,
+  startConsole,
+  startSandboxProcess,
+  type ServerProcess,
+} from "./support";
 import { WebhookPage } from "../fixtures/pages";
-
-const CONSOLE_PORT = 3161;
-const SANDBOX_PORT = 4161;
-const ATTACKER_PORT = 4171;
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
@@ -21,18 +23,19 @@ let sandbox: ServerProcess;
 let consoleServer: ServerProcess;
 let attacker: Server;
 let attackerPage = "";
+let attackerPort = 0;
 let demo: { apiKey: string; channels: { id: string; kind: string }[]; webhooks: { id: string }[] };
 
 test.beforeAll(async () => {
-  sandbox = await startSandboxProcess(SANDBOX_PORT);
+  sandbox = await startSandboxProcess();
   demo = await sandboxAdmin(sandbox, "GET", "/_sandbox/demo");
-  consoleServer = await startConsole(CONSOLE_PORT, { HUB_BASE_URL: sandbox.url, HUB_SANDBOX: "1" });
+  consoleServer = await startConsole({ HUB_BASE_URL: sandbox.url, HUB_SANDBOX: "1" });
   // Another origin on the same machine: same-site for the browser, so SameSite=Lax alone would not stop it.
   attacker = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/html" });
     res.end(attackerPage);
   });
-  await new Promise<void>((resolve) => attacker.listen(ATTACKER_PORT, "127.0.0.1", resolve));
+  attackerPort = await listenOnFreePort(attacker);
 });
 
 test.afterAll(async () => {
@@ -174,7 +177,7 @@ test("another site cannot frame the console", async ({ page }) => {
       timeout: 10_000,
     })
     .catch(() => null);
-  await page.goto(`http://127.0.0.1:${ATTACKER_PORT}/`);
+  await page.goto(`http://127.0.0.1:${attackerPort}/`);
   const refusal = await blocked;
   const frame = page.frames().find((f) => f !== page.mainFrame());
   const signInInFrame = frame
@@ -193,7 +196,7 @@ test("a page on another origin that opens the console gets no handle on its wind
 }) => {
   // The opener could otherwise, later, send the console's tab to a look-alike sign-in form.
   attackerPage = `<!doctype html><button id="open" onclick="window.opened = window.open('${consoleServer.url}/login')">Open</button>`;
-  await page.goto(`http://127.0.0.1:${ATTACKER_PORT}/`);
+  await page.goto(`http://127.0.0.1:${attackerPort}/`);
   const popup = context.waitForEvent("page");
   await page.click("#open");
   const consolePage = await popup;
@@ -234,7 +237,7 @@ test("a page on another origin cannot make the signed-in browser send, sign out 
     if (r.url().startsWith(`${consoleServer.url}/api/`)) answers.push({ url: r.url(), status: r.status() });
   });
 
-  for (const attackerOrigin of [`http://127.0.0.1:${ATTACKER_PORT}`, `http://localhost:${ATTACKER_PORT}`]) {
+  for (const attackerOrigin of [`http://127.0.0.1:${attackerPort}`, `http://localhost:${attackerPort}`]) {
     sent.length = 0;
     answers.length = 0;
     // A text/plain form whose body parses as JSON, a sign-out form, and no-cors fetches with credentials

@@ -27,18 +27,16 @@ export interface FaultStack {
   stop(): Promise<void>;
 }
 
-/** A demo-seeded sandbox and a console in sandbox mode on it, each on its own loopback port. */
+/** A demo-seeded sandbox and a console in sandbox mode on it, each on a free loopback port. */
 export async function startFaultStack(options: {
-  consolePort: number;
-  sandboxPort: number;
   hubTimeoutMs: number;
   /** More of the console's environment (its watcher is off unless this turns it on). */
   env?: Record<string, string>;
 }): Promise<FaultStack> {
-  const sandbox = await startSandboxProcess(options.sandboxPort);
+  const sandbox = await startSandboxProcess();
   let consoleServer: ServerProcess;
   try {
-    consoleServer = await startConsole(options.consolePort, {
+    consoleServer = await startConsole({
       HUB_BASE_URL: sandbox.url,
       HUB_SANDBOX: "1",
       HUB_TIMEOUT_MS: String(options.hubTimeoutMs),

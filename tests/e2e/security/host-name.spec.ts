@@ -10,10 +10,8 @@ import { createServer, type Server } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
 import { sendJson, startFakeUpstream, type FakeUpstream } from "../../support/fake-upstream";
 import { ROOT } from "../../support/server-process";
-import { startConsole, type ServerProcess } from "./support";
+import { listenOnFreePort, startConsole, type ServerProcess } from "./support";
 
-const CONSOLE_PORT = 3169;
-const OTHER_SERVICE_PORT = 4178;
 const KEY = "host-name-e2e-key-0123456789abcdef";
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
@@ -21,18 +19,19 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 let upstream: FakeUpstream;
 let consoleServer: ServerProcess;
 let otherService: Server;
+let otherServicePort = 0;
 const cookiesSeen: string[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   // A hub that knows the key (no such webhook, but no 401).
   upstream = await startFakeUpstream((_req, res) => sendJson(res, 404, {}));
-  consoleServer = await startConsole(CONSOLE_PORT, { HUB_BASE_URL: upstream.url });
+  consoleServer = await startConsole({ HUB_BASE_URL: upstream.url });
   otherService = createServer((req, res) => {
     if (req.url === "/") cookiesSeen.push(req.headers.cookie ?? "");
     res.writeHead(200, { "content-type": "text/plain" }).end("another service");
   });
-  await new Promise<void>((resolve) => otherService.listen(OTHER_SERVICE_PORT, "127.0.0.1", resolve));
+  otherServicePort = await listenOnFreePort(otherService);
 });
 
 test.afterAll(async () => {
@@ -51,10 +50,10 @@ async function signIn(page: Page, origin: string): Promise<void> {
 test("another service on any port of the console's host gets its session cookie; another host name does not", async ({
   page,
 }) => {
-  await signIn(page, `http://127.0.0.1:${CONSOLE_PORT}`);
+  await signIn(page, consoleServer.url);
   cookiesSeen.length = 0;
-  await page.goto(`http://127.0.0.1:${OTHER_SERVICE_PORT}/`);
-  await page.goto(`http://localhost:${OTHER_SERVICE_PORT}/`);
+  await page.goto(`http://127.0.0.1:${otherServicePort}/`);
+  await page.goto(`http://localhost:${otherServicePort}/`);
   expect(cookiesSeen).toHaveLength(2);
   expect(cookiesSeen[0]).toContain("__Host-hub_console=Fe26.2*");
   expect(cookiesSeen[1]).not.toContain("hub_console");
@@ -64,14 +63,14 @@ test("a name of its own under .localhost keeps the production (__Host-, Secure) 
   page,
   context,
 }) => {
-  const origin = `http://console.localhost:${CONSOLE_PORT}`;
+  const origin = `http://console.localhost:${new URL(consoleServer.url).port}`;
   await signIn(page, origin);
   expect((await context.cookies(origin)).map((c) => c.name)).toContain("__Host-hub_console");
   await page.goto(`${origin}/webhooks`);
   await expect(page).toHaveURL(`${origin}/webhooks`);
   // ...and it is not sent to the loopback address's other services.
   cookiesSeen.length = 0;
-  await page.goto(`http://127.0.0.1:${OTHER_SERVICE_PORT}/`);
+  await page.goto(`http://127.0.0.1:${otherServicePort}/`);
   expect(cookiesSeen[0]).not.toContain("hub_console");
 });
 

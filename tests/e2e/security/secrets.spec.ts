@@ -11,8 +11,6 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { LoginPage } from "../fixtures/pages";
 import { DIST_DIR, sandboxAdmin, startConsole, startSandboxProcess, type ServerProcess } from "./support";
 
-const CONSOLE_PORT = 3160;
-const SANDBOX_PORT = 4160;
 const ADMIN_TOKEN = "security-e2e-admin-token-5d1c";
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
@@ -94,7 +92,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 test.beforeAll(async () => {
-  sandbox = await startSandboxProcess(SANDBOX_PORT, { SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN });
+  sandbox = await startSandboxProcess({ SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN });
   app = await sandboxAdmin(
     sandbox,
     "POST",
@@ -134,7 +132,7 @@ test.beforeAll(async () => {
       return ((await page.json()) as { data: unknown[] }).data.length;
     })
     .toBeGreaterThanOrEqual(3);
-  consoleServer = await startConsole(CONSOLE_PORT, {
+  consoleServer = await startConsole({
     HUB_BASE_URL: sandbox.url,
     HUB_SANDBOX: "1",
     SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,

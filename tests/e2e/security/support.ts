@@ -1,8 +1,10 @@
 /**
  * Security specs start their own servers, so they can read every log line and choose every
  * setting: the built console (`next start` from NEXT_DIST_DIR, default .next) and the sandbox,
- * each a child process on 127.0.0.1 whose stdout/stderr is kept. Ports: 3160-3169 / 4160-4179.
+ * each a child process on 127.0.0.1 whose stdout/stderr is kept. Each takes a port the OS says is
+ * free, so specs and runs side by side never meet on one.
  */
+import type { Server } from "node:http";
 import path from "node:path";
 import { READY_LINE_PREFIX } from "../../../lib/sandbox/config";
 import {
@@ -10,6 +12,7 @@ import {
   ROOT,
   SANDBOX_ARGS,
   answers,
+  freePort,
   spawnServer,
   waitUntilReady,
   type ServerProcess as Process,
@@ -24,9 +27,17 @@ function withUrl(server: Process, port: number): ServerProcess {
   return Object.assign(server, { url: `http://127.0.0.1:${port}` });
 }
 
-/** The built console on its own port. `env` may point it at any hub. */
-export async function startConsole(port: number, env: Record<string, string>): Promise<ServerProcess> {
-  const server = spawnConsole(port, env);
+/** Starts `server` on a port of 127.0.0.1 the OS picks, and answers that port. */
+export async function listenOnFreePort(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (typeof address !== "object" || !address) throw new Error("the server has no port");
+  return address.port;
+}
+
+/** The built console on a free port. `env` may point it at any hub. */
+export async function startConsole(env: Record<string, string>): Promise<ServerProcess> {
+  const server = spawnConsole(await freePort(), env);
   await waitUntilReady(server, answers(`${server.url}/api/session`));
   return server;
 }
@@ -47,11 +58,9 @@ export function spawnConsole(port: number, env: Record<string, string>): ServerP
   );
 }
 
-/** The sandbox hub (`lib/sandbox/main.ts`) on its own port, database in memory, demo seed. */
-export async function startSandboxProcess(
-  port: number,
-  env: Record<string, string> = {},
-): Promise<ServerProcess> {
+/** The sandbox hub (`lib/sandbox/main.ts`) on a free port, database in memory, demo seed. */
+export async function startSandboxProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
   const server = withUrl(
     spawnServer(`sandbox on ${port}`, SANDBOX_ARGS, {
       SANDBOX_PORT: String(port),

@@ -10,17 +10,18 @@ import type { FaultSettingsInput } from "../../../lib/sandbox/faults";
 import { LoginPage, WebhookPage } from "../fixtures/pages";
 import { DEMO_WEBHOOK as WEBHOOK, startFaultStack, type FaultStack } from "./fault-stack";
 
-const CONSOLE_PORT = 3166;
-const SANDBOX_PORT = 4166;
 const HUB_TIMEOUT_MS = 1500;
-const ENDPOINT = new RegExp(`^http://127\\.0\\.0\\.1:${SANDBOX_PORT}/_sandbox/receivers/ok$`);
+/** The heading of the demo webhook answering 200: its endpoint on this spec's sandbox. */
+const endpoint = () => new RegExp(`^${stack.sandbox.url.replaceAll(".", "\\.")}/_sandbox/receivers/ok$`);
 /** Faults on this webhook's logs only: the page's other calls (the webhook, the send form) stay healthy. */
 const LOGS_PATH = `/v1/organization/webhook/${WEBHOOK}/webhook-log`;
 /** The page waits for its answers up to HUB_TIMEOUT_MS, and a reading of the copy a little longer. */
 const AFTER_RETRIES = { timeout: 25_000 };
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
-test.use({ baseURL: `http://127.0.0.1:${CONSOLE_PORT}` });
+// The console of this spec's own stack, on the free port it took in beforeAll (the hook itself
+// runs before there is one).
+test.use({ baseURL: async ({}, provide) => provide(stack?.console.url) });
 
 let stack: FaultStack;
 let session: Awaited<ReturnType<BrowserContext["cookies"]>>;
@@ -31,8 +32,6 @@ const faultState = () => stack.faultState();
 
 test.beforeAll(async ({ browser }) => {
   stack = await startFaultStack({
-    consolePort: CONSOLE_PORT,
-    sandboxPort: SANDBOX_PORT,
     hubTimeoutMs: HUB_TIMEOUT_MS,
   });
   // One sign-in through the login page's demo button; every test reuses its cookie.
@@ -57,7 +56,7 @@ async function openWebhook(page: Page): Promise<WebhookPage> {
   await page.context().addCookies(session);
   const webhookPage = new WebhookPage(page);
   await webhookPage.goto(WEBHOOK);
-  await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: endpoint() })).toBeVisible();
   await expect(webhookPage.rows).toHaveCount(20);
   // Delivery health reads the same log pages (into the console's copy), and the next page is
   // prefetched: let both finish before a test turns faults on.
@@ -118,7 +117,7 @@ for (const fault of faults) {
     if (fault.extra) await expect(webhookPage.table.getByText(fault.extra)).toBeVisible();
     await expect(webhookPage.rows).toHaveCount(0);
     // The rest of the page still works: the header is there, the person can go elsewhere.
-    await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: endpoint() })).toBeVisible();
     await expect(page.getByRole("banner").getByRole("link", { name: "Webhooks" })).toBeVisible();
     expect((await faultState()).injected.requests).toBeGreaterThan(0);
 
@@ -180,6 +179,6 @@ test("a page first loaded while the hub fails shows the error; Try again renders
 
   await faultsOff();
   await page.getByRole("button", { name: "Try again" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: ENDPOINT })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("heading", { level: 1, name: endpoint() })).toBeVisible({ timeout: 15_000 });
   await expect(webhookPage.rows).toHaveCount(20);
 });
