@@ -6,7 +6,7 @@ import { useHighlighted } from "@/components/webhook/highlighted";
 
 /**
  * One delivery's row of the log table (its cells rendered on the server). A click anywhere on it
- * opens its details, as its Details link does (the keyboard way). The rows of the followed test
+ * opens its details, as its Details link does (the keyboard way), in place. The rows of the followed test
  * message's deliveries are highlighted (styled in app/globals.css).
  */
 export function LogRow({
@@ -21,8 +21,18 @@ export function LogRow({
   const router = useRouter();
   const highlighted = useHighlighted(logId);
   function onClick(event: MouseEvent<HTMLTableRowElement>) {
-    // Links and buttons in the row act for themselves; selecting text is not a click.
-    if ((event.target as HTMLElement).closest("button, a")) return;
+    const control = (event.target as HTMLElement).closest("button, a");
+    if (control) {
+      // The Details link opens in place, as the row does (a plain <a>, not a Link per row: bench row
+      // "interaction, Next page"); a modified click opens it the browser's way.
+      const plain = !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+      if (control.hasAttribute("data-details-for") && plain) {
+        event.preventDefault();
+        router.replace(openHref, { scroll: false });
+      }
+      return;
+    }
+    // Selecting text is not a click.
     if (window.getSelection()?.toString()) return;
     router.replace(openHref, { scroll: false });
   }

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { previewBody } from "@/lib/domain/format-body";
@@ -119,16 +118,9 @@ function Row({ log, openHref }: { log: WebhookLog; openHref: string }) {
       </td>
       <td className="px-3 py-1.5 whitespace-nowrap">
         <div className="flex justify-end gap-1.5">
-          <Link
-            href={openHref}
-            replace
-            scroll={false}
-            prefetch={false}
-            className="btn btn-small"
-            data-details-for={log.id}
-          >
+          <a href={openHref} className="btn btn-small" data-details-for={log.id}>
             Details<span className="sr-only"> of the delivery sent at {log.sendAt}</span>
-          </Link>
+          </a>
           {log.status === "Failed" ? (
             <button type="button" className="btn btn-small" disabled aria-describedby={RETRY_REASON_ID}>
               Retry
