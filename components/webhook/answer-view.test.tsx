@@ -37,4 +37,12 @@ describe("AnswerView (the webhook's answer is a layout: Next renders it again on
     rerender(<AnswerView health={null} issue={null} />);
     expect(router.refresh).toHaveBeenCalledTimes(1);
   });
+
+  it("asks again when the URL moves on before the answer for the last view arrived", () => {
+    search = new URLSearchParams("app=a1&health=1h");
+    const { rerender } = render(<AnswerView health={null} issue={null} />);
+    search = new URLSearchParams("app=a1&health=7d");
+    rerender(<AnswerView health={null} issue={null} />);
+    expect(router.refresh).toHaveBeenCalledTimes(2);
+  });
 });

@@ -13,9 +13,11 @@ import { useEffect } from "react";
 export function AnswerView({ health, issue }: { health: string | null; issue: string | null }) {
   const router = useRouter();
   const search = useSearchParams();
-  const stale = search.get("health") !== health || search.get("issue") !== issue;
+  const [shownHealth, shownIssue] = [search.get("health"), search.get("issue")];
+  // Asked again for every change of either side while they differ, not only when they start to:
+  // an answer that arrives for a view already left must not leave the next one unrefreshed.
   useEffect(() => {
-    if (stale) router.refresh();
-  }, [stale, router]);
+    if (shownHealth !== health || shownIssue !== issue) router.refresh();
+  }, [shownHealth, shownIssue, health, issue, router]);
   return null;
 }
