@@ -14,6 +14,11 @@ const nextConfig = {
   // build's own copy of that check: `npm test` sets it for its build, because its first step just
   // ran the same check on the same tree. A plain `next build` still checks.
   typescript: { ignoreBuildErrors: process.env.NEXT_SKIP_TYPECHECK === "1" },
+  // The icon is app/icon.svg; a browser that asks for /favicon.ico anyway (Chromium does while a
+  // navigation replaces the head's icon link) gets it rather than a 404.
+  async rewrites() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg" }];
+  },
   async headers() {
     return [
       { source: "/:path*", headers: securityHeaders },
