@@ -134,11 +134,12 @@ function LogsSection({
             </Suspense>
           ) : null}
           <LogTable>
-            <Suspense key={key} fallback={<LogTableMessage busy>Loading deliveries…</LogTableMessage>}>
+            {/* Not keyed by the view: while a new view's rows come, the earlier rows stay ("Updating…"). */}
+            <Suspense fallback={<LogTableMessage busy>Loading deliveries…</LogTableMessage>}>
               <RowsPart call={call} search={search} view={view} viewHref={href} />
             </Suspense>
           </LogTable>
-          <Suspense key={key} fallback={null}>
+          <Suspense fallback={null}>
             <PagerPart call={call} search={search} view={view} pageHref={(page) => href({ page })} />
           </Suspense>
         </UnlessRefused>
