@@ -349,9 +349,9 @@ describe("an unwatched webhook's history", () => {
     // Three older pages (the pages overlap by one log) are refused once, Retry-After 1 s.
     const limitedOnce = new Set(["99", "299", "499"]);
     const answer = fake.current.handle;
-    fake.current.handle = (req, res) => {
+    fake.current.handle = (req, res, recorded) => {
       const offset = new URL(req.url ?? "", "http://hub").searchParams.get("offset") ?? "";
-      if (!limitedOnce.delete(offset)) return answer(req, res);
+      if (!limitedOnce.delete(offset)) return answer(req, res, recorded);
       sendJson(res, 429, {}, { "retry-after": "1" });
     };
     const answered = await lines(
