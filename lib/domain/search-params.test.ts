@@ -9,6 +9,7 @@ import {
   serializeLogView,
   type LogViewState,
 } from "@/lib/domain/search-params";
+import { BAD_VIEW_PARAMS } from "@/tests/support/bad-view-params";
 
 const LOG = "0b7d4c1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e";
 
@@ -176,25 +177,7 @@ describe("ignoredParams", () => {
 });
 
 describe("a link's bad parameter", () => {
-  // Each as a pasted link may carry it; tests/e2e/filters-and-url.spec.ts opens one link with one of each.
-  const BAD_PARAMS = [
-    ["code", "abc"],
-    ["code", "-1"],
-    ["since", "yesterday"],
-    ["until", "2026-13-45T00:00"],
-    ["contains", "x".repeat(201)],
-    ["status", "Bogus"],
-    ["page", "-1"],
-    ["page", "abc"],
-    ["limit", "7"],
-    ["limit", "500"],
-    ["log", "not-a-log-id"],
-    ["cap", "0"],
-    ["issue", "500"],
-    ["health", "2d"],
-  ] as const;
-
-  it.each(BAD_PARAMS)("%s=%s is left out of the view, and named with why", (name, value) => {
+  it.each(BAD_VIEW_PARAMS)("%s=%s is left out of the view, and named with why", (name, value) => {
     const search = new URLSearchParams({ [name]: value });
     expect(loadLogView(search)).toEqual(DEFAULT_LOG_VIEW);
     expect(ignoredParams(search)).toEqual([

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import type { WebhookPage } from "./fixtures/pages";
 import type { Sandbox } from "./fixtures/sandbox";
 import { expectAccessibleInBothSchemes } from "./fixtures/axe";
@@ -99,6 +99,27 @@ async function webhookWithRows(webhookPage: WebhookPage, webhookId: string) {
   await webhookPage.remembered(webhookId);
 }
 
+/** The demo's webhook answering 401, its rows in as cards, signed in with the demo key. */
+async function demo401WithRows({
+  signInWithDemoKey,
+  sandbox,
+  webhookPage,
+}: {
+  signInWithDemoKey: () => Promise<void>;
+  sandbox: Sandbox;
+  webhookPage: WebhookPage;
+}) {
+  await signInWithDemoKey();
+  await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+  return webhookPage.rowWithCode("401").first();
+}
+
+/** A row's details dialog, open. */
+async function openDetails(webhookPage: WebhookPage, row: Locator) {
+  await webhookPage.detailsButton(row).click();
+  await expect(webhookPage.dialog.getByRole("heading", { name: "Response body" })).toBeVisible();
+}
+
 /**
  * Checks the page's state at each phone width in turn, resized in place (the layout is CSS, so a
  * resize redraws it as a load at that width would), then goes back to 390 px for what follows.
@@ -137,9 +158,7 @@ test.describe("at 390 and 360 px wide", () => {
     sandbox,
     webhookPage,
   }) => {
-    await signInWithDemoKey();
-    await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
-    const row = webhookPage.rowWithCode("401").first();
+    const row = await demo401WithRows({ signInWithDemoKey, sandbox, webhookPage });
     await atEachPhoneWidth(page, async (viewport) => {
       await expectFitsThePhone(page);
       // Each row is a card: the response preview is on its own line below the status, the buttons below it.
@@ -158,8 +177,7 @@ test.describe("at 390 and 360 px wide", () => {
       1,
     );
 
-    await webhookPage.detailsButton(row).click();
-    await expect(webhookPage.dialog.getByRole("heading", { name: "Response body" })).toBeVisible();
+    await openDetails(webhookPage, row);
     await atEachPhoneWidth(page, async (viewport) => {
       await expectFitsThePhone(page);
       const dialog = await webhookPage.dialog.boundingBox();
@@ -249,11 +267,9 @@ test.describe("accessibility at 390 px (light and dark)", () => {
     sandbox,
     webhookPage,
   }) => {
-    await signInWithDemoKey();
-    await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+    const row = await demo401WithRows({ signInWithDemoKey, sandbox, webhookPage });
     await expectAccessibleInBothSchemes(page);
-    await webhookPage.detailsButton(webhookPage.rowWithCode("401").first()).click();
-    await expect(webhookPage.dialog.getByRole("heading", { name: "Response body" })).toBeVisible();
+    await openDetails(webhookPage, row);
     await expectAccessibleInBothSchemes(page);
   });
 
