@@ -9,6 +9,7 @@ import {
   serializeLogView,
   type LogViewState,
 } from "@/lib/domain/search-params";
+import { BAD_VIEW_PARAMS } from "@/tests/support/bad-view-params";
 
 const LOG = "0b7d4c1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e";
 
@@ -171,6 +172,16 @@ describe("ignoredParams", () => {
       ignoredParams(new URLSearchParams("since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z")),
     ).toEqual([
       { name: "since", value: "2026-01-02T00:00:00Z", reason: "Since is after Until; not filtered by Since" },
+    ]);
+  });
+});
+
+describe("a link's bad parameter", () => {
+  it.each(BAD_VIEW_PARAMS)("%s=%s is left out of the view, and named with why", (name, value) => {
+    const search = new URLSearchParams({ [name]: value });
+    expect(loadLogView(search)).toEqual(DEFAULT_LOG_VIEW);
+    expect(ignoredParams(search)).toEqual([
+      { name, value, reason: expect.stringMatching(/ must be | may be at most /) },
     ]);
   });
 });

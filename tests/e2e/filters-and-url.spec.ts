@@ -4,6 +4,7 @@
  * notice (never a blank table), and each webhook's tab is titled by its name or endpoint.
  */
 import type { Page } from "@playwright/test";
+import { BAD_VIEW_PARAMS } from "../support/bad-view-params";
 import { expect, test } from "./fixtures/test";
 
 /** The "Filter the whole history" form, opened. */
@@ -82,42 +83,30 @@ test.describe("filters and the URL", () => {
     await expect(form.getByText(/^HTTP status: enter/)).toHaveCount(0);
   });
 
-  const badParams = [
-    ["code", "abc"],
-    ["code", "-1"],
-    ["since", "yesterday"],
-    ["until", "2026-13-45T00:00"],
-    ["contains", "x".repeat(201)],
-    ["status", "Bogus"],
-    ["page", "-1"],
-    ["page", "abc"],
-    ["limit", "7"],
-    ["limit", "500"],
-    ["log", "not-a-log-id"],
-    ["cap", "0"],
-    ["issue", "500"],
-    ["health", "2d"],
-  ] as const;
+  // One bad value of each parameter the view reads, in one link.
+  const badParams = BAD_VIEW_PARAMS.filter(
+    ([name], index) => BAD_VIEW_PARAMS.findIndex(([other]) => other === name) === index,
+  );
 
-  test("a bad parameter in a link never blanks the table: the page says which it ignored and why", async ({
+  test("bad parameters in a link never blank the table: the page says which it ignored and why", async ({
     page,
     sandbox,
     webhookPage,
   }) => {
-    test.setTimeout(240_000);
     const webhook = await sandbox.demoWebhook("500");
     const notice = page.getByText("Part of this link was ignored").locator("..");
+    await webhookPage.goto(
+      webhook.id,
+      `?${new URLSearchParams(badParams.map(([name, value]) => [name, value]))}`,
+    );
+    await expect(webhookPage.rows.first()).toBeVisible({ timeout: 20_000 });
+    await expect(webhookPage.table).not.toContainText("not valid");
+    await expect(notice).toBeVisible();
+    const lines = notice.getByRole("listitem");
+    await expect(lines).toHaveCount(badParams.length);
     for (const [name, value] of badParams) {
-      await test.step(`${name}=${value.slice(0, 20)}`, async () => {
-        await webhookPage.goto(webhook.id, `?${new URLSearchParams({ [name]: value })}`);
-        await expect(webhookPage.rows.first()).toBeVisible({ timeout: 20_000 });
-        await expect(webhookPage.table).not.toContainText("not valid");
-        await expect(notice).toBeVisible();
-        await expect(notice.getByRole("listitem")).toHaveCount(1);
-        await expect(notice.getByRole("listitem")).toContainText(`${name}=${value}`);
-        // Why, in words a person can act on.
-        await expect(notice.getByRole("listitem")).toContainText(/must be|may be at most/);
-      });
+      // Why, in words a person can act on.
+      await expect(lines.filter({ hasText: `${name}=${value}` })).toContainText(/must be|may be at most/);
     }
   });
 

@@ -1,8 +1,8 @@
 /**
  * A history scan meeting a slow, rate-limiting or failing hub: the built console in front of its
  * own sandbox, whose fault injection is scoped to the busy demo webhook's log pages. Cancel stops
- * the upstream calls at once; a 429 mid-scan slows the scan down and never reaches the person;
- * a failure mid-scan says how far it got, what failed, and a way to try again. And a view
+ * the upstream calls at once; a failure mid-scan says how far it got, what failed, and a way to
+ * try again (a 429 mid-scan only slows the copy down: copy-routes.test.ts). And a view
  * waiting for a slow hub: the earlier rows held until the new ones come, unless the person left.
  * An export the hub fails is said on the page, and saves nothing.
  */
@@ -127,17 +127,6 @@ test("a failure mid-scan shows how far it got, what failed, and Try again", asyn
   await partial.getByRole("button", { name: "Try again" }).click();
   await expect(coverage(page)).toBeVisible({ timeout: 30_000 });
   await expect(stoppedOnFailure(page)).toHaveCount(0);
-});
-
-test("a 429 mid-scan slows the scan down and never becomes an error for the person", async ({ page }) => {
-  await openBusy(page);
-  await stack.setFaults({ rateLimitRate: 0.3, retryAfterSeconds: 1, pathPrefix: LOGS_PATH, seed: 7 });
-  await scanEverything(page, 3000);
-  await expect(coverage(page)).toBeVisible({ timeout: 60_000 });
-  await expect(stoppedOnFailure(page)).toHaveCount(0);
-  // (Next's route announcer is an empty alert region of its own.)
-  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toHaveCount(0);
-  expect((await stack.faultState()).injected.rateLimited).toBeGreaterThan(0);
 });
 
 test.describe("a new status while the hub is slow", () => {

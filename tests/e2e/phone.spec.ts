@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import type { WebhookPage } from "./fixtures/pages";
 import type { Sandbox } from "./fixtures/sandbox";
 import { expectAccessibleInBothSchemes } from "./fixtures/axe";
@@ -99,37 +99,69 @@ async function webhookWithRows(webhookPage: WebhookPage, webhookId: string) {
   await webhookPage.remembered(webhookId);
 }
 
-for (const viewport of [PHONE, NARROW]) {
-  test.describe(`at ${viewport.width} px wide`, () => {
-    test.use({ viewport });
+/** The demo's webhook answering 401, its rows in as cards, signed in with the demo key. */
+async function demo401WithRows({
+  signInWithDemoKey,
+  sandbox,
+  webhookPage,
+}: {
+  signInWithDemoKey: () => Promise<void>;
+  sandbox: Sandbox;
+  webhookPage: WebhookPage;
+}) {
+  await signInWithDemoKey();
+  await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+  return webhookPage.rowWithCode("401").first();
+}
 
-    test("the login page", async ({ page, loginPage }) => {
-      await loginPage.goto("?reason=key_rejected");
-      await expect(loginPage.demoKey).toBeVisible();
-      await expectFitsThePhone(page);
-    });
+/** A row's details dialog, open. */
+async function openDetails(webhookPage: WebhookPage, row: Locator) {
+  await webhookPage.detailsButton(row).click();
+  await expect(webhookPage.dialog.getByRole("heading", { name: "Response body" })).toBeVisible();
+}
 
-    test("the webhooks page", async ({ page, signInWithDemoKey, sandbox, webhookPage, webhooksPage }) => {
-      await webhooksWithOneOpened({ signInWithDemoKey, sandbox, webhookPage, webhooksPage });
+/**
+ * Checks the page's state at each phone width in turn, resized in place (the layout is CSS, so a
+ * resize redraws it as a load at that width would), then goes back to 390 px for what follows.
+ */
+async function atEachPhoneWidth(page: Page, check: (viewport: typeof PHONE) => Promise<void>) {
+  for (const viewport of [PHONE, NARROW]) {
+    await page.setViewportSize(viewport);
+    await test.step(`at ${viewport.width} px wide`, () => check(viewport));
+  }
+  await page.setViewportSize(PHONE);
+}
+
+test.describe("at 390 and 360 px wide", () => {
+  test.use({ viewport: PHONE });
+
+  test("the login page", async ({ page, loginPage }) => {
+    await loginPage.goto("?reason=key_rejected");
+    await expect(loginPage.demoKey).toBeVisible();
+    await atEachPhoneWidth(page, () => expectFitsThePhone(page));
+  });
+
+  test("the webhooks page", async ({ page, signInWithDemoKey, sandbox, webhookPage, webhooksPage }) => {
+    await webhooksWithOneOpened({ signInWithDemoKey, sandbox, webhookPage, webhooksPage });
+    await atEachPhoneWidth(page, async () => {
       await expectFitsThePhone(page);
       // The header: title and Sign out on one line.
       const title = await page.getByRole("link", { name: "Webhook Console" }).boundingBox();
       const signOut = await webhookPage.signOut.boundingBox();
       expect(Math.abs(title!.y + title!.height / 2 - (signOut!.y + signOut!.height / 2))).toBeLessThan(4);
     });
+  });
 
-    test("a webhook page with its log table, as cards", async ({
-      page,
-      signInWithDemoKey,
-      sandbox,
-      webhookPage,
-    }) => {
-      await signInWithDemoKey();
-      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+  test("a webhook page with its log table as cards, then its details dialog", async ({
+    page,
+    signInWithDemoKey,
+    sandbox,
+    webhookPage,
+  }) => {
+    const row = await demo401WithRows({ signInWithDemoKey, sandbox, webhookPage });
+    await atEachPhoneWidth(page, async (viewport) => {
       await expectFitsThePhone(page);
-
       // Each row is a card: the response preview is on its own line below the status, the buttons below it.
-      const row = webhookPage.rowWithCode("401").first();
       const [status, response, details] = await Promise.all([
         row.getByRole("cell").nth(0).boundingBox(),
         row.getByRole("cell").nth(4).boundingBox(),
@@ -138,35 +170,35 @@ for (const viewport of [PHONE, NARROW]) {
       expect(response!.y).toBeGreaterThanOrEqual(status!.y + status!.height);
       expect(response!.width).toBeGreaterThan(viewport.width / 2);
       expect(details!.x + details!.width).toBeLessThanOrEqual(viewport.width);
-      // The column names still label the values.
-      await expect(row.getByRole("cell").nth(1)).toHaveAttribute("data-label", "HTTP status");
-      await expect(
-        webhookPage.table.getByRole("columnheader", { name: "Response", exact: true }),
-      ).toHaveCount(1);
     });
+    // The column names still label the values.
+    await expect(row.getByRole("cell").nth(1)).toHaveAttribute("data-label", "HTTP status");
+    await expect(webhookPage.table.getByRole("columnheader", { name: "Response", exact: true })).toHaveCount(
+      1,
+    );
 
-    test("the details dialog", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
-      await signInWithDemoKey();
-      await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
-      await webhookPage.detailsButton(webhookPage.rowWithCode("401").first()).click();
-      await expect(webhookPage.dialog.getByRole("heading", { name: "Response body" })).toBeVisible();
+    await openDetails(webhookPage, row);
+    await atEachPhoneWidth(page, async (viewport) => {
       await expectFitsThePhone(page);
       const dialog = await webhookPage.dialog.boundingBox();
       expect(dialog!.x).toBeGreaterThanOrEqual(0);
       expect(dialog!.x + dialog!.width).toBeLessThanOrEqual(viewport.width);
     });
+  });
 
-    test("the watch name takes the width of the page, its hint readable", async ({
-      page,
-      sandbox,
-      signInWithKey,
-      webhookPage,
-    }) => {
-      const { application, webhook } = await sandbox.isolatedSetup(`phone-watch-${viewport.width}`);
-      await signInWithKey(application.apiKey);
-      await webhookPage.goto(webhook.id);
-      const control = new WatchControl(page);
-      await expect(control.watch).toBeVisible();
+  test("a webhook of its own: the watch name takes the width of the page, then the send form and its result", async ({
+    page,
+    sandbox,
+    signInWithKey,
+    webhookPage,
+  }) => {
+    const { application, channel, webhook } = await sandbox.isolatedSetup("phone", "error");
+    await signInWithKey(application.apiKey);
+    await webhookPage.goto(webhook.id);
+    const control = new WatchControl(page);
+    await expect(control.watch).toBeVisible();
+    await expect(page.getByText("No deliveries recorded for this webhook yet")).toBeVisible();
+    await atEachPhoneWidth(page, async (viewport) => {
       await expectFitsThePhone(page);
       // The page's padding aside, the field and its hint span the screen (not squeezed beside Watch).
       const [field, hint] = await Promise.all([
@@ -178,38 +210,29 @@ for (const viewport of [PHONE, NARROW]) {
       expect(hint!.height).toBeLessThan(60);
     });
 
-    test("the send form and its result", async ({ page, sandbox, signInWithKey, webhookPage }) => {
-      const { application, channel, webhook } = await sandbox.isolatedSetup(
-        `phone-${viewport.width}`,
-        "error",
-      );
-      await signInWithKey(application.apiKey);
-      await webhookPage.goto(webhook.id);
-      await expect(page.getByText("No deliveries recorded for this webhook yet")).toBeVisible();
-      await expectFitsThePhone(page);
+    await webhookPage.field("Channel kind").fill("whatsapp");
+    await webhookPage.field("From (channel ID)").fill(channel.id);
+    await webhookPage.field("To").fill("5511999990001");
+    await webhookPage.field("Text").fill("Hello from a phone");
+    await webhookPage.sendButton.click();
+    await expect(webhookPage.sendStatus).toContainText("Its delivery has landed", { timeout: 20_000 });
+    await expect(webhookPage.rows).toHaveCount(1);
+    await atEachPhoneWidth(page, () => expectFitsThePhone(page));
+  });
 
-      await webhookPage.field("Channel kind").fill("whatsapp");
-      await webhookPage.field("From (channel ID)").fill(channel.id);
-      await webhookPage.field("To").fill("5511999990001");
-      await webhookPage.field("Text").fill("Hello from a phone");
-      await webhookPage.sendButton.click();
-      await expect(webhookPage.sendStatus).toContainText("Its delivery has landed", { timeout: 20_000 });
-      await expect(webhookPage.rows).toHaveCount(1);
-      await expectFitsThePhone(page);
-    });
-
-    test("the applications page, and the header's application menu open", async ({
-      page,
-      sandbox,
-      signInWithDemoKey,
-    }) => {
-      await signInWithDemoKey();
-      await addStaging(page, sandbox);
-      await page.goto("/applications");
-      await expect(page.getByRole("heading", { name: "Your applications (2 of 10)" })).toBeVisible();
-      await expectFitsThePhone(page);
-      // Open, the menu is drawn over the page (that is its job): it must stay within the screen.
-      await page.getByRole("banner").locator("summary").click();
+  test("the applications page, and the header's application menu open", async ({
+    page,
+    sandbox,
+    signInWithDemoKey,
+  }) => {
+    await signInWithDemoKey();
+    await addStaging(page, sandbox);
+    await page.goto("/applications");
+    await expect(page.getByRole("heading", { name: "Your applications (2 of 10)" })).toBeVisible();
+    await atEachPhoneWidth(page, () => expectFitsThePhone(page));
+    // Open, the menu is drawn over the page (that is its job): it must stay within the screen.
+    await page.getByRole("banner").locator("summary").click();
+    await atEachPhoneWidth(page, async (viewport) => {
       const menu = await page.getByRole("banner").locator("details > div").boundingBox();
       expect(menu!.x).toBeGreaterThanOrEqual(0);
       expect(menu!.x + menu!.width).toBeLessThanOrEqual(viewport.width);
@@ -219,19 +242,19 @@ for (const viewport of [PHONE, NARROW]) {
       }));
       expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
     });
-
-    test("the error and not-found pages", async ({ page, signInWithDemoKey }) => {
-      await signInWithDemoKey();
-      await page.goto("/webhooks/00000000-0000-4000-8000-00000000dead");
-      await expect(page.getByRole("heading", { name: "Webhook not found" })).toBeVisible();
-      await expectFitsThePhone(page);
-
-      await page.goto("/no-such-page");
-      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
-      await expectFitsThePhone(page);
-    });
   });
-}
+
+  test("the error and not-found pages", async ({ page, signInWithDemoKey }) => {
+    await signInWithDemoKey();
+    await page.goto("/webhooks/00000000-0000-4000-8000-00000000dead");
+    await expect(page.getByRole("heading", { name: "Webhook not found" })).toBeVisible();
+    await atEachPhoneWidth(page, () => expectFitsThePhone(page));
+
+    await page.goto("/no-such-page");
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await atEachPhoneWidth(page, () => expectFitsThePhone(page));
+  });
+});
 
 test.describe("accessibility at 390 px (light and dark)", () => {
   test.use({ viewport: PHONE });
@@ -244,11 +267,9 @@ test.describe("accessibility at 390 px (light and dark)", () => {
     sandbox,
     webhookPage,
   }) => {
-    await signInWithDemoKey();
-    await webhookWithRows(webhookPage, (await sandbox.demoWebhook("401")).id);
+    const row = await demo401WithRows({ signInWithDemoKey, sandbox, webhookPage });
     await expectAccessibleInBothSchemes(page);
-    await webhookPage.detailsButton(webhookPage.rowWithCode("401").first()).click();
-    await expect(webhookPage.dialog.getByRole("heading", { name: "Response body" })).toBeVisible();
+    await openDetails(webhookPage, row);
     await expectAccessibleInBothSchemes(page);
   });
 

@@ -345,6 +345,26 @@ describe("an unwatched webhook's history", () => {
     expect((later.rows as WebhookLog[])[0]!.id).toBe(newer[0]!.id);
   });
 
+  it("a 429 on some pages slows the copy down and never becomes an error: the answer is whole", async () => {
+    // Three older pages (the pages overlap by one log) are refused once, Retry-After 1 s.
+    const limitedOnce = new Set(["99", "299", "499"]);
+    const answer = fake.current.handle;
+    fake.current.handle = (req, res, recorded) => {
+      const offset = new URL(req.url ?? "", "http://hub").searchParams.get("offset") ?? "";
+      if (!limitedOnce.delete(offset)) return answer(req, res, recorded);
+      sendJson(res, 429, {}, { "retry-after": "1" });
+    };
+    const answered = await lines(
+      await healthRoute.GET(unwatched("/health?window=24h", await signedInCookie(KEY)), params(UNWATCHED)),
+    );
+    expect(limitedOnce.size).toBe(0);
+    expect(answered.filter((line) => line.type === "error")).toEqual([]);
+    const result = answered.at(-1)!;
+    expect(result.source).toMatchObject({ watched: false, logs: 1000, complete: true });
+    expect(result.summary).toMatchObject({ attempts: 1000 });
+    expect(result.partial).toBeNull();
+  });
+
   it("identical questions asked at once share one reading", async () => {
     const cookie = await signedInCookie(KEY);
     const answers = await Promise.all(
