@@ -188,6 +188,7 @@ for (const viewport of [PHONE, NARROW]) {
       await expect(page.getByText("No deliveries recorded for this webhook yet")).toBeVisible();
       await expectFitsThePhone(page);
 
+      await webhookPage.reachSendForm();
       await webhookPage.field("Channel kind").fill("whatsapp");
       await webhookPage.field("From (channel ID)").fill(channel.id);
       await webhookPage.field("To").fill("5511999990001");
