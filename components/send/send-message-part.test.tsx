@@ -13,7 +13,8 @@ describe("SendMessagePart", () => {
   beforeEach(() => vi.stubGlobal("IntersectionObserver", FarAway));
   afterEach(() => vi.unstubAllGlobals());
 
-  it("loads the form only once the person comes to it, here by the pointer entering its section", async () => {
+  /** The part on a webhook's page, with an API that lists no logs. */
+  function renderPart() {
     fakeApi(() => ({ status: 200, body: { data: [], pagination: { offset: 0, limit: 50, total: 0 } } }));
     renderWithQueries(
       <SendMessagePart
@@ -25,11 +26,34 @@ describe("SendMessagePart", () => {
         onShowDelivery={() => undefined}
       />,
     );
-    const section = screen.getByRole("region", { name: "Send a test message" });
+    return screen.getByRole("region", { name: "Send a test message" });
+  }
+
+  it("loads the form only once the person comes to it, here by the pointer entering its section", async () => {
+    const section = renderPart();
     // Well past the page's load: still not asked for.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(screen.queryByLabelText("Channel kind")).toBeNull();
     fireEvent.pointerEnter(section);
     expect(await screen.findByLabelText("Channel kind", {}, { timeout: 5000 })).toBeTruthy();
+  });
+
+  it("waits, once reached, until the chunks of the page's streamed parts have arrived", async () => {
+    // A late part's chunk the page has asked for: no resource timing entry yet.
+    const chunk = document.createElement("script");
+    chunk.src = "http://localhost:3000/_next/static/chunks/late-part.js";
+    const arrived: PerformanceEntry[] = [];
+    vi.spyOn(performance, "getEntriesByType").mockImplementation(() => arrived);
+    document.head.append(chunk);
+    try {
+      fireEvent.pointerEnter(renderPart());
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(screen.queryByLabelText("Channel kind")).toBeNull();
+      arrived.push({ name: chunk.src } as PerformanceEntry);
+      expect(await screen.findByLabelText("Channel kind", {}, { timeout: 5000 })).toBeTruthy();
+    } finally {
+      chunk.remove();
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -17,14 +17,14 @@ const SendMessageForm = dynamic(
 
 /**
  * "Send a test message": the section and its heading come with the page; the form follows once
- * the page has loaded and the person comes near it (below a long table, that is when they scroll
- * to it). Its chunk, zod included, is not needed before: asked for while the page's streamed
- * parts hydrate, it would weigh on the page's first load.
+ * the page has loaded and the person comes near it (below a long table, when they scroll to it).
+ * Its chunk, zod included, is not needed before: asked for while the page's streamed parts
+ * hydrate, it would weigh on the page's first load.
  */
 export function SendMessagePart(props: SendMessageFormProps) {
   const section = useRef<HTMLElement>(null);
-  const reached = useReached(section);
   const afterLoad = useAfterLoad();
+  const reached = useReached(section, afterLoad);
   return (
     <section ref={section} aria-labelledby="send-heading" className="card space-y-3 p-4">
       <div>

@@ -7,11 +7,13 @@ const NEAR = "100% 0px";
 const INTENT = ["pointerenter", "focusin", "touchstart"] as const;
 
 /**
- * False until the person comes to the element: it scrolls within a screen of the viewport, or the
- * pointer or focus enters it. What renders behind it, and the chunk that code is in, waits until
- * then: the page's first load does not carry code for a part nobody has reached.
+ * False until the person comes to the element: the pointer or focus enters it, or, once
+ * `settled`, it is within a screen of the viewport. Before the page's streamed parts are in, the
+ * page is short and everything is near: where the element is only counts once they are. What
+ * renders behind it, and the chunk that code is in, waits until then: the page's first load does
+ * not carry code for a part nobody has reached.
  */
-export function useReached(ref: RefObject<HTMLElement | null>): boolean {
+export function useReached(ref: RefObject<HTMLElement | null>, settled: boolean): boolean {
   const [reached, setReached] = useState(false);
   useEffect(() => {
     const element = ref.current;
@@ -21,12 +23,12 @@ export function useReached(ref: RefObject<HTMLElement | null>): boolean {
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && reach(), {
       rootMargin: NEAR,
     });
-    observer.observe(element);
+    if (settled) observer.observe(element);
     for (const type of INTENT) element.addEventListener(type, reach, { passive: true });
     return () => {
       observer.disconnect();
       for (const type of INTENT) element.removeEventListener(type, reach);
     };
-  }, [ref, reached]);
+  }, [ref, reached, settled]);
   return reached;
 }
