@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { scaleBand, scaleLinear } from "d3-scale";
 import { useId } from "react";
 import type { HealthBucket } from "@/lib/domain/history/health";
@@ -96,11 +95,9 @@ export function AttemptsChart({
           const successTop = y(bucket.success);
           const failedTop = y(bucket.success + bucket.failed);
           return (
-            <Link
+            <a
               key={bucket.start}
               href={bucketHref(bucket)}
-              prefetch={false}
-              scroll={false}
               tabIndex={-1}
               className="hover:opacity-80"
               data-bucket={bucket.start}
@@ -132,7 +129,7 @@ export function AttemptsChart({
                 height={successTop - failedTop}
                 fill={`url(#${hatch})`}
               />
-            </Link>
+            </a>
           );
         })}
         {labelled.map((bucket, index) =>

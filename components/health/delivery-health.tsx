@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { FIRST_RENDER } from "@/lib/domain/format-time";
 import { chartSummary, streakCodesText } from "@/lib/domain/health-text";
@@ -9,6 +8,7 @@ import { statusCodeLabel, statusMeaning } from "@/lib/domain/status-meaning";
 import { formatCount } from "@/lib/domain/format-count";
 import { AttemptsChart } from "@/components/health/attempts-chart";
 import { BucketTime } from "@/components/health/bucket-time";
+import { HealthLinks } from "@/components/health/health-links";
 import { HealthWindowNav, WINDOW_LABELS } from "@/components/health/health-window-nav";
 import { HistorySourceLine } from "@/components/history/history-source";
 import { DescriptionItem } from "@/components/ui/description-item";
@@ -55,7 +55,7 @@ export function HealthPending({ window }: { window: HealthWindow }) {
 /**
  * The region's answer: the window's deliveries as numbers and a chart, failures by status code,
  * the codes of the current failing streak, and what the answer covers. Each count links to its
- * deliveries in the table (`filterHref`).
+ * deliveries in the table (`filterHref`), followed in the page by HealthLinks.
  */
 export function DeliveryHealth({
   summary,
@@ -74,7 +74,7 @@ export function DeliveryHealth({
   retry: ReactNode;
 }) {
   return (
-    <div className="space-y-3">
+    <HealthLinks className="space-y-3">
       <HistorySourceLine source={source} />
       {partial ? (
         <Notice tone="warning" title="Partial: these figures do not cover the whole window">
@@ -90,7 +90,7 @@ export function DeliveryHealth({
       ) : (
         <HealthBody summary={summary} filterHref={filterHref} />
       )}
-    </div>
+    </HealthLinks>
   );
 }
 
@@ -162,9 +162,9 @@ function HealthBody({
                   <td>{bucket.failed}</td>
                   <td>
                     {bucket.success + bucket.failed > 0 ? (
-                      <Link href={bucketHref(bucket)} prefetch={false} scroll={false} className="btn-link">
+                      <a href={bucketHref(bucket)} className="btn-link">
                         Show these
-                      </Link>
+                      </a>
                     ) : null}
                   </td>
                 </tr>
@@ -182,15 +182,13 @@ function HealthBody({
                 const cause = statusMeaning(statusCode).cause;
                 return (
                   <li key={statusCode} className="flex min-w-0 items-baseline gap-x-2">
-                    <Link
+                    <a
                       href={filterHref({ code: statusCode, since: summary.from ?? undefined })}
-                      prefetch={false}
-                      scroll={false}
                       className="btn btn-small"
                       aria-label={`Show the ${count} failures with ${statusCodeLabel(statusCode)} in this window`}
                     >
                       {statusCodeLabel(statusCode)}
-                    </Link>
+                    </a>
                     <span className="font-medium whitespace-nowrap">{formatCount(count)}×</span>
                     {/* One line each: the whole cause is the line's title, and the delivery's details say it in full. */}
                     <span className="truncate text-zinc-700 dark:text-zinc-300" title={cause}>

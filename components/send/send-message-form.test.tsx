@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SendMessageForm } from "@/components/send/send-message-form";
 import { fakeApi, renderWithQueries, type ApiCall } from "@/tests/support/component-api";
 
@@ -9,20 +9,27 @@ const CHANNEL = "3e4f5a6b-7c8d-4e9f-8a1b-2c3d4e5f6a7b";
 /** The hub's refusal of a channel of another kind, as the console passes it on. */
 const REFUSED = `The Messaging Hub has no sms channel ${CHANNEL} for this key.`;
 
-/** The form on a webhook's page, with an API that lists no logs and refuses every send as the hub does. */
-function setUp() {
-  const calls = fakeApi((call: ApiCall) =>
+/** A page of the webhook's log, newest first. */
+function logPage(data: unknown[]) {
+  return { status: 200, body: { data, pagination: { offset: 0, limit: 50, total: data.length } } };
+}
+
+/** The form on a webhook's page, with an API that lists no logs and refuses every send as the hub does (unless `answer` says otherwise). */
+function setUp(
+  answer: (call: ApiCall) => { status: number; body?: unknown } = (call) =>
     call.path.startsWith("/api/messages/")
       ? { status: 404, body: { error: { code: "not_found", message: REFUSED } } }
-      : { status: 200, body: { data: [], pagination: { offset: 0, limit: 20, total: 0 } } },
-  );
+      : logPage([]),
+) {
+  const calls = fakeApi(answer);
+  const onLanded = vi.fn();
   renderWithQueries(
     <SendMessageForm
       webhookId={WEBHOOK}
       webhookActive
       demoChannels={[]}
-      follow={{ phase: "idle", target: null, deliveries: [] }}
       onSent={() => undefined}
+      onLanded={onLanded}
       onShowDelivery={() => undefined}
     />,
   );
@@ -36,7 +43,7 @@ function setUp() {
   };
   const send = () => user.click(within(form).getByRole("button", { name: "Send test message" }));
   const sends = () => calls.filter((call) => call.path.startsWith("/api/messages/"));
-  return { form, field, fill, send, sends, user };
+  return { form, field, fill, send, sends, user, onLanded };
 }
 
 describe("SendMessageForm", () => {
@@ -97,5 +104,36 @@ describe("SendMessageForm", () => {
     );
     expect(document.activeElement).toBe(text);
     expect(sends()).toEqual([]);
+  });
+
+  it("follows a sent message until its delivery is in the log, announces it and hands it on to be highlighted", async () => {
+    const messageId = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+    const delivery = {
+      id: "5f4e3d2c-1b0a-4f9e-8d7c-6b5a4f3e2d1c",
+      webhookId: WEBHOOK,
+      statusCode: 500,
+      responseBody: "boom",
+      status: "Failed",
+      sendAt: "2026-11-26T00:18:51.000Z",
+      createdDate: "2026-11-26T00:18:51.000Z",
+      messageId,
+      webhook: { id: WEBHOOK },
+    };
+    let sent = false;
+    const { fill, send, onLanded } = setUp((call) => {
+      if (call.path.startsWith("/api/messages/")) {
+        sent = true;
+        return { status: 200, body: { messageId, answer: { id: messageId } } };
+      }
+      return logPage(sent ? [delivery] : []);
+    });
+    await fill("Channel kind", "whatsapp");
+    await fill("From (channel ID)", CHANNEL);
+    await fill("To", "5511999990001");
+    await send();
+    const status = screen.getByRole("status");
+    expect(await within(status).findByText("Its delivery has landed", { exact: false })).toBeTruthy();
+    expect(status.textContent).toContain("HTTP 500");
+    expect(onLanded).toHaveBeenCalledWith([expect.objectContaining({ id: delivery.id })]);
   });
 });

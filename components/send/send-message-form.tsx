@@ -15,7 +15,8 @@ import { firstErrors } from "@/lib/domain/inputs/field-errors";
 import { capHint } from "@/lib/domain/inputs/field-message";
 import { isApiError } from "@/lib/browser/api";
 import type { FollowTarget } from "@/lib/domain/follow";
-import type { FollowState } from "@/components/send/use-follow-deliveries";
+import type { WebhookLog } from "@/lib/domain/hub-schemas";
+import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { useSendMessage } from "@/components/send/use-send-message";
 import { SendError } from "@/components/send/send-error";
 import { Field } from "@/components/ui/field";
@@ -63,8 +64,10 @@ export interface SendMessageFormProps {
   webhookId: string;
   webhookActive: boolean;
   demoChannels: DemoChannelOption[];
-  follow: FollowState;
+  /** A message was sent: its deliveries are now being looked for. */
   onSent: (target: FollowTarget) => void;
+  /** The deliveries of the message last sent are in the webhook's log. */
+  onLanded: (deliveries: WebhookLog[]) => void;
   onShowDelivery: (logId: string) => void;
 }
 
@@ -77,8 +80,8 @@ export function SendMessageForm({
   webhookId,
   webhookActive,
   demoChannels,
-  follow,
   onSent,
+  onLanded,
   onShowDelivery,
 }: SendMessageFormProps) {
   const lastChannel = useLastChannel();
@@ -94,7 +97,12 @@ export function SendMessageForm({
   const [edited, setEdited] = useState<Partial<SendMessageFormValues>>({});
   const values: SendMessageFormValues = { ...defaults, ...edited };
   const [errors, setErrors] = useState<FormErrors>({});
-  const sending = useSendMessage(webhookId, onSent);
+  const [target, setTarget] = useState<FollowTarget | null>(null);
+  const follow = useFollowDeliveries(webhookId, target, onLanded);
+  const sending = useSendMessage(webhookId, (sent) => {
+    setTarget(sent);
+    onSent(sent);
+  });
   const statusRef = useRef<HTMLDivElement>(null);
 
   // The outcome shows under the button the person just pressed, which may sit at the bottom edge

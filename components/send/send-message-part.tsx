@@ -1,9 +1,11 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { useRef } from "react";
 import { useAfterLoad } from "@/lib/browser/use-after-load";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import type { SendMessageFormProps } from "@/components/send/send-message-form";
+import { useReached } from "@/components/send/use-reached";
 
 const loading = <p className="text-sm">Loading the form…</p>;
 
@@ -13,12 +15,18 @@ const SendMessageForm = dynamic(
   { ssr: false, loading: () => loading },
 );
 
-/** "Send a test message": the section and its heading come with the page, the form follows. */
+/**
+ * "Send a test message": the section and its heading come with the page; the form follows once
+ * the page has loaded and the person comes near it (below a long table, when they scroll to it).
+ * Its chunk, zod included, is not needed before: asked for while the page's streamed parts
+ * hydrate, it would weigh on the page's first load.
+ */
 export function SendMessagePart(props: SendMessageFormProps) {
-  // Asked for when hydrating, its chunk (zod included) takes first-load JS past its budget (bench row "page weight").
+  const section = useRef<HTMLElement>(null);
   const afterLoad = useAfterLoad();
+  const reached = useReached(section, afterLoad);
   return (
-    <section aria-labelledby="send-heading" className="card space-y-3 p-4">
+    <section ref={section} aria-labelledby="send-heading" className="card space-y-3 p-4">
       <div>
         <h2 id="send-heading" className="text-base font-semibold">
           Send a test message
@@ -28,7 +36,7 @@ export function SendMessagePart(props: SendMessageFormProps) {
           then follows the delivery to this webhook.
         </p>
       </div>
-      {afterLoad ? (
+      {reached && afterLoad ? (
         <PartBoundary fallback={<PartUnavailable what="send form" />}>
           <SendMessageForm {...props} />
         </PartBoundary>

@@ -18,13 +18,13 @@ type Followed = { target: FollowTarget; deliveries: WebhookLog[] } | { target: F
 
 /**
  * After a test message is sent: reads the newest logs every FOLLOW_POLL_MS (one read at a time)
- * until the deliveries it caused appear or FOLLOW_TIMEOUT_MS passes, then `onLanded`, so the
- * table and header show them. A failed read is tried again at the next turn.
+ * until the deliveries it caused appear or FOLLOW_TIMEOUT_MS passes, then hands them to
+ * `onLanded`, so the table and header show them. A failed read is tried again at the next turn.
  */
 export function useFollowDeliveries(
   webhookId: string,
   target: FollowTarget | null,
-  onLanded: () => void,
+  onLanded: (deliveries: WebhookLog[]) => void,
 ): FollowState {
   const [followed, setFollowed] = useState<Followed | null>(null);
   const landed = useEffectEvent(onLanded);
@@ -43,7 +43,7 @@ export function useFollowDeliveries(
       const deliveries = matchDeliveries(logs, target);
       if (deliveries.length > 0) {
         setFollowed({ target, deliveries });
-        landed();
+        landed(deliveries);
       } else timer = window.setTimeout(() => void turn(), FOLLOW_POLL_MS);
     };
     void turn();

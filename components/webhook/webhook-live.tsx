@@ -1,22 +1,23 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useMemo, useState, type ReactNode } from "react";
-import type { FollowTarget } from "@/lib/domain/follow";
+import { useState, type ReactNode } from "react";
 import type { DemoChannelOption } from "@/components/send/send-message-form";
 import { SendMessagePart } from "@/components/send/send-message-part";
-import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { Highlighted } from "@/components/webhook/highlighted";
 
 /** The view's parameters that narrow the table from the newest deliveries of every status. */
 const NARROWING = ["status", "code", "since", "until", "contains", "issue"];
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
- * What the log table and the send form share on a webhook's page: the test message being
- * followed. Its deliveries are highlighted in the table (rendered on the server, as `children`),
- * and once they land the page asks the server for its answer again (the rows and the Errors count
- * now differ). Sending shows the newest deliveries of every status (`newestHref`), where they
- * land, unless the URL shows them already (this part is rendered once for every view of the table).
+ * What the log table and the send form share on a webhook's page: the deliveries of the test
+ * message followed (the form follows it, in its own chunk). They are highlighted in the table
+ * (rendered on the server, as `children`), and once they land the page asks the server for its
+ * answer again (the rows and the Errors count now differ). Sending shows the newest deliveries of
+ * every status (`newestHref`), where they land, unless the URL shows them already (this part is
+ * rendered once for every view of the table).
  */
 export function WebhookLive({
   webhookId,
@@ -34,12 +35,10 @@ export function WebhookLive({
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
-  const [target, setTarget] = useState<FollowTarget | null>(null);
-  const follow = useFollowDeliveries(webhookId, target, () => router.refresh());
-  const highlighted = useMemo(() => new Set(follow.deliveries.map((log) => log.id)), [follow.deliveries]);
+  const [highlighted, setHighlighted] = useState(NONE);
 
-  function onSent(sent: FollowTarget) {
-    setTarget(sent);
+  function onSent() {
+    setHighlighted(NONE);
     const showingNewest = (search.get("page") ?? "1") === "1" && !NARROWING.some((name) => search.has(name));
     if (!showingNewest) router.push(newestHref, { scroll: false });
   }
@@ -52,8 +51,11 @@ export function WebhookLive({
           webhookId={webhookId}
           webhookActive={webhookActive}
           demoChannels={demoChannels}
-          follow={follow}
           onSent={onSent}
+          onLanded={(deliveries) => {
+            setHighlighted(new Set(deliveries.map((log) => log.id)));
+            router.refresh();
+          }}
           onShowDelivery={(logId) => {
             // Over the view shown: closing the delivery comes back to it.
             const query = new URLSearchParams(search);

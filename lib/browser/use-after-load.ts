@@ -1,27 +1,61 @@
 import { startTransition, useEffect, useState } from "react";
 
+/** How often, while chunks are still coming, the page is looked at again. */
+const RECHECK_MS = 50;
+/** Past this after the load event, what waits renders whether or not a chunk is still coming. */
+const SETTLE_MAX_MS = 10_000;
+
+/** The browser's default resource timing buffer: once it is full, arrivals are no longer recorded. */
+const RESOURCE_BUFFER = 250;
+
 /**
- * False until the page has loaded and the browser is idle (at most `timeoutMs` after mount):
- * what renders behind it, and the chunks it imports, wait until the rows are on screen and
- * interactive.
+ * Whether a script the page asked for has not arrived yet (it has no resource timing entry): the
+ * chunk of a streamed part that React has yet to hydrate with it.
+ */
+function scriptsComing(): boolean {
+  const arrived = performance.getEntriesByType("resource");
+  if (arrived.length >= RESOURCE_BUFFER) return false;
+  const names = new Set(arrived.map((entry) => entry.name));
+  // A `nomodule` script (the polyfills for old browsers) is never asked for.
+  return [...document.scripts].some(
+    (script) => script.src !== "" && !script.noModule && !names.has(script.src),
+  );
+}
+
+/**
+ * False until the page has loaded, its streamed parts' chunks have arrived and the browser is
+ * idle (each idle wait at most `timeoutMs`): what renders behind it, and the chunks it imports,
+ * wait until the rows are on screen and interactive. The browser is idle while a late part's
+ * chunk downloads, before React hydrates that part: the chunks coming are waited for too.
  */
 export function useAfterLoad(timeoutMs = 2000): boolean {
   const [ready, setReady] = useState(false);
   useEffect(() => {
-    // A transition: what renders behind it renders in slices, not one long task.
-    const ready = () => startTransition(() => setReady(true));
-    if (typeof window.requestIdleCallback !== "function") {
-      const timer = window.setTimeout(ready, 200);
-      return () => window.clearTimeout(timer);
-    }
-    const start = () => window.requestIdleCallback(ready, { timeout: timeoutMs });
     let idle: number | undefined;
-    if (document.readyState === "complete") idle = start();
-    const onLoad = () => (idle = start());
-    window.addEventListener("load", onLoad, { once: true });
+    let timer: number | undefined;
+    let giveUpAt = Infinity;
+    const whenIdle = (then: () => void) =>
+      typeof window.requestIdleCallback === "function"
+        ? (idle = window.requestIdleCallback(then, { timeout: timeoutMs }))
+        : (timer = window.setTimeout(then, 200));
+    const settle = () => {
+      if (scriptsComing() && Date.now() < giveUpAt) {
+        timer = window.setTimeout(() => whenIdle(settle), RECHECK_MS);
+        return;
+      }
+      // A transition: what renders behind it renders in slices, not one long task.
+      startTransition(() => setReady(true));
+    };
+    const start = () => {
+      giveUpAt = Date.now() + SETTLE_MAX_MS;
+      whenIdle(settle);
+    };
+    if (document.readyState === "complete") start();
+    window.addEventListener("load", start, { once: true });
     return () => {
-      window.removeEventListener("load", onLoad);
+      window.removeEventListener("load", start);
       if (idle !== undefined) window.cancelIdleCallback(idle);
+      window.clearTimeout(timer);
     };
   }, [timeoutMs]);
   return ready;

@@ -27,6 +27,7 @@ test.describe("accessibility (light and dark)", () => {
     await webhookPage.goto((await sandbox.demoWebhook("401")).id);
     await expect(webhookPage.rows.first()).toBeVisible();
     await page.getByText("All fields").click();
+    await webhookPage.reachSendForm();
     await webhookPage.field("From (channel ID)").fill("not-a-uuid");
     await webhookPage.sendButton.click();
     await expectAccessibleInBothSchemes(page);

@@ -84,6 +84,7 @@ test.describe("the outcome of a send shows where the person is looking", () => {
     await signInWithKey(application.apiKey);
     await page.setViewportSize({ width: 1280, height: 480 });
     await webhookPage.goto(webhook.id);
+    await webhookPage.reachSendForm();
     await webhookPage.field("Channel kind").fill("whatsapp");
     await webhookPage.field("From (channel ID)").fill(channel.id);
     await webhookPage.field("To").fill("5511999990004");

@@ -210,6 +210,7 @@ test.describe("at 390 and 360 px wide", () => {
       expect(hint!.height).toBeLessThan(60);
     });
 
+    await webhookPage.reachSendForm();
     await webhookPage.field("Channel kind").fill("whatsapp");
     await webhookPage.field("From (channel ID)").fill(channel.id);
     await webhookPage.field("To").fill("5511999990001");

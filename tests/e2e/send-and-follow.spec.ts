@@ -12,6 +12,7 @@ test.describe("send a test message and follow it", () => {
     await webhookPage.goto(webhook.id);
     await expect(page.getByText("No deliveries recorded for this webhook yet")).toBeVisible();
 
+    await webhookPage.reachSendForm();
     await webhookPage.field("Channel kind").fill("whatsapp");
     await webhookPage.field("From (channel ID)").fill(channel.id);
     await webhookPage.field("To").fill("5511999990001");
@@ -38,6 +39,7 @@ test.describe("send a test message and follow it", () => {
 
     // The channel (never the key) is remembered for next time.
     await page.reload();
+    await webhookPage.reachSendForm();
     await expect(webhookPage.field("Channel kind")).toHaveValue("whatsapp");
     await expect(webhookPage.field("From (channel ID)")).toHaveValue(channel.id);
     const stored = await page.evaluate(() => JSON.stringify({ ...window.localStorage }));

@@ -181,6 +181,8 @@ test("a real API key appears nowhere outside the server after using every page a
   await page.getByRole("combobox", { name: "Status" }).selectOption("Failed");
   await page.waitForURL(/status=Failed/);
 
+  // The send form loads once a person comes near it.
+  await page.getByRole("region", { name: "Send a test message" }).scrollIntoViewIfNeeded();
   await page.getByLabel("Channel kind", { exact: true }).fill(channel.kind);
   await page.getByLabel("From (channel ID)", { exact: true }).fill(channel.id);
   await page.getByLabel("To", { exact: true }).fill("5511999990000");
