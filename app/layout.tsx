@@ -6,8 +6,12 @@ export const metadata: Metadata = {
   description: "See why Messaging Hub webhook deliveries fail, and fix it fast.",
 };
 
+/**
+ * No `colorScheme` here: `color-scheme` is set on :root (app/globals.css). Next writes the head's
+ * <meta> elements again on every navigation, and a <meta name="color-scheme"> taken out and put
+ * back makes the browser restyle the whole document.
+ */
 export const viewport: Viewport = {
-  colorScheme: "light dark",
   themeColor: [
     { media: "(prefers-color-scheme: light)", color: "#ffffff" },
     { media: "(prefers-color-scheme: dark)", color: "#09090b" },

@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 import { previewBody } from "@/lib/domain/format-body";
 import { reasonPhrase, statusCodeLabel } from "@/lib/domain/reason-phrase";
-import { LocalTime } from "@/components/ui/local-time";
-import { LogRow } from "@/components/logs/log-row";
+import { Moment } from "@/components/ui/moment";
+import { LogRowsBody } from "@/components/logs/log-rows-body";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { RETRY_UNAVAILABLE_REASON } from "@/components/logs/retry-unavailable";
 
@@ -66,11 +66,11 @@ export function LogRows({
 }) {
   if (rows.length === 0) return <LogTableMessage>{empty}</LogTableMessage>;
   return (
-    <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+    <LogRowsBody>
       {rows.map((log) => (
         <Row key={log.id} log={log} openHref={openHref(log.id)} />
       ))}
-    </tbody>
+    </LogRowsBody>
   );
 }
 
@@ -87,10 +87,14 @@ export function LogTableMessage({ children, busy = false }: { children: ReactNod
   );
 }
 
+/** One delivery's row, plain elements: what it does in the browser (open, highlight, local time) is LogRowsBody's. */
 function Row({ log, openHref }: { log: WebhookLog; openHref: string }) {
   const preview = previewBody(log.responseBody);
   return (
-    <LogRow logId={log.id} openHref={openHref}>
+    <tr
+      data-log-id={log.id}
+      className="cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60"
+    >
       <td data-label="Status" className={`px-3 py-1.5 ${cellClass("Status")}`}>
         <StatusBadge status={log.status} />
       </td>
@@ -100,7 +104,7 @@ function Row({ log, openHref }: { log: WebhookLog; openHref: string }) {
         </span>
       </td>
       <td data-label="Sent at" className={`px-3 py-1.5 ${cellClass("Sent at")}`}>
-        <LocalTime iso={log.sendAt} form="relative" className="text-xs tabular-nums" />
+        <Moment iso={log.sendAt} form="relative" now={0} className="text-xs tabular-nums" />
       </td>
       <td data-label="Message ID" className={`px-3 py-1.5 ${cellClass("Message ID")}`}>
         {log.messageId ? (
@@ -128,6 +132,6 @@ function Row({ log, openHref }: { log: WebhookLog; openHref: string }) {
           ) : null}
         </div>
       </td>
-    </LogRow>
+    </tr>
   );
 }

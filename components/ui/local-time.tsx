@@ -1,20 +1,12 @@
 "use client";
 
 import { useNow } from "@/lib/browser/use-now";
-import {
-  formatExactUtc,
-  formatRelative,
-  formatShortTime,
-  formatTimestamp,
-  timeStyleAt,
-} from "@/lib/domain/format-time";
+import { Moment, type MomentForm } from "@/components/ui/moment";
 
 /**
  * A moment, written the console's one way (lib/domain/format-time.ts) in the viewer's locale and
- * zone: `full` (date, time with seconds, zone), `short` (the time alone today), or `relative`
- * (how long ago when under a day, else the full form). The exact UTC time is its `title`. The
- * server and the hydration pass write UTC, which the server can know; the viewer's form replaces
- * it after mount.
+ * zone (forms: components/ui/moment.tsx). The exact UTC time is its `title`. The server and the
+ * hydration pass write UTC, which the server can know; the viewer's form replaces it after mount.
  */
 export function LocalTime({
   iso,
@@ -22,18 +14,8 @@ export function LocalTime({
   className,
 }: {
   iso: string;
-  form?: "full" | "short" | "relative";
+  form?: MomentForm;
   className?: string;
 }) {
-  const now = useNow();
-  const style = timeStyleAt(now);
-  const text =
-    form === "short"
-      ? formatShortTime(iso, now, style)
-      : (form === "relative" && now && formatRelative(iso, now)) || formatTimestamp(iso, style);
-  return (
-    <time dateTime={iso} title={formatExactUtc(iso, style)} className={className}>
-      {text}
-    </time>
-  );
+  return <Moment iso={iso} form={form} now={useNow()} className={className} />;
 }
