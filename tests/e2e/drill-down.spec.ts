@@ -176,7 +176,7 @@ test.describe("closing a delivery returns to the view it was opened from", () =>
     }) => {
       const webhook = await sandbox.demoWebhook("500");
       await webhookPage.goto(webhook.id);
-      await webhookPage.statusFilter.selectOption("Failed");
+      await webhookPage.chooseStatus("Failed");
       await expect(page).toHaveURL(/[?&]status=Failed/);
       await webhookPage.nextPage.click();
       await expect(webhookPage.pageOf).toHaveText(/^Page 2 of/);

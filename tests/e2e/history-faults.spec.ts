@@ -136,7 +136,7 @@ test.describe("a new status while the hub is slow", () => {
     const webhookPage = new WebhookPage(page);
     await openBusy(page);
     await stack.setFaults({ latencyMs: 1500, pathPrefix: LOGS_PATH });
-    await webhookPage.statusFilter.selectOption("Failed");
+    await webhookPage.chooseStatus("Failed");
     await expect(page.getByRole("status").filter({ hasText: "Updating…" })).toBeVisible();
     expect(await webhookPage.rows.count()).toBeGreaterThan(0);
     await expect(page).toHaveURL(/[?&]status=Failed/, { timeout: 10_000 });
@@ -149,7 +149,7 @@ test.describe("a new status while the hub is slow", () => {
   test("leaving the page before the rows come keeps the person where they went", async ({ page }) => {
     await openBusy(page);
     await stack.setFaults({ latencyMs: 1500, pathPrefix: LOGS_PATH });
-    await new WebhookPage(page).statusFilter.selectOption("Failed");
+    await new WebhookPage(page).chooseStatus("Failed");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
     await expect(page).toHaveURL(/\/webhooks(\?|$)/);
     // Long after the Failed rows came back: the webhook's URL was not written over the Webhooks page.

@@ -101,7 +101,7 @@ for (const fault of faults) {
     const webhookPage = await openWebhook(page);
     await setFaults({ ...fault.settings, pathPrefix: LOGS_PATH });
 
-    await webhookPage.statusFilter.selectOption("Failed");
+    await webhookPage.chooseStatus("Failed");
     // In place of the rows (Delivery health, which reads the same pages, may say so too).
     const title = webhookPage.table.getByText(fault.title, { exact: true });
     await expect(title).toBeVisible(AFTER_RETRIES);
