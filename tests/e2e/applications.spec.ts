@@ -270,6 +270,8 @@ test.describe("several applications", () => {
     const item = applicationItem(page, "Rotating");
     await item.getByLabel("New API key for Rotating").fill(newKey);
     await item.getByRole("button", { name: "Replace key", exact: true }).click();
+    // The form loads the list again once saved: a click before that load would be undone by it.
+    await expect(page).toHaveURL(/[?&]done=replaced/);
     await expect(page.getByRole("status")).toContainText("The key was replaced");
     await expect(applicationItem(page, "Rotating").getByText("Key rejected")).toHaveCount(0);
     await expect(applicationItem(page, "Rotating")).toContainText(`…${newKey.slice(-4)}`);
