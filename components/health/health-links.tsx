@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import type { MouseEvent, ReactNode } from "react";
+import { plainClick } from "@/lib/browser/plain-click";
 
 /**
  * Delivery health's links (a bar, a row of its table, a status code), followed in the page as
@@ -13,8 +14,7 @@ import type { MouseEvent, ReactNode } from "react";
 export function HealthLinks({ className, children }: { className?: string; children: ReactNode }) {
   const router = useRouter();
   function onClick(event: MouseEvent<HTMLDivElement>) {
-    if (event.defaultPrevented || event.button !== 0) return;
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (event.defaultPrevented || !plainClick(event)) return;
     const link = (event.target as Element).closest("a[href]");
     if (!link || (link.getAttribute("target") ?? "_self") !== "_self" || link.hasAttribute("download"))
       return;

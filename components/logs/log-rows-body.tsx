@@ -2,14 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useLayoutEffect, useRef, type MouseEvent, type ReactNode } from "react";
+import { plainClick } from "@/lib/browser/plain-click";
 import { useNow } from "@/lib/browser/use-now";
 import { localizeMoments } from "@/components/ui/moment";
 import { useHighlighted } from "@/components/webhook/highlighted";
-
-/** A plain click: a modified one (a new tab or window) is the browser's. */
-function plainClick(event: MouseEvent): boolean {
-  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-}
 
 /**
  * The log table's `<tbody>` around its rows, plain elements rendered on the server (`<tr
