@@ -57,6 +57,7 @@ test.describe("several applications", () => {
   }) => {
     const stage = await staging(sandbox);
     await signInWithDemoKey();
+    await page.goto("/webhooks");
     await page.getByRole("banner").getByRole("link", { name: "Applications" }).click();
     await expect(page).toHaveURL(/\/applications$/);
     const name = page.getByRole("textbox", { name: "Name" });

@@ -14,6 +14,7 @@ test.describe("IDs are accepted in any case, with spaces around them", () => {
 
   test("the Open box opens a webhook ID typed in capitals", async ({ page, webhooksPage, sandbox }) => {
     const webhook = await sandbox.demoWebhook("404");
+    await webhooksPage.goto();
     await webhooksPage.openById(`  ${webhook.id.toUpperCase()} `);
     await expect(page).toHaveURL(new RegExp(`/webhooks/${webhook.id}\\?app=[0-9a-f]{16}$`));
     await expect(webhookHeading(page)).toContainText(webhook.endpoint);

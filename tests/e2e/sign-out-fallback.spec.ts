@@ -16,6 +16,7 @@ test("when Sign out's own call fails, its fallback still revokes the session: a 
   const webhook = `${baseURL}/api/webhooks/${demo.webhooks[0]!.id}`;
   // A session of its own: the worker's shared demo session must outlive this sign-out.
   await signInWithKey(demo.apiKey);
+  await page.goto("/webhooks");
   const signOut = page.getByRole("button", { name: "Sign out" });
   await expect(signOut).toBeEnabled();
   const session = (await context.cookies(baseURL)).find((c) => c.name === "__Host-hub_console")!;

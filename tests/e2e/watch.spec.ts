@@ -137,6 +137,7 @@ test.describe("watching", () => {
     const second = await sandbox.createWebhook(application.id, sandbox.receiver("error"));
     const notOurs = (await sandbox.demoWebhook("200")).id;
     await signInWithKey(application.apiKey);
+    await page.goto("/webhooks");
     await page.getByRole("banner").getByRole("link", { name: "Watch", exact: true }).click();
     const watch = new WatchPage(page);
     await watch.ids.fill(

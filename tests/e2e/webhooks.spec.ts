@@ -2,8 +2,9 @@ import { expect, test } from "./fixtures/test";
 import { webhookHeading } from "./fixtures/pages";
 
 test.describe("/webhooks", () => {
-  test.beforeEach(async ({ signInWithDemoKey }) => {
+  test.beforeEach(async ({ signInWithDemoKey, webhooksPage }) => {
     await signInWithDemoKey();
+    await webhooksPage.goto();
   });
 
   test("the Webhook ID must look like a UUID", async ({ page, webhooksPage }) => {
