@@ -26,18 +26,13 @@ function bucketData(start: string, bucketMs: number, form: BucketForm, after = "
 /**
  * A bucket's time, written on the server in UTC and again in the viewer's zone by the region
  * (`localizeBucketTimes`): an axis `label` (the clock, or the day; an SVG `<tspan>`) or the
- * `range` it covers (a `<time>`).
+ * `range` it covers.
  */
 export function BucketTime({ start, bucketMs, form }: { start: string; bucketMs: number; form: BucketForm }) {
   const text = bucketText(start, bucketMs, form, 0);
   const data = bucketData(start, bucketMs, form);
-  return form === "label" ? (
-    <tspan {...data}>{text}</tspan>
-  ) : (
-    <time dateTime={start} {...data}>
-      {text}
-    </time>
-  );
+  // The SVG's axis takes a <tspan>; a range is no one moment, so not a <time>.
+  return form === "label" ? <tspan {...data}>{text}</tspan> : <span {...data}>{text}</span>;
 }
 
 /** A bar's SVG `<title>` (its tooltip): what it covers and its counts, as one string (a `<title>` holds only text). */
