@@ -167,3 +167,16 @@ export function AttemptsChart({
     </figure>
   );
 }
+
+/** The chart's box while its answer is being made: the chart's proportions and its legend's line. */
+export function ChartPlaceholder() {
+  return (
+    <div className="space-y-1">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        className="h-auto w-full rounded-sm bg-zinc-100 dark:bg-zinc-800/60"
+      />
+      <p className="text-xs">&nbsp;</p>
+    </div>
+  );
+}

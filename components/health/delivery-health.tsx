@@ -6,17 +6,20 @@ import { type HealthBucket, type HealthSummary, type HealthWindow } from "@/lib/
 import type { ScanPartial } from "@/lib/domain/scan-answer";
 import { statusCodeLabel, statusMeaning } from "@/lib/domain/status-meaning";
 import { formatCount } from "@/lib/domain/format-count";
-import { AttemptsChart } from "@/components/health/attempts-chart";
+import { AttemptsChart, ChartPlaceholder } from "@/components/health/attempts-chart";
 import { BucketTime } from "@/components/health/bucket-time";
 import { HealthLinks } from "@/components/health/health-links";
 import { HealthWindowNav, WINDOW_LABELS } from "@/components/health/health-window-nav";
 import { HistorySourceLine } from "@/components/history/history-source";
 import { DescriptionItem } from "@/components/ui/description-item";
-import { LocalTime } from "@/components/ui/local-time";
+import { Moment } from "@/components/ui/moment";
 import { Notice } from "@/components/ui/notice";
 
 /** Codes listed under "Failures by status code"; the rest are counted. */
 const TOP_CODES = 5;
+
+/** The answer's columns (the numbers and the chart; the failures by code), shared with its placeholder. */
+const BODY_GRID = "grid gap-x-6 gap-y-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]";
 
 /** What a link of the region asks the log table to show. */
 export interface HealthFilter {
@@ -43,12 +46,32 @@ export function HealthRegion({ window, children }: { window: HealthWindow; child
   );
 }
 
-/** While the region's answer is being made: the height it takes, so the page below does not move. */
+/**
+ * While the region's answer is being made: its shape (the numbers, the chart's box, the codes), so
+ * that the page below does not move when the answer takes its place.
+ */
 export function HealthPending({ window }: { window: HealthWindow }) {
   return (
-    <p role="status" className="min-h-[20rem] text-sm sm:min-h-[14rem]">
-      Reading the last {WINDOW_LABELS[window]} of deliveries…
-    </p>
+    <div className="space-y-3">
+      <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+        Reading the last {WINDOW_LABELS[window]} of deliveries…
+      </p>
+      <div aria-hidden="true" className={BODY_GRID}>
+        <div className="min-w-0 space-y-3">
+          <HealthNumbers successRate="…" attempts="…" lastSuccess="…" lastFailure="…" />
+          <ChartPlaceholder />
+          <p className="text-sm">&nbsp;</p>
+        </div>
+        <div className="min-w-0 space-y-1 text-sm">
+          <p>&nbsp;</p>
+          {Array.from({ length: TOP_CODES }, (_, index) => (
+            <p key={index} className="btn btn-small invisible block">
+              &nbsp;
+            </p>
+          ))}
+        </div>
+      </div>
+    </div>
   );
 }
 
@@ -88,7 +111,7 @@ export function DeliveryHealth({
           {summary.failingStreak ? <StreakCodes summary={summary} /> : null}
         </div>
       ) : (
-        <HealthBody summary={summary} filterHref={filterHref} />
+        <HealthBody summary={summary} asOf={Date.parse(source.asOf)} filterHref={filterHref} />
       )}
     </HealthLinks>
   );
@@ -96,9 +119,12 @@ export function DeliveryHealth({
 
 function HealthBody({
   summary,
+  asOf,
   filterHref,
 }: {
   summary: HealthSummary;
+  /** When the answer was made (ms since the epoch). */
+  asOf: number;
   filterHref: (filter: HealthFilter) => string;
 }) {
   const bucketHref = (bucket: HealthBucket) =>
@@ -109,30 +135,14 @@ function HealthBody({
   const codes = summary.failuresByCode.slice(0, TOP_CODES);
   const moreCodes = summary.failuresByCode.length - codes.length;
   return (
-    <div className="grid gap-x-6 gap-y-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+    <div className={BODY_GRID}>
       <div className="min-w-0 space-y-3">
-        <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
-          <DescriptionItem label="Success rate" valueClassName="text-lg font-semibold">
-            {summary.successRate}%
-          </DescriptionItem>
-          <DescriptionItem label="Attempts">
-            {formatCount(summary.attempts)} ({formatCount(summary.failed)} failed)
-          </DescriptionItem>
-          <DescriptionItem label="Last success">
-            {summary.lastSuccess ? (
-              <LocalTime iso={summary.lastSuccess.at} form="relative" />
-            ) : (
-              "none in this window"
-            )}
-          </DescriptionItem>
-          <DescriptionItem label="Last failure">
-            {summary.lastFailure ? (
-              <LocalTime iso={summary.lastFailure.at} form="relative" />
-            ) : (
-              "none in this window"
-            )}
-          </DescriptionItem>
-        </dl>
+        <HealthNumbers
+          successRate={`${summary.successRate}%`}
+          attempts={`${formatCount(summary.attempts)} (${formatCount(summary.failed)} failed)`}
+          lastSuccess={<LastAttempt attempt={summary.lastSuccess} asOf={asOf} />}
+          lastFailure={<LastAttempt attempt={summary.lastFailure} asOf={asOf} />}
+        />
         <AttemptsChart
           buckets={summary.buckets}
           bucketMs={summary.bucketMs}
@@ -211,6 +221,33 @@ function HealthBody({
       </div>
     </div>
   );
+}
+
+/** The window's numbers above the chart. */
+function HealthNumbers({
+  successRate,
+  attempts,
+  lastSuccess,
+  lastFailure,
+}: Record<"successRate" | "attempts" | "lastSuccess" | "lastFailure", ReactNode>) {
+  return (
+    <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
+      <DescriptionItem label="Success rate" valueClassName="text-lg font-semibold">
+        {successRate}
+      </DescriptionItem>
+      <DescriptionItem label="Attempts">{attempts}</DescriptionItem>
+      <DescriptionItem label="Last success">{lastSuccess}</DescriptionItem>
+      <DescriptionItem label="Last failure">{lastFailure}</DescriptionItem>
+    </dl>
+  );
+}
+
+/**
+ * When the window's last success or failure was, how long ago counted from the answer's own time
+ * (`asOf`) until the browser writes it on its clock: the same line either way, so nothing moves.
+ */
+function LastAttempt({ attempt, asOf }: { attempt: { at: string } | null; asOf: number }) {
+  return attempt ? <Moment iso={attempt.at} form="relative" now={0} asOf={asOf} /> : "none in this window";
 }
 
 /** Which codes make up the current failing streak (the list above counts the window's). */

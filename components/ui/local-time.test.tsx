@@ -42,4 +42,13 @@ describe("LocalTime", () => {
     render(<LocalTime iso={new Date(Date.now() - 4 * 60_000 - 5000).toISOString()} form="relative" />);
     expect(screen.getByText("4 min ago")).toBeInTheDocument();
   });
+
+  it("with the answer's time (asOf), the server writes the short and relative forms as of it: the same length the browser writes", () => {
+    const asOf = Date.parse(AT) + 5 * 60_000;
+    expect(renderToString(<LocalTime iso={AT} form="short" asOf={asOf} />)).toContain(
+      `>${formatShortTime(AT, asOf, FIRST_RENDER)}</time>`,
+    );
+    expect(formatShortTime(AT, asOf, FIRST_RENDER)).toBe("20:07 UTC");
+    expect(renderToString(<LocalTime iso={AT} form="relative" asOf={asOf} />)).toContain(">5 min ago</time>");
+  });
 });

@@ -11,11 +11,14 @@ import { Moment, type MomentForm } from "@/components/ui/moment";
 export function LocalTime({
   iso,
   form = "full",
+  asOf,
   className,
 }: {
   iso: string;
   form?: MomentForm;
+  /** When the answer holding it was made (ms since the epoch): see Moment. */
+  asOf?: number;
   className?: string;
 }) {
-  return <Moment iso={iso} form={form} now={useNow()} className={className} />;
+  return <Moment iso={iso} form={form} now={useNow()} asOf={asOf} className={className} />;
 }

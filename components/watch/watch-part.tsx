@@ -13,7 +13,7 @@ const WatchForm = dynamic(() => import("@/components/watch/watch-form").then((lo
 export function WatchPart({ webhookId }: { webhookId: string }) {
   const afterLoad = useAfterLoad();
   return (
-    <div className="min-h-[6.5rem] sm:min-h-[4.5rem]">
+    <div className="min-h-[8.375rem] sm:min-h-[5.875rem]">
       {afterLoad ? (
         <PartBoundary fallback={<PartUnavailable what="Watch form" />}>
           <WatchForm webhookId={webhookId} />

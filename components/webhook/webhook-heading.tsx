@@ -74,8 +74,11 @@ export function WebhookHeading({
   );
 }
 
-/** "Failing since 09:12 — 37 attempts in a row", in the state line; nothing when the newest attempt succeeded. */
-export function FailingSince({ streak }: { streak: FailingStreak | null }) {
+/**
+ * "Failing since 09:12 — 37 attempts in a row", in the state line; nothing when the newest attempt
+ * succeeded. `asOf`: when the answer was made (ms since the epoch).
+ */
+export function FailingSince({ streak, asOf }: { streak: FailingStreak | null; asOf: number }) {
   if (!streak) return null;
   return (
     <div className="flex flex-wrap gap-x-1.5">
@@ -83,7 +86,7 @@ export function FailingSince({ streak }: { streak: FailingStreak | null }) {
       <dt className="font-semibold text-red-800 dark:text-red-300">Failing since</dt>{" "}
       <dd>
         {streak.atLeast ? "before " : ""}
-        <LocalTime iso={streak.since} form="short" /> — {streakText(streak)}
+        <LocalTime iso={streak.since} form="short" asOf={asOf} /> — {streakText(streak)}
       </dd>
     </div>
   );

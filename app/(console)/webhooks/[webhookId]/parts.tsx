@@ -31,7 +31,9 @@ export interface PartCall {
 /** "Failing since …" in the heading's state line, from Delivery health's answer. */
 export async function FailingPart({ call, window }: { call: PartCall; window: HealthWindow }) {
   const read = await readHealth(call.appId, call.apiKey, call.webhookId, window);
-  return read.kind === "answer" ? <FailingSince streak={read.answer.summary.failingStreak} /> : null;
+  if (read.kind !== "answer") return null;
+  const { summary, source } = read.answer;
+  return <FailingSince streak={summary.failingStreak} asOf={Date.parse(source.asOf)} />;
 }
 
 /** Delivery health's answer, the reading of the copy it waits for, or why it could not be read. */
