@@ -434,6 +434,13 @@ describe("lighthouseFloorFigure", () => {
       80 / (floor.totalBlockingTimeMs ?? 0),
     );
   });
+  it("gives no multiple of a floor that blocked for 0 ms (a fast desktop run)", () => {
+    const floor = summarizeRuns("desktop", [timedRun(1, 300, 600, 0)]);
+    const page = summarizeRuns("desktop", [timedRun(1, 300, 650, 11)]);
+    const f = lighthouseFloorFigure("bare", floor, page);
+    expect(f.details.totalBlockingTimeRatio).toBeNull();
+    expect(f.measured).toContain("Total Blocking Time 0.00 ms; no multiple (the console's page 11.0 ms)");
+  });
 });
 
 describe("isWorthRunningAgain", () => {

@@ -397,13 +397,17 @@ export function lighthouseFloorFigure(
   page: LighthouseSummary,
 ): Figure {
   const tbt = (s: LighthouseSummary) => s.totalBlockingTimeMs ?? Number.NaN;
-  const totalBlockingTimeRatio = ratio(tbt(page), tbt(floor));
+  // A fast desktop run of the floor blocks for 0 ms: then there is no multiple to give.
+  const totalBlockingTimeRatio = tbt(floor) === 0 ? null : ratio(tbt(page), tbt(floor));
+  const multiple =
+    totalBlockingTimeRatio === null
+      ? `no multiple (the console's page ${formatMs(tbt(page))})`
+      : `the console's page ÷ this: ${formatRatio(totalBlockingTimeRatio)} (Total Blocking Time)`;
   return {
     figure: lighthouseFloorName(floor.preset, which),
     measured:
       `performance ${floor.scores.performance ?? "?"}${runsText(floor)}; Total Blocking Time ` +
-      `${formatMs(tbt(floor))}; the console's page ÷ this: ${formatRatio(totalBlockingTimeRatio)} ` +
-      `(Total Blocking Time), performance ${page.scores.performance ?? "?"} against ${floor.scores.performance ?? "?"}`,
+      `${formatMs(tbt(floor))}; ${multiple}, performance ${page.scores.performance ?? "?"} against ${floor.scores.performance ?? "?"}`,
     goal: "report",
     holds: "report",
     details: { ...floor, totalBlockingTimeRatio },
