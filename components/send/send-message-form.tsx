@@ -20,7 +20,6 @@ import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { useSendMessage } from "@/components/send/use-send-message";
 import { SendError } from "@/components/send/send-error";
 import { Field } from "@/components/ui/field";
-import { QueryProvider } from "@/components/ui/query-provider";
 
 export interface DemoChannelOption {
   id: string;
@@ -72,21 +71,12 @@ export interface SendMessageFormProps {
   onShowDelivery: (logId: string) => void;
 }
 
-/** The form with the query client its sending goes through (a chunk loaded when reached: see QueryProvider). */
-export function SendMessageForm(props: SendMessageFormProps) {
-  return (
-    <QueryProvider>
-      <Form {...props} />
-    </QueryProvider>
-  );
-}
-
 /**
  * Sends a test message through the hub (`POST /api/messages/{channelKind}`), then follows it:
  * the outcome, and later the deliveries it caused, are announced in the status region. Its
  * section and heading are SendMessagePart's (`send-heading`).
  */
-function Form({
+export function SendMessageForm({
   webhookId,
   webhookActive,
   demoChannels,

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { Notice } from "@/components/ui/notice";
-import { QueryProvider } from "@/components/ui/query-provider";
 import { WatchControl } from "@/components/watch/watch-control";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { webhookTitle } from "@/lib/domain/webhook-name";
@@ -65,12 +64,10 @@ export default async function WebhookSettingsPage({ params, searchParams }: Prop
           <p>{watched.failure}</p>
         </Notice>
       ) : (
-        <QueryProvider>
-          <WatchControl
-            webhookId={webhookId}
-            watch={watch ? { webhookId: watch.webhookId, appId: watch.appId, name: watch.name } : null}
-          />
-        </QueryProvider>
+        <WatchControl
+          webhookId={webhookId}
+          watch={watch ? { webhookId: watch.webhookId, appId: watch.appId, name: watch.name } : null}
+        />
       )}
     </div>
   );
