@@ -9,7 +9,6 @@ import {
   summaryOf,
   webhooksHref,
 } from "@/lib/server/session/page-application";
-import { Providers } from "@/app/providers";
 
 /**
  * The signed-in part of the console. Each page checks the session itself (a layout is not a
@@ -23,7 +22,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const data = session.status === "signed_in" ? session.data : null;
   const shown = data ? shownApplication(data, (await pageAddress())?.searchParams.get("app")) : null;
   return (
-    <Providers>
+    <>
       <AppHeader
         applications={data ? data.applications.map(summaryOf) : []}
         shown={shown ? summaryOf(shown) : null}
@@ -34,6 +33,6 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <main id="main" className="mx-auto max-w-[100rem] px-4 py-5 sm:px-6">
         {children}
       </main>
-    </Providers>
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { firingText, newestFiring, type IncidentsAnswer } from "@/lib/domain/ale
 import { notifyIncidents } from "@/lib/browser/incident-notifications";
 import { dismissIncidents, useDismissedIncidents } from "@/lib/browser/local-store";
 import { incidentsQueryOptions } from "@/components/alerts/incidents-query";
+import { QueryProvider } from "@/components/ui/query-provider";
 
 /** What the live region says when incidents fire that the previous read did not have. */
 function announcementOf(previous: IncidentsAnswer, next: IncidentsAnswer): string | null {
@@ -14,13 +15,22 @@ function announcementOf(previous: IncidentsAnswer, next: IncidentsAnswer): strin
   return newest ? `Now failing: ${newest.name}: ${newest.headline}` : null;
 }
 
+/** The banner with the query client it reads through (it loads after the page: see QueryProvider). */
+export default function IncidentBanner() {
+  return (
+    <QueryProvider>
+      <Banner />
+    </QueryProvider>
+  );
+}
+
 /**
  * The banner on every signed-in page while alerts fire: how many webhooks fail (one each, whatever
  * holds on them), the newest one's headline, and links to its webhook and to the Alerts page. Dismissed, it stays hidden until an incident fires
  * that was not in the dismissed set. Each incident that fires after the page opened is announced
  * politely, and notified when the browser allows it.
  */
-export default function IncidentBanner() {
+function Banner() {
   const { data } = useQuery(incidentsQueryOptions());
   const dismissed = useDismissedIncidents();
   const [previous, setPrevious] = useState(data);

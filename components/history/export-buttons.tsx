@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { apiFetch, isApiError } from "@/lib/browser/api";
-import { onUnauthorized } from "@/lib/browser/query-client";
+import { onUnauthorized } from "@/lib/browser/unauthorized";
 import { saveFile } from "@/lib/browser/save-file";
 import {
   historySourceText,
@@ -13,6 +13,7 @@ import {
 } from "@/lib/domain/history/answer-source";
 import { historyExportPath } from "@/lib/domain/log-view";
 import type { LogViewState } from "@/lib/domain/search-params";
+import { QueryProvider } from "@/components/ui/query-provider";
 
 type Format = "csv" | "json";
 const LABELS: Record<Format, string> = { csv: "Export CSV", json: "Export JSON" };
@@ -24,11 +25,20 @@ interface Saved {
   source: HistorySource | null;
 }
 
+/** Export with the query client its mutation goes through (in the history tools' chunk: see QueryProvider). */
+export function ExportButtons(props: { webhookId: string; view: LogViewState }) {
+  return (
+    <QueryProvider>
+      <Exports {...props} />
+    </QueryProvider>
+  );
+}
+
 /**
  * Export CSV / Export JSON of the view's matches, read by the page and then saved, so a refusal or
  * a failure midway is said by the button's name instead of leaving a broken download behind.
  */
-export function ExportButtons({ webhookId, view }: { webhookId: string; view: LogViewState }) {
+function Exports({ webhookId, view }: { webhookId: string; view: LogViewState }) {
   const controller = useRef<AbortController | null>(null);
   const customerId = useId();
   const [forCustomer, setForCustomer] = useState(false);

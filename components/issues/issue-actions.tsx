@@ -15,6 +15,7 @@ import {
 import type { FailureIssue, IssueAction, IssueState } from "@/lib/domain/watch/failure-issue";
 import { Field } from "@/components/ui/field";
 import { changeIssue } from "@/components/issues/issues-api";
+import { QueryProvider } from "@/components/ui/query-provider";
 
 /** The actions that make sense from each state, and the words of their buttons and outcomes. */
 const ACTIONS: Record<IssueState, IssueAction[]> = {
@@ -36,13 +37,22 @@ const DONE: Record<IssueAction, string> = {
   reopen: "Reopened.",
 };
 
+/** The actions with the query client their change goes through (a chunk loaded when opened: see QueryProvider). */
+export function IssueActions(props: { issue: FailureIssue; onChanged: (issue: FailureIssue) => void }) {
+  return (
+    <QueryProvider>
+      <IssueActionsForm {...props} />
+    </QueryProvider>
+  );
+}
+
 /**
  * A person's change of an issue: the name they type (every change records it) and a note (needed
  * to acknowledge), checked with the route's own schema before it is sent. Once saved, the issue
  * as it now is goes to `onChanged`, and the line that says so takes the focus: the button pressed
  * may be gone (a resolved issue cannot be resolved again), and the person stays where they were.
  */
-export function IssueActions({
+function IssueActionsForm({
   issue,
   onChanged,
 }: {

@@ -20,6 +20,7 @@ import { statusMeaning } from "@/lib/domain/status-meaning";
 import { formatTimestamp, timeStyleAt } from "@/lib/domain/format-time";
 import { LocalTime } from "@/components/ui/local-time";
 import { HistorySourceLine } from "@/components/history/history-source";
+import { QueryProvider } from "@/components/ui/query-provider";
 
 /* "What changed since it last worked", in a failed delivery's details: the last success beside it. */
 
@@ -39,7 +40,16 @@ function lastSuccessQuery(log: WebhookLog) {
   });
 }
 
+/** The comparison with the query client it reads through (in the delivery's chunk: see QueryProvider). */
 export function LastSuccessComparison({ log }: { log: WebhookLog }) {
+  return (
+    <QueryProvider>
+      <Comparison log={log} />
+    </QueryProvider>
+  );
+}
+
+function Comparison({ log }: { log: WebhookLog }) {
   const headingId = useId();
   const { data, error, isPending } = useQuery(lastSuccessQuery(log));
   return (

@@ -20,6 +20,7 @@ import { useFollowDeliveries } from "@/components/send/use-follow-deliveries";
 import { useSendMessage } from "@/components/send/use-send-message";
 import { SendError } from "@/components/send/send-error";
 import { Field } from "@/components/ui/field";
+import { QueryProvider } from "@/components/ui/query-provider";
 
 export interface DemoChannelOption {
   id: string;
@@ -71,12 +72,21 @@ export interface SendMessageFormProps {
   onShowDelivery: (logId: string) => void;
 }
 
+/** The form with the query client its sending goes through (a chunk loaded when reached: see QueryProvider). */
+export function SendMessageForm(props: SendMessageFormProps) {
+  return (
+    <QueryProvider>
+      <Form {...props} />
+    </QueryProvider>
+  );
+}
+
 /**
  * Sends a test message through the hub (`POST /api/messages/{channelKind}`), then follows it:
  * the outcome, and later the deliveries it caused, are announced in the status region. Its
  * section and heading are SendMessagePart's (`send-heading`).
  */
-export function SendMessageForm({
+function Form({
   webhookId,
   webhookActive,
   demoChannels,

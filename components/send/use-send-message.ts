@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { onUnauthorized } from "@/lib/browser/query-client";
+import { onUnauthorized } from "@/lib/browser/unauthorized";
 import { rememberChannel } from "@/lib/browser/local-store";
 import { fetchNewestLogs } from "@/lib/browser/queries";
 import { sendTestMessage } from "@/lib/browser/send-message";

@@ -1,5 +1,6 @@
 import { environmentManager, QueryCache, QueryClient } from "@tanstack/react-query";
-import { APPLICATIONS_PATH, endSession, isApiError } from "@/lib/browser/api";
+import { isApiError } from "@/lib/browser/api";
+import { onUnauthorized } from "@/lib/browser/unauthorized";
 
 /**
  * One QueryClient per server request (pages prefetch into it and dehydrate it), one for the
@@ -20,16 +21,6 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
 /** Exponential backoff: 1 s, 2 s, 4 s… at most 8 s. */
 export function retryDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 8000);
-}
-
-/**
- * A 401 means the session ended or the hub rejected the key: sign in again. `key_rejected`: the
- * hub rejected one of several applications' keys; the Applications page marks it, with Replace key.
- */
-export function onUnauthorized(error: unknown): void {
-  if (!isApiError(error) || error.status !== 401) return;
-  if (error.code === "key_rejected") window.location.assign(APPLICATIONS_PATH);
-  else endSession("key_rejected");
 }
 
 function makeQueryClient(): QueryClient {

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useState } from "react";
 import { AUTO_REFRESH_MS } from "@/lib/domain/query-keys";
-import { onUnauthorized } from "@/lib/browser/query-client";
+import { onUnauthorized } from "@/lib/browser/unauthorized";
 
 export interface PollFailure {
   error: Error;

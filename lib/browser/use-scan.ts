@@ -1,5 +1,5 @@
 import { startTransition, useCallback, useEffect, useRef, useState } from "react";
-import { onUnauthorized } from "@/lib/browser/query-client";
+import { onUnauthorized } from "@/lib/browser/unauthorized";
 import type { ScanProgressLine, ScanResultLine } from "@/lib/domain/scan-answer";
 
 export type ScanState =

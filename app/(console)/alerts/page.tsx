@@ -8,6 +8,7 @@ import { requireSignedInPage } from "@/lib/server/session/redirect";
 import { shownApplication } from "@/lib/server/session/page-application";
 import { RulesForm } from "@/components/alerts/rules-form";
 import { MaintenanceSection } from "@/components/maintenance/maintenance-section";
+import { QueryProvider } from "@/components/ui/query-provider";
 
 export const metadata: Metadata = { title: "Alerts" };
 
@@ -34,12 +35,14 @@ export default async function AlertsPage({ searchParams }: Props) {
           Addresses and secrets are stored sealed and shown masked.
         </p>
       </div>
-      <IncidentsSection />
-      <DestinationList />
-      <DestinationForm sandboxInbox={serverConfig().alerts.sandboxInbox} />
-      <RulesForm />
-      <MaintenanceSection webhookId={null} />
-      <DeliveryLog />
+      <QueryProvider>
+        <IncidentsSection />
+        <DestinationList />
+        <DestinationForm sandboxInbox={serverConfig().alerts.sandboxInbox} />
+        <RulesForm />
+        <MaintenanceSection webhookId={null} />
+        <DeliveryLog />
+      </QueryProvider>
     </div>
   );
 }

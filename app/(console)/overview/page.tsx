@@ -7,6 +7,7 @@ import { OverviewView } from "@/components/overview/overview-view";
 import { overviewQueryOptions } from "@/components/overview/overview-query";
 import { loadOverviewSearchParams, overviewHref } from "@/components/overview/search-params";
 import { Notice } from "@/components/ui/notice";
+import { QueryProvider } from "@/components/ui/query-provider";
 import { redirectToSignIn, requireSignedInPage } from "@/lib/server/session/redirect";
 import { storeAccess } from "@/lib/server/watch/store-access";
 import { overviewAnswer } from "@/app/api/watches/overview-answer";
@@ -60,11 +61,13 @@ export default async function OverviewPage({ searchParams }: Props) {
           <p>{done}</p>
         </Notice>
       ) : null}
-      <HydrationBoundary state={dehydrate(queryClient)}>
-        <NuqsAdapter>
-          <OverviewView />
-        </NuqsAdapter>
-      </HydrationBoundary>
+      <QueryProvider>
+        <HydrationBoundary state={dehydrate(queryClient)}>
+          <NuqsAdapter>
+            <OverviewView />
+          </NuqsAdapter>
+        </HydrationBoundary>
+      </QueryProvider>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { Notice } from "@/components/ui/notice";
+import { QueryProvider } from "@/components/ui/query-provider";
 import { WatchControl } from "@/components/watch/watch-control";
 import { webhookViewHref } from "@/lib/domain/log-view";
 import { webhookTitle } from "@/lib/domain/webhook-name";
@@ -64,10 +65,12 @@ export default async function WebhookSettingsPage({ params, searchParams }: Prop
           <p>{watched.failure}</p>
         </Notice>
       ) : (
-        <WatchControl
-          webhookId={webhookId}
-          watch={watch ? { webhookId: watch.webhookId, appId: watch.appId, name: watch.name } : null}
-        />
+        <QueryProvider>
+          <WatchControl
+            webhookId={webhookId}
+            watch={watch ? { webhookId: watch.webhookId, appId: watch.appId, name: watch.name } : null}
+          />
+        </QueryProvider>
       )}
     </div>
   );
