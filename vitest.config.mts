@@ -61,7 +61,7 @@ export default defineConfig({
           // (next/link) as CommonJS there.
           pool: "vmForks",
           execArgv: ["--no-experimental-require-module"],
-          include: ["components/**/*.test.tsx"],
+          include: ["components/**/*.test.tsx", "lib/browser/**/*.test.tsx"],
           exclude: EXCLUDE,
           setupFiles: ["tests/support/dom-setup.ts"],
           // A test's stand-in for `fetch` (tests/support/component-api.tsx) ends with the test.

@@ -26,7 +26,7 @@ function scriptsComing(): boolean {
 
 /**
  * False until the page has loaded, its streamed parts' chunks have arrived and the browser is
- * idle (each idle wait at most `timeoutMs`): what renders behind it, and the chunks it imports,
+ * idle (an idle wait that times out after `timeoutMs` waits again, up to SETTLE_MAX_MS): what renders behind it, and the chunks it imports,
  * wait until the rows are on screen and interactive. The browser is idle while a late part's
  * chunk downloads, before React hydrates that part: the chunks coming are waited for too.
  */
@@ -36,12 +36,14 @@ export function useAfterLoad(timeoutMs = 2000): boolean {
     let idle: number | undefined;
     let timer: number | undefined;
     let giveUpAt = Infinity;
-    const whenIdle = (then: () => void) =>
+    const whenIdle = (then: (deadline?: IdleDeadline) => void) =>
       typeof window.requestIdleCallback === "function"
         ? (idle = window.requestIdleCallback(then, { timeout: timeoutMs }))
         : (timer = window.setTimeout(then, 200));
-    const settle = () => {
-      if (scriptsComing() && Date.now() < giveUpAt) {
+    const settle = (deadline?: IdleDeadline) => {
+      // Called by the timeout, not because the browser was idle: React may still be hydrating.
+      const busy = deadline?.didTimeout === true;
+      if ((busy || scriptsComing()) && Date.now() < giveUpAt) {
         timer = window.setTimeout(() => whenIdle(settle), RECHECK_MS);
         return;
       }
