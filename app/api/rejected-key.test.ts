@@ -49,7 +49,9 @@ import * as bundleRoute from "@/app/api/webhooks/[webhookId]/bundle/route";
 import * as lastSuccessRoute from "@/app/api/webhooks/[webhookId]/logs/[logId]/last-success/route";
 import * as maintenanceRoute from "@/app/api/maintenance/route";
 import * as maintenanceWindowRoute from "@/app/api/maintenance/[windowId]/route";
+import * as applicationsRoute from "@/app/api/applications/route";
 import { addMaintenance } from "@/lib/server/maintenance/service";
+import { POLL_HEADER } from "@/lib/domain/query-keys";
 
 const hub = watchRouteHub();
 
@@ -394,6 +396,28 @@ describe("a session whose only key is rejected", () => {
       expect(await snapshot()).toBe(before);
     },
   );
+
+  it("answers a poll (the alerts banner's) with the 401 but ends no session: the person's own request does", async () => {
+    await keptFor();
+    const cookie = await signedInCookie(FIRST);
+    await rejectFirst();
+    const before = await snapshot();
+    const polled = await incidentsRoute.GET(
+      request("GET", "/api/alerts/incidents", { cookie, headers: { [POLL_HEADER]: "1" } }),
+    );
+    expect(polled.status).toBe(401);
+    expect(polled.headers.get("set-cookie")).toBeNull();
+    const body = await polled.text();
+    for (const secret of SECRETS) expect(body).not.toContain(secret);
+    expect(await snapshot()).toBe(before);
+    // The session still holds (Replace key on the Applications page works from it)…
+    const applications = await applicationsRoute.GET(request("GET", "/api/applications", { cookie }));
+    expect(applications.status).toBe(200);
+    // …until the person's own read meets the 401: that ends it.
+    const own = await incidentsRoute.GET(request("GET", "/api/alerts/incidents", { cookie }));
+    expect(clearsCookie(own)).toBe(true);
+    expect((await applicationsRoute.GET(request("GET", "/api/applications", { cookie }))).status).toBe(401);
+  });
 
   it("is refused the same when the hub's 401 was met by a route (the cookie's mark), not by the watcher", async () => {
     await keptFor();

@@ -5,11 +5,15 @@ import type { IncidentsAnswer } from "@/lib/domain/alerts/incidents";
 /** How often an open page reads the incidents again (react-query pauses it in a hidden tab). */
 export const INCIDENTS_REFRESH_MS = 15_000;
 
-/** The incidents of every application in the session: the banner and the Alerts page share them. */
+/**
+ * The incidents of every application in the session: the banner and the Alerts page share them.
+ * Read on every page without anyone asking, they are a poll: its 401 ends no session (see onQueryError).
+ */
 export function incidentsQueryOptions() {
   return queryOptions({
     queryKey: ["alerts", "incidents"] as const,
-    queryFn: ({ signal }) => apiRequest<IncidentsAnswer>("/api/alerts/incidents", { signal }),
+    queryFn: ({ signal }) => apiRequest<IncidentsAnswer>("/api/alerts/incidents", { signal, poll: true }),
+    meta: { poll: true },
     refetchInterval: INCIDENTS_REFRESH_MS,
     staleTime: INCIDENTS_REFRESH_MS / 2,
   });

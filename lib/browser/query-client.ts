@@ -1,4 +1,4 @@
-import { environmentManager, QueryCache, QueryClient } from "@tanstack/react-query";
+import { environmentManager, QueryCache, QueryClient, type Query } from "@tanstack/react-query";
 import { isApiError } from "@/lib/browser/api";
 import { onUnauthorized } from "@/lib/browser/unauthorized";
 
@@ -23,10 +23,25 @@ export function retryDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 8000);
 }
 
+declare module "@tanstack/react-query" {
+  interface Register {
+    /** `poll`: a read the page makes on its own (the alerts banner's), not one a person asked for. */
+    queryMeta: { poll?: boolean };
+  }
+}
+
+/**
+ * A 401 of a person's read sends them to sign in (or to Applications); a poll's does not, so a
+ * background read cannot pull the session from under a person replacing the key on Applications.
+ */
+export function onQueryError(error: unknown, query: Pick<Query, "meta">): void {
+  if (!query.meta?.poll) onUnauthorized(error);
+}
+
 function makeQueryClient(): QueryClient {
   const server = environmentManager.isServer();
   return new QueryClient({
-    queryCache: server ? undefined : new QueryCache({ onError: onUnauthorized }),
+    queryCache: server ? undefined : new QueryCache({ onError: onQueryError }),
     defaultOptions: {
       queries: { staleTime: STALE_TIME_MS, retry: shouldRetry, retryDelay },
     },

@@ -12,6 +12,6 @@ export const POLL_REUSE_MS = AUTO_REFRESH_MS - 500;
 
 /**
  * Sent by the browser on a poll of the API (never on a fetch a person asked for): the server may
- * then answer from a read of the same key at most POLL_REUSE_MS old.
+ * then answer from a read of the same key at most POLL_REUSE_MS old, and a 401 ends no session.
  */
 export const POLL_HEADER = "x-console-poll";

@@ -9,6 +9,7 @@ export interface ApiCall {
   /** Path and query, e.g. `/api/alerts/destinations`. */
   path: string;
   body: unknown;
+  headers: Record<string, string>;
 }
 
 /** The fake's answer: a status and a JSON body (an error answer is `{ error: { code, message, fields } }`). */
@@ -32,6 +33,7 @@ export function fakeApi(answer: (call: ApiCall) => ApiAnswer | Promise<ApiAnswer
         method: init.method ?? "GET",
         path: `${url.pathname}${url.search}`,
         body: typeof init.body === "string" ? JSON.parse(init.body) : undefined,
+        headers: Object.fromEntries(new Headers(init.headers)),
       };
       calls.push(call);
       const { status, body } = await answer(call);

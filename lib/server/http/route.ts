@@ -48,6 +48,7 @@ import { keyRejected, storeAccess } from "@/lib/server/watch/store-access";
  * without the API key. An `unauthorized` error also ends the session (revoked, and the cookie
  * cleared in that same answer), unless the session holds several applications: then only the
  * application whose key the hub rejected is marked (answer `key_rejected`), and the others stay usable.
+ * A poll (POLL_HEADER) gets the 401 and changes no session.
  *
  * Which application: every route takes `?app=<id>` (the browser adds the page's own, see
  * lib/browser/api.ts); without it, the session's current one. It is taken out of the query before
@@ -166,7 +167,6 @@ export function defineRoute<
       }
       // Counted only now: a cross-site or malformed attempt could not succeed, so it costs nobody a try.
       await spec.rateLimit?.hit(clientAddress(request));
-      const poll = request.headers.get(POLL_HEADER) === "1";
       response = await spec.handle({
         request,
         params,
@@ -174,7 +174,7 @@ export function defineRoute<
         body,
         session,
         signal: request.signal,
-        poll,
+        poll: isPoll(request),
         hub,
       });
     } catch (error) {
@@ -202,6 +202,10 @@ export function defineRoute<
  */
 const CLIENT_ABORTED = 499;
 
+function isPoll(request: Request): boolean {
+  return request.headers.get(POLL_HEADER) === "1";
+}
+
 async function errorResponse(
   error: unknown,
   request: Request,
@@ -210,7 +214,8 @@ async function errorResponse(
 ): Promise<Response> {
   if (await clientWentAway(request, error)) return new Response(null, { status: CLIENT_ABORTED });
   if (isAppError(error)) {
-    if (error.code === "unauthorized" && hasSessionCookie(request))
+    // A poll is a read nobody asked for: its 401 leaves the session to the person's next request.
+    if (error.code === "unauthorized" && hasSessionCookie(request) && !isPoll(request))
       return (await session.rejected(error)).toResponse();
     return error.toResponse();
   }
