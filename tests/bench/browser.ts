@@ -191,8 +191,8 @@ export async function measurePageWeight(context: BrowserContext, pageUrl: string
 const FIND_LOG_TABLE = `const logTable = () => Array.from(document.querySelectorAll("table")).find(
   (t) => (t.caption?.textContent || "").trim().startsWith("Delivery logs")) || null;`;
 
-/** The log table's body rows, as a Playwright locator. */
-function logRows(page: Page) {
+/** The log table's body rows, as a Playwright locator (Delivery health's table comes before it). */
+export function logRows(page: Page) {
   return page
     .locator("table", { has: page.locator("caption", { hasText: /^\s*Delivery logs/ }) })
     .locator("tbody tr");

@@ -6,6 +6,7 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { signedInContext } from "../support/signed-in-context";
 import { signIn } from "../support/hub";
+import { logRows } from "./browser";
 
 export interface ViewerGroup {
   webhookId: string;
@@ -62,7 +63,7 @@ export async function watchWithAutoRefresh(
         contexts.push(context);
         const page = await context.newPage();
         await page.goto(`${input.consoleUrl}/webhooks/${group.webhookId}`);
-        await page.locator("tbody tr").first().waitFor();
+        await logRows(page).first().waitFor();
         // The page's own loads (its Delivery health region copies the history) end before the count starts.
         await page.waitForLoadState("networkidle");
         await page.getByRole("switch", { name: "Auto-refresh" }).check();
