@@ -48,7 +48,7 @@ import { keyRejected, storeAccess } from "@/lib/server/watch/store-access";
  * without the API key. An `unauthorized` error also ends the session (revoked, and the cookie
  * cleared in that same answer), unless the session holds several applications: then only the
  * application whose key the hub rejected is marked (answer `key_rejected`), and the others stay usable.
- * A poll (POLL_HEADER) gets the 401 and changes no session.
+ * A poll (POLL_HEADER) gets the 401 and ends no session.
  *
  * Which application: every route takes `?app=<id>` (the browser adds the page's own, see
  * lib/browser/api.ts); without it, the session's current one. It is taken out of the query before
