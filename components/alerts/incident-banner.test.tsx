@@ -1,10 +1,8 @@
-import { waitFor } from "@testing-library/react";
-import { render } from "@testing-library/react";
+import { render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import IncidentBanner from "@/components/alerts/incident-banner";
 import { ApiError } from "@/lib/browser/api";
 import { getQueryClient } from "@/lib/browser/query-client";
-import { POLL_HEADER } from "@/lib/domain/query-keys";
 import { fakeApi } from "@/tests/support/component-api";
 
 const REJECTED = {
@@ -25,9 +23,7 @@ describe("IncidentBanner's read of the incidents", () => {
     await waitFor(() =>
       expect(getQueryClient().getQueryState(["alerts", "incidents"])?.status).toBe("error"),
     );
-    expect(calls.map((call) => [call.path, call.headers[POLL_HEADER]])).toEqual([
-      ["/api/alerts/incidents", "1"],
-    ]);
+    expect(calls).toEqual([{ method: "GET", path: "/api/alerts/incidents", body: undefined, poll: true }]);
     expect(assign).not.toHaveBeenCalled();
     expect(container.querySelector("section")).toBeNull();
   });

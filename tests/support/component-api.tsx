@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { vi } from "vitest";
+import { POLL_HEADER } from "@/lib/domain/query-keys";
 
 /** A request a component made of the console's API, as the fake saw it. */
 export interface ApiCall {
@@ -9,7 +10,8 @@ export interface ApiCall {
   /** Path and query, e.g. `/api/alerts/destinations`. */
   path: string;
   body: unknown;
-  headers: Record<string, string>;
+  /** Sent as a poll (POLL_HEADER); left out otherwise. */
+  poll?: true;
 }
 
 /** The fake's answer: a status and a JSON body (an error answer is `{ error: { code, message, fields } }`). */
@@ -33,7 +35,7 @@ export function fakeApi(answer: (call: ApiCall) => ApiAnswer | Promise<ApiAnswer
         method: init.method ?? "GET",
         path: `${url.pathname}${url.search}`,
         body: typeof init.body === "string" ? JSON.parse(init.body) : undefined,
-        headers: Object.fromEntries(new Headers(init.headers)),
+        ...(new Headers(init.headers).get(POLL_HEADER) === "1" ? { poll: true as const } : {}),
       };
       calls.push(call);
       const { status, body } = await answer(call);
