@@ -36,7 +36,7 @@ test.describe("accessibility (light and dark)", () => {
   test("a delivery's dialog", async ({ page, signInWithDemoKey, sandbox, webhookPage }) => {
     await signInWithDemoKey();
     await webhookPage.goto((await sandbox.demoWebhook("401")).id);
-    await webhookPage.rowWithCode("401").first().click();
+    await webhookPage.openRow(webhookPage.rowWithCode("401").first());
     await expect(webhookPage.dialog).toBeVisible();
     await expectAccessibleInBothSchemes(page);
   });

@@ -142,7 +142,7 @@ test.describe("a delivery's details", () => {
     for (const { kind, code, cause } of cases) {
       const webhook = await sandbox.demoWebhook(kind);
       await webhookPage.goto(webhook.id, "?status=Failed&limit=50");
-      await webhookPage.rowWithCode(code).first().click();
+      await webhookPage.openRow(webhookPage.rowWithCode(code).first());
       await expect(webhookPage.dialog.getByText(cause)).toBeVisible();
       await webhookPage.page.keyboard.press("Escape");
     }
