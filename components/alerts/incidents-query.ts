@@ -12,8 +12,9 @@ export const INCIDENTS_REFRESH_MS = 15_000;
 export function incidentsQueryOptions() {
   return queryOptions({
     queryKey: ["alerts", "incidents"] as const,
-    queryFn: ({ signal }) => apiRequest<IncidentsAnswer>("/api/alerts/incidents", { signal, poll: true }),
     meta: { poll: true },
+    queryFn: ({ signal, meta }) =>
+      apiRequest<IncidentsAnswer>("/api/alerts/incidents", { signal, poll: meta?.poll }),
     refetchInterval: INCIDENTS_REFRESH_MS,
     staleTime: INCIDENTS_REFRESH_MS / 2,
   });

@@ -26,8 +26,8 @@ function scriptsComing(): boolean {
 
 /**
  * False until the page has loaded, its streamed parts' chunks have arrived and the browser is
- * idle (an idle wait that times out after `timeoutMs` waits again, up to SETTLE_MAX_MS): what renders behind it, and the chunks it imports,
- * wait until the rows are on screen and interactive. The browser is idle while a late part's
+ * idle (an idle wait that times out after `timeoutMs` waits again, up to SETTLE_MAX_MS): what
+ * renders behind it, and the chunks it imports, wait until the rows are on screen and interactive. The browser is idle while a late part's
  * chunk downloads, before React hydrates that part: the chunks coming are waited for too.
  */
 export function useAfterLoad(timeoutMs = 2000): boolean {
