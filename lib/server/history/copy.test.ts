@@ -1,7 +1,8 @@
 /**
  * The copies questions make, on SQLite and on a real PostgreSQL, against an in-memory hub: a copy
  * expires unused, all of them stay within their bound, a hub failure midway leaves what was
- * copied and says so, and watching a copied webhook keeps its copy for the watcher to go on from.
+ * copied and says so, watching a copied webhook keeps its copy for the watcher to go on from, and a
+ * question takes a webhook from the watcher rather than wait for its paced backfill.
  */
 import { addWatches } from "@/lib/server/watch/watches";
 import { listIssues } from "@/lib/server/watch/failure-issues";
@@ -9,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { parseWebhookId, type WebhookId } from "@/lib/server/hub/path-params";
 import { applicationId } from "@/lib/server/session/key-hash";
 import { copyFor, expireCopies } from "@/lib/server/history/copy";
-import { claimDue } from "@/lib/server/watch/cursor";
+import { claimDue, LeaseLost } from "@/lib/server/watch/cursor";
 import { closeSharedStore, sharedStoreContext } from "@/lib/server/store/context";
 import { pollWebhook } from "@/lib/server/watch/poll";
 import { hubReader } from "@/lib/server/history/reader";
@@ -123,6 +124,51 @@ describe.each(WATCH_DATABASES)("copies of unwatched webhooks on %s", (kind) => {
     expect(await stored(id)).toBe(400);
     // Only the newest page and the pages below what was copied.
     expect(calls()).toBeLessThanOrEqual(1 + Math.ceil((400 - copied) / 50) + 1 + 4);
+  });
+
+  it("a question takes the webhook from the watcher's backfill rather than wait for it; another question's it waits for", async () => {
+    const { webhook, id } = webhookWith(300);
+    const ctx = await sharedStoreContext();
+    await addWatches(ctx, applicationId(hub.apiKey), hub.apiKey, [{ webhook: { ...webhook } }]);
+    const [claimed] = await claimDue(ctx, "watcher-1", 1, 60_000);
+    expect(claimed?.state.webhook_id).toBe(id);
+
+    // The watcher holds the lease for a minute: the question reads at once, and the whole history.
+    const copy = await copyFor(call(), id, { since: null, cap: 1000 });
+    expect(copy).toMatchObject({ complete: true, partial: null });
+    expect(await stored(id)).toBe(300);
+    // The watcher's poll ends at its first write, which finds the lease gone.
+    const reader = hubReader(
+      { appId: applicationId(hub.apiKey), apiKey: hub.apiKey },
+      id as WebhookId,
+      new KeyBudgets(100_000),
+      pLimit(4),
+    );
+    hub.deliver(webhook, 1);
+    const settings = {
+      ctx,
+      owner: "watcher-1",
+      leaseMs: 60_000,
+      backfillCount: 10_000,
+      backfillAgeMs: 86_400_000,
+      parallelPages: 4,
+    };
+    await expect(
+      pollWebhook(settings, claimed!, reader, new AbortController().signal),
+    ).rejects.toBeInstanceOf(LeaseLost);
+
+    // Another question's lease is waited for, until the asker gives up.
+    await ctx.db
+      .updateTable("watch_state")
+      .set({ lease_owner: "question:other", lease_until: Date.now() + 60_000 })
+      .where("webhook_id", "=", id)
+      .execute();
+    const asker = new AbortController();
+    setTimeout(() => asker.abort(), 600);
+    await expect(
+      copyFor({ ...call(), signal: asker.signal }, id, { since: null, cap: 1000 }, { refresh: true }),
+    ).rejects.toThrow();
+    expect(await stored(id)).toBe(300);
   });
 
   it("watching a copied webhook keeps its copy: issues from it, and the watcher reads only what lies below", async () => {

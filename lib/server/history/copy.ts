@@ -175,7 +175,7 @@ export async function copyFor(
       await waitFor(running, call.signal);
       continue;
     }
-    const owner = `question:${randomUUID()}`;
+    const owner = `${QUESTION_OWNER}${randomUUID()}`;
     if (!(await takeLease(ctx, id, owner))) {
       if (Date.now() > giveUpAt) throw unavailable(new Error("the webhook's copy stayed locked"));
       await sleepUntil(Date.now() + 250, call.signal);
@@ -208,7 +208,15 @@ async function waitFor(reading: Promise<unknown>, signal: AbortSignal): Promise<
   });
 }
 
-/** Makes the state row exist, then takes its lease when it is free. */
+/** The leases questions hold are named so; the watcher's are named for its instance. */
+const QUESTION_OWNER = "question:";
+
+/**
+ * Makes the state row exist, then takes its lease when it is free or held by a watcher: a person's
+ * question does not wait behind the watcher's backfill, paced at WATCH_KEY_REQUESTS_PER_MINUTE (its
+ * next write finds the lease gone and ends its poll, and the next claim goes on from the cursor).
+ * Another question's lease is waited for.
+ */
 async function takeLease(ctx: StoreContext, webhookId: string, owner: string): Promise<boolean> {
   const now = Date.now();
   const leaseMs = serverConfig().watch.leaseSeconds * 1000;
@@ -224,7 +232,9 @@ async function takeLease(ctx: StoreContext, webhookId: string, owner: string): P
       .updateTable("watch_state")
       .set({ lease_owner: owner, lease_until: now + leaseMs })
       .where("webhook_id", "=", webhookId)
-      .where("lease_until", "<", now)
+      .where((eb) =>
+        eb.or([eb("lease_until", "<", now), eb("lease_owner", "not like", `${QUESTION_OWNER}%`)]),
+      )
       .returning("webhook_id")
       .executeTakeFirst(),
   );
