@@ -16,7 +16,7 @@ test.describe("a delivery's details", () => {
     await webhookPage.goto(webhook.id, "?status=Failed");
     const row = webhookPage.rowWithCode("401").first();
     const messageId = (await row.getByRole("cell").nth(3).textContent())!.trim();
-    await row.getByRole("cell").nth(4).click();
+    await webhookPage.openRow(row, row.getByRole("cell").nth(4));
 
     const dialog = webhookPage.dialog;
     await expect(dialog).toBeVisible();
@@ -65,7 +65,7 @@ test.describe("a delivery's details", () => {
   test("a copied link with ?log= reopens the dialog", async ({ page, webhookPage, sandbox }) => {
     const webhook = await sandbox.demoWebhook("404");
     await webhookPage.goto(webhook.id);
-    await webhookPage.rows.nth(2).click();
+    await webhookPage.openRow(webhookPage.rows.nth(2));
     await expect(webhookPage.dialog).toBeVisible();
     const link = page.url();
     const logId = new URL(link).searchParams.get("log");
@@ -93,7 +93,7 @@ test.describe("a delivery's details", () => {
     await webhookPage.goto(webhook.id, "?limit=50");
     const row = webhookPage.row("<script>alert(1)</script>").first();
     await expect(row).toBeVisible();
-    await row.click();
+    await webhookPage.openRow(row);
     const body = webhookPage.dialog.getByRole("region", { name: "Response body" }).locator("pre");
     await expect(body).toContainText('<script>alert(1)</script><img src="x" onerror="alert(2)">');
     await expect(webhookPage.dialog.locator("script, img")).toHaveCount(0);
@@ -117,7 +117,7 @@ test.describe("a delivery's details", () => {
     const webhook = await sandbox.demoWebhook("500");
     await webhookPage.goto(webhook.id, "?limit=50");
     const row = webhookPage.row("Layer.handle").first();
-    await row.click();
+    await webhookPage.openRow(row);
     const region = webhookPage.dialog.getByRole("region", { name: "Response body" });
     await expect(region.getByText(/\d+ KB · shown as sent/)).toBeVisible();
     const length = await region.locator("pre").evaluate((pre) => pre.textContent?.length ?? 0);
