@@ -29,13 +29,13 @@ export function AttemptsChart({
   const hatch = useId();
   const x = scaleBand<string>()
     .domain(buckets.map((bucket) => bucket.start))
-    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .rangeRound([MARGIN.left, WIDTH - MARGIN.right])
     .paddingInner(0.15);
   const max = Math.max(1, ...buckets.map((bucket) => bucket.success + bucket.failed));
   const y = scaleLinear()
     .domain([0, max])
     .nice(4)
-    .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+    .rangeRound([HEIGHT - MARGIN.bottom, MARGIN.top]);
   const ticks = y.ticks(4).filter(Number.isInteger);
   const labelled = [buckets[0], buckets[Math.floor(buckets.length / 2)], buckets[buckets.length - 1]];
 
@@ -93,7 +93,11 @@ export function AttemptsChart({
           const left = x(bucket.start) ?? 0;
           const width = x.bandwidth();
           const successTop = y(bucket.success);
-          const failedTop = y(bucket.success + bucket.failed);
+          // A bucket with failures shows at least a pixel of them, however few.
+          const failedTop = Math.min(
+            y(bucket.success + bucket.failed),
+            successTop - (bucket.failed > 0 ? 1 : 0),
+          );
           return (
             <a
               key={bucket.start}
@@ -115,20 +119,24 @@ export function AttemptsChart({
                 height={HEIGHT - MARGIN.bottom - MARGIN.top}
                 fill="transparent"
               />
-              <rect
-                x={left}
-                width={width}
-                y={successTop}
-                height={y(0) - successTop}
-                className="fill-emerald-600 dark:fill-emerald-400"
-              />
-              <rect
-                x={left}
-                width={width}
-                y={failedTop}
-                height={successTop - failedTop}
-                fill={`url(#${hatch})`}
-              />
+              {bucket.success > 0 ? (
+                <rect
+                  x={left}
+                  width={width}
+                  y={successTop}
+                  height={y(0) - successTop}
+                  className="fill-emerald-600 dark:fill-emerald-400"
+                />
+              ) : null}
+              {bucket.failed > 0 ? (
+                <rect
+                  x={left}
+                  width={width}
+                  y={failedTop}
+                  height={successTop - failedTop}
+                  fill={`url(#${hatch})`}
+                />
+              ) : null}
             </a>
           );
         })}

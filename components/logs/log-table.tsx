@@ -13,7 +13,7 @@ export const COLUMN_COUNT = COLUMNS.length + 1;
 const RETRY_REASON_ID = "retry-unavailable";
 const MUTED = "text-xs text-zinc-600 dark:text-zinc-400";
 
-/** The Response column takes the width left over (at least 8rem) and truncates; the others keep to one line. */
+/** The head's cells as the rows' (`.log-table` in app/globals.css). */
 function cellClass(column: string): string {
   return column === "Response" ? "w-full min-w-32 max-w-0" : "whitespace-nowrap";
 }
@@ -87,40 +87,38 @@ export function LogTableMessage({ children, busy = false }: { children: ReactNod
   );
 }
 
-/** One delivery's row, plain elements: what it does in the browser (open, highlight, local time) is LogRowsBody's. */
+/**
+ * One delivery's row, plain elements styled by `.log-table` (app/globals.css): what it does in the
+ * browser (open, highlight, local time) is LogRowsBody's.
+ */
 function Row({ log, openHref }: { log: WebhookLog; openHref: string }) {
   const preview = previewBody(log.responseBody);
   return (
-    <tr
-      data-log-id={log.id}
-      className="cursor-pointer align-middle hover:bg-zinc-50 dark:hover:bg-zinc-800/60"
-    >
-      <td data-label="Status" className={`px-3 py-1.5 ${cellClass("Status")}`}>
+    <tr data-log-id={log.id}>
+      <td data-label="Status">
         <StatusBadge status={log.status} />
       </td>
-      <td data-label="HTTP status" className={`px-3 py-1.5 ${cellClass("HTTP status")}`}>
-        <span className="font-mono text-xs" title={reasonPhrase(log.statusCode) ?? undefined}>
-          {statusCodeLabel(log.statusCode)}
-        </span>
+      <td
+        data-label="HTTP status"
+        className="font-mono text-xs"
+        title={reasonPhrase(log.statusCode) ?? undefined}
+      >
+        {statusCodeLabel(log.statusCode)}
       </td>
-      <td data-label="Sent at" className={`px-3 py-1.5 ${cellClass("Sent at")}`}>
-        <Moment iso={log.sendAt} form="relative" now={0} className="text-xs tabular-nums" />
+      <td data-label="Sent at" className="text-xs tabular-nums">
+        <Moment iso={log.sendAt} form="relative" now={0} />
       </td>
-      <td data-label="Message ID" className={`px-3 py-1.5 ${cellClass("Message ID")}`}>
-        {log.messageId ? (
-          <span className="font-mono text-xs">{log.messageId}</span>
-        ) : (
-          <span className={MUTED}>none</span>
-        )}
+      <td data-label="Message ID" className={log.messageId ? "font-mono text-xs" : MUTED}>
+        {log.messageId || "none"}
       </td>
-      <td data-label="Response" className={`px-3 py-1.5 ${cellClass("Response")}`}>
+      <td data-label="Response">
         {preview ? (
           <span className="block truncate font-mono text-xs">{preview}</span>
         ) : (
           <span className={MUTED}>empty</span>
         )}
       </td>
-      <td className="px-3 py-1.5 whitespace-nowrap">
+      <td>
         <div className="flex justify-end gap-1.5">
           <a href={openHref} className="btn btn-small" data-details-for={log.id}>
             Details<span className="sr-only"> of the delivery sent at {log.sendAt}</span>
