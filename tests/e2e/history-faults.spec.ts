@@ -8,7 +8,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { BUSY_LABEL, DEMO_WEBHOOKS } from "../../lib/sandbox/seed";
-import { LoginPage, WebhookPage } from "./fixtures/pages";
+import { healthAnswered, LoginPage, WebhookPage } from "./fixtures/pages";
 import { startFaultStack, type FaultStack } from "./security/fault-stack";
 
 const BUSY = DEMO_WEBHOOKS.find((webhook) => webhook.label === BUSY_LABEL)!.id;
@@ -51,9 +51,7 @@ test.afterEach(async () => {
 async function openBusy(page: Page): Promise<void> {
   await page.context().addCookies(session);
   await page.goto(`/webhooks/${BUSY}`);
-  await expect(page.getByRole("region", { name: "Delivery health" }).getByText("Success rate")).toBeVisible({
-    timeout: 20_000,
-  });
+  await healthAnswered(page, 20_000);
 }
 
 /** Asks the `cap` newest deliveries a question no log answers (as Scan further does). */

@@ -5,7 +5,7 @@
  * and exports opened and parsed.
  */
 import type { Page } from "@playwright/test";
-import { UTC_TITLE } from "./fixtures/pages";
+import { healthAnswered, UTC_TITLE } from "./fixtures/pages";
 import { expect, test } from "./fixtures/test";
 import type { SandboxLog } from "./fixtures/sandbox";
 
@@ -71,7 +71,7 @@ test.describe("whole history", () => {
     // Other specs may cause deliveries meanwhile: compare a fresh read of both until they agree.
     await expect(async () => {
       await openBusy(page);
-      await expect(health.getByText("Success rate")).toBeVisible({ timeout: 15_000 });
+      await healthAnswered(page);
       const expected = expectedHealth(await sandbox.allLogs(busyId, apiKey), Date.now());
       const text = await health.innerText();
       expect(text).toContain(`${expected.rate}%`);
@@ -128,8 +128,7 @@ test.describe("whole history", () => {
     // section (a locator, not a role: a closed section's content has none). The health region
     // shows once the page has loaded and idled, which is when the filters' chunk is fetched.
     const filters = page.locator('form[aria-label="Filter the whole history"]');
-    const health = page.getByRole("region", { name: "Delivery health" });
-    await expect(health.getByText("Success rate")).toBeVisible({ timeout: 15_000 });
+    await healthAnswered(page);
     await expect(filters).toHaveCount(0);
     const section = page.getByText("Filter the whole history");
     await section.click();

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import type { WebhookPage } from "./fixtures/pages";
+import { healthAnswered, type WebhookPage } from "./fixtures/pages";
 import type { Sandbox } from "./fixtures/sandbox";
 import { expectAccessibleInBothSchemes } from "./fixtures/axe";
 import { expect, test, webhooksWithOneOpened } from "./fixtures/test";
@@ -309,11 +309,7 @@ test.describe("screenshots", () => {
       await page.emulateMedia({ colorScheme });
       await signInWithDemoKey();
       await webhookWithRows(webhookPage, (await sandbox.demoWebhook("Busy")).id);
-      await expect(
-        page.getByRole("region", { name: "Delivery health" }).getByText("Success rate"),
-      ).toBeVisible({
-        timeout: 20_000,
-      });
+      await healthAnswered(page, 20_000);
       await page.screenshot({ path: `docs/screenshots/${name}.png` });
     });
   }
@@ -348,8 +344,7 @@ test.describe("screenshots", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signInWithDemoKey();
     await webhookWithRows(webhookPage, (await sandbox.demoWebhook("Busy")).id);
-    const health = page.getByRole("region", { name: "Delivery health" });
-    await expect(health.getByText("Success rate")).toBeVisible({ timeout: 20_000 });
+    const health = await healthAnswered(page, 20_000);
     await health.screenshot({ path: "docs/screenshots/delivery-health.png" });
   });
 });

@@ -5,7 +5,7 @@
  * delivery's details, or on the Overview, once the page has mounted.
  */
 import type { Locator, Page } from "@playwright/test";
-import { webhookHeading } from "./fixtures/pages";
+import { healthAnswered, webhookHeading } from "./fixtures/pages";
 import { expect, test } from "./fixtures/test";
 
 test.use({ locale: "en-US", timezoneId: "America/New_York" });
@@ -61,7 +61,7 @@ test.describe("times, for a viewer in New York with an American browser", () => 
     await expect(webhookHeading(page)).toContainText(
       /Failing since (before )?([A-Z][a-z]{2} \d{1,2}, )?\d\d:\d\d [AP]M — /,
     );
-    await expect(health(page).getByText("Success rate")).toBeVisible({ timeout: 30_000 });
+    await healthAnswered(page, 30_000);
     await expectOneShape(page.getByRole("main"));
     const labels = await health(page).locator("figure svg > text").allTextContents();
     expect(labels.length).toBeGreaterThan(0);
