@@ -1,17 +1,14 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef } from "react";
+import { Suspense, useEffect, useId, useRef } from "react";
+import { lazyPart } from "@/components/ui/lazy-part";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import type { WebhookLog } from "@/lib/domain/hub-schemas";
 
 /** The dialog's body, a chunk of its own: the dialog opens at once and its body follows. */
-const LogDetails = dynamic(
-  () => import("@/components/logs/log-details").then((loaded) => loaded.LogDetails),
-  {
-    loading: () => <p role="status">Loading this delivery…</p>,
-  },
+const LogDetails = lazyPart(() =>
+  import("@/components/logs/log-details").then((loaded) => loaded.LogDetails),
 );
 
 /**
@@ -86,7 +83,9 @@ export function LogDialog({
         <div className="overflow-y-auto px-5 py-4">
           {log ? (
             <PartBoundary fallback={<PartUnavailable what="details view" />}>
-              <LogDetails log={log} />
+              <Suspense fallback={<p role="status">Loading this delivery…</p>}>
+                <LogDetails log={log} />
+              </Suspense>
             </PartBoundary>
           ) : (
             <p role="status" className="text-sm">

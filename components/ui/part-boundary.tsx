@@ -4,7 +4,7 @@ import { catchError } from "next/error";
 import type { ReactNode } from "react";
 
 /**
- * Around a part of the page loaded later (next/dynamic): when its code cannot be loaded (the
+ * Around a part of the page loaded later (React's lazy() or next/dynamic): when its code cannot be loaded (the
  * network failed, or the console was updated since the page was opened), `fallback` shows in its
  * place and the rest of the page keeps working.
  */

@@ -1,7 +1,8 @@
 /**
  * Every HTML answer of the console carries the page CSP with a nonce that its scripts carry,
  * however the request is marked (a link prefetch, Next's router prefetch, a plain navigation),
- * and the render never takes the page's address from a header the browser sent.
+ * names only files the console serves, and the render never takes the page's address from a
+ * header the browser sent.
  */
 import { expect, test } from "./fixtures/test";
 
@@ -79,4 +80,44 @@ test("a page address sent by the browser (x-console-page) is never trusted, pref
     expect(body, mark).toContain("Webhook not found");
     expect(body, mark).not.toContain("None of your other applications has a webhook with this ID either");
   }
+});
+
+test("every script, style and preload a page names is served (a 404 is an error in the browser's console)", async ({
+  baseURL,
+  sandbox,
+}) => {
+  test.setTimeout(120_000);
+  const demo = await sandbox.demo();
+  const cookie = await signedIn(baseURL!, demo.apiKey);
+  const html = async (path: string) => {
+    const response = await fetch(`${baseURL}${path}`, { headers: { cookie } });
+    expect(response.status, path).toBe(200);
+    return response.text();
+  };
+  const busy = await sandbox.demoWebhook("Busy");
+  // Parts loaded later must be among them: the failure issues' lines (once the watcher has opened
+  // some on the busy webhook) and a delivery's dialog (`?log=`).
+  let busyPage = "";
+  await expect(async () => {
+    busyPage = await html(`/webhooks/${busy.id}`);
+    expect(busyPage).toContain('aria-labelledby="issues-heading"');
+  }).toPass({ timeout: 90_000 });
+  const logId = /data-log-id="([^"]+)"/.exec(busyPage)?.[1];
+  expect(logId).toBeTruthy();
+  const pages = [busyPage, await html(`/webhooks/${busy.id}?log=${logId}`)];
+  expect(pages[1]).toContain("Delivery details");
+  for (const path of ["/overview", "/webhooks", ...demo.webhooks.map((webhook) => `/webhooks/${webhook.id}`)])
+    pages.push(await html(path));
+
+  const files = new Set(
+    pages.flatMap((page) => [...page.matchAll(/(?:src|href)="(\/_next\/[^"]+)"/g)].map((m) => m[1]!)),
+  );
+  expect(files.size).toBeGreaterThan(5);
+  const missing: string[] = [];
+  for (const file of files) {
+    const response = await fetch(`${baseURL}${file}`);
+    await response.arrayBuffer();
+    if (response.status !== 200) missing.push(`${response.status} ${file}`);
+  }
+  expect(missing).toEqual([]);
 });
