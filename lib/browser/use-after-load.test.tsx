@@ -40,4 +40,16 @@ describe("useAfterLoad", () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
     expect(calls()).toBe(1);
   });
+
+  it("waits while a part the server streamed is not yet in place (its template), then renders", async () => {
+    stubIdleCallbacks(0);
+    const placeholder = document.createElement("template");
+    placeholder.id = "B:0";
+    document.body.append(placeholder);
+    render(<Probe />);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 150)));
+    expect(screen.getByText("loading")).toBeTruthy();
+    placeholder.remove();
+    expect(await screen.findByText("after load")).toBeTruthy();
+  });
 });

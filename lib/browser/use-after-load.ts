@@ -25,10 +25,19 @@ function scriptsComing(): boolean {
 }
 
 /**
- * False until the page has loaded, its streamed parts' chunks have arrived and the browser is
- * idle (an idle wait that times out after `timeoutMs` waits again, up to SETTLE_MAX_MS): what
- * renders behind it, and the chunks it imports, wait until the rows are on screen and interactive. The browser is idle while a late part's
- * chunk downloads, before React hydrates that part: the chunks coming are waited for too.
+ * Whether a streamed part is still to be put in place (React's `<template id="B:…">` holds it):
+ * React reveals them in batches, after the load event too. Bench row "page weight, first load".
+ */
+function partsComing(): boolean {
+  return document.querySelector('template[id^="B:"]') !== null;
+}
+
+/**
+ * False until the page has loaded, its streamed parts are in place with their chunks, and the
+ * browser is idle (an idle wait that times out after `timeoutMs` waits again, up to
+ * SETTLE_MAX_MS): what renders behind it, and the chunks it imports, wait until the rows are on
+ * screen and interactive. The browser is idle while a late part's chunk downloads, before React
+ * hydrates that part: the chunks coming are waited for too.
  */
 export function useAfterLoad(timeoutMs = 2000): boolean {
   const [ready, setReady] = useState(false);
@@ -43,7 +52,7 @@ export function useAfterLoad(timeoutMs = 2000): boolean {
     const settle = (deadline?: IdleDeadline) => {
       // Called by the timeout, not because the browser was idle: React may still be hydrating.
       const busy = deadline?.didTimeout === true;
-      if ((busy || scriptsComing()) && Date.now() < giveUpAt) {
+      if ((busy || scriptsComing() || partsComing()) && Date.now() < giveUpAt) {
         timer = window.setTimeout(() => whenIdle(settle), RECHECK_MS);
         return;
       }
