@@ -1,4 +1,6 @@
-import { screen, within } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { renderToString } from "react-dom/server";
 import userEvent from "@testing-library/user-event";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FailureIssue, IssueAction, IssueState } from "@/lib/domain/watch/failure-issue";
@@ -81,6 +83,24 @@ async function act(user: ReturnType<typeof userEvent.setup>, line: HTMLElement, 
 }
 
 describe("IssueLines", () => {
+  it("a line opened before React hydrated it shows its details once hydrated", async () => {
+    fakeApi(() => ({ status: 500, body: {} }));
+    const lines = () => (
+      <QueryClientProvider client={new QueryClient()}>
+        <IssueLines issues={ISSUES.map(issueView)} />
+      </QueryClientProvider>
+    );
+    const container = document.createElement("div");
+    container.innerHTML = renderToString(lines());
+    document.body.append(container);
+    // The person opens the first line while the page is still plain HTML.
+    container.querySelector("details")!.open = true;
+    render(lines(), { container, hydrate: true });
+    expect(
+      await within(container.querySelector("li")!).findByRole("link", { name: /Compare with last success/ }),
+    ).toBeTruthy();
+  });
+
   it("shows one line per issue, newest cause first: its state, cause, count and since when", () => {
     const { lines } = showLines([ISSUES[2]!, ISSUES[0]!, ISSUES[1]!]);
     expect(lines().map((line) => line.getAttribute("data-issue-id"))).toEqual(ISSUES.map((one) => one.id));

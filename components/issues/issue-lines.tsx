@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatCount } from "@/lib/domain/format-count";
 import { isActive, type IssueState } from "@/lib/domain/watch/failure-issue";
 import type { IssueView } from "@/lib/domain/watch/issue-view";
@@ -86,9 +86,15 @@ function IssueLine({ view, shown, onChanged }: IssueLineProps) {
   const { issue } = view;
   // What the line opens to is a chunk of its own, loaded when a line is first opened (then kept).
   const [opened, setOpened] = useState(false);
+  const details = useRef<HTMLDetailsElement>(null);
+  // A line opened before React hydrated it fired its toggle with nobody listening.
+  useEffect(() => {
+    if (details.current?.open) setOpened(true);
+  }, []);
   return (
     <li data-issue-id={issue.id}>
       <details
+        ref={details}
         className="group py-1 text-sm"
         onToggle={(event) => {
           if (event.currentTarget.open) setOpened(true);
