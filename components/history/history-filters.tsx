@@ -1,9 +1,9 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useState } from "react";
 import type { LogViewState } from "@/lib/domain/search-params";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
+import { useFirstOpen } from "@/components/ui/use-first-open";
 import { HISTORY_FILTERS_ID } from "@/components/shortcuts/page-keys";
 
 const loading = <p className="text-sm">Loading the filters…</p>;
@@ -31,15 +31,13 @@ export function HistoryFilters({
   filters: string;
   open: boolean;
 }) {
-  const [opened, setOpened] = useState(open);
+  const { opened, details } = useFirstOpen(open);
   return (
     <details
+      {...details}
       id={HISTORY_FILTERS_ID}
       className="card px-3 py-2 lg:open:col-span-full"
       open={open || undefined}
-      onToggle={(event) => {
-        if (event.currentTarget.open) setOpened(true);
-      }}
     >
       <summary className="cursor-pointer text-sm font-medium" aria-keyshortcuts="f">
         Filter the whole history (HTTP status, time, response text) and export

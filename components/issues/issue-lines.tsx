@@ -1,13 +1,14 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useEffect, useRef, useState } from "react";
 import { formatCount } from "@/lib/domain/format-count";
 import { isActive, type IssueState } from "@/lib/domain/watch/failure-issue";
 import type { IssueView } from "@/lib/domain/watch/issue-view";
 import type { IssueLineProps } from "@/components/issues/issue-details";
 import { LocalTime } from "@/components/ui/local-time";
+import { useState } from "react";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
+import { useFirstOpen } from "@/components/ui/use-first-open";
 
 /** What a line opens to: its diagnosis, links and actions. */
 const IssueDetails = dynamic(
@@ -85,21 +86,10 @@ export function IssueLines({
 function IssueLine({ view, shown, onChanged }: IssueLineProps) {
   const { issue } = view;
   // What the line opens to is a chunk of its own, loaded when a line is first opened (then kept).
-  const [opened, setOpened] = useState(false);
-  const details = useRef<HTMLDetailsElement>(null);
-  // A line opened before React hydrated it fired its toggle with nobody listening.
-  useEffect(() => {
-    if (details.current?.open) setOpened(true);
-  }, []);
+  const { opened, details } = useFirstOpen();
   return (
     <li data-issue-id={issue.id}>
-      <details
-        ref={details}
-        className="group py-1 text-sm"
-        onToggle={(event) => {
-          if (event.currentTarget.open) setOpened(true);
-        }}
-      >
+      <details {...details} className="group py-1 text-sm">
         <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-2 gap-y-0.5">
           <span
             className={`rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATE_STYLE[issue.state]}`}
