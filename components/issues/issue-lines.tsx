@@ -1,12 +1,12 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { useState } from "react";
 import { formatCount } from "@/lib/domain/format-count";
 import { isActive, type IssueState } from "@/lib/domain/watch/failure-issue";
 import type { IssueView } from "@/lib/domain/watch/issue-view";
 import type { IssueLineProps } from "@/components/issues/issue-details";
 import { LocalTime } from "@/components/ui/local-time";
-import { useState } from "react";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
 import { useFirstOpen } from "@/components/ui/use-first-open";
 
