@@ -1,9 +1,9 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { useFirstOpen } from "@/lib/browser/use-first-open";
 import type { LogViewState } from "@/lib/domain/search-params";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
-import { useFirstOpen } from "@/components/ui/use-first-open";
 import { HISTORY_FILTERS_ID } from "@/components/shortcuts/page-keys";
 
 const loading = <p className="text-sm">Loading the filters…</p>;

@@ -2,12 +2,12 @@
 
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import { useFirstOpen } from "@/lib/browser/use-first-open";
 import { formatCount } from "@/lib/domain/format-count";
 import type { FailureIssue, IssueState } from "@/lib/domain/watch/failure-issue";
 import type { IssueView } from "@/lib/domain/watch/issue-view";
 import { LocalTime } from "@/components/ui/local-time";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
-import { useFirstOpen } from "@/components/ui/use-first-open";
 
 /** The actions' form with its schema: a chunk of its own, loaded when the actions are opened. */
 const IssueActions = dynamic(

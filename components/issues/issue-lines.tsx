@@ -2,13 +2,13 @@
 
 import dynamic from "next/dynamic";
 import { useState } from "react";
+import { useFirstOpen } from "@/lib/browser/use-first-open";
 import { formatCount } from "@/lib/domain/format-count";
 import { isActive, type IssueState } from "@/lib/domain/watch/failure-issue";
 import type { IssueView } from "@/lib/domain/watch/issue-view";
 import type { IssueLineProps } from "@/components/issues/issue-details";
 import { LocalTime } from "@/components/ui/local-time";
 import { PartBoundary, PartUnavailable } from "@/components/ui/part-boundary";
-import { useFirstOpen } from "@/components/ui/use-first-open";
 
 /** What a line opens to: its diagnosis, links and actions. */
 const IssueDetails = dynamic(

@@ -4,9 +4,9 @@ import { catchError } from "next/error";
 import type { ReactNode } from "react";
 
 /**
- * Around a part of the page loaded later (React's lazy() or next/dynamic): when its code cannot be loaded (the
- * network failed, or the console was updated since the page was opened), `fallback` shows in its
- * place and the rest of the page keeps working.
+ * Around a part of the page loaded later (`lazyPart` or next/dynamic): when its code cannot be
+ * loaded (the network failed, or the console was updated since the page was opened), `fallback`
+ * shows in its place and the rest of the page keeps working.
  */
 export const PartBoundary = catchError(({ fallback }: { fallback: ReactNode }) => fallback);
 
